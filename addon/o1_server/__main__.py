@@ -1,0 +1,99 @@
+"""``o1-server``: parse the flags, wire the services, serve until SIGTERM/SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+import time
+
+from aiohttp import web
+
+from .agent.backend import LLMConfig, prepare_offline_environment
+from .settings import EMBEDDED_LLM, Settings, settings_from_args
+
+_LOGGER = logging.getLogger("o1_server")
+
+
+async def run(settings: Settings) -> None:
+    """Start every service, log one 'ready' line, and serve until a stop signal."""
+    started = time.monotonic()
+    prepare_offline_environment()
+    # Imported after the offline environment is set (LiteLLM reads it at import time).
+    from .agent.profiles import load_profiles
+    from .agent.service import O1Agent
+    from .api import build_app
+    from .llm import EmbeddedLLM
+    from .stt import SpeechToText
+    from .tts import TextToSpeech
+    from .wyoming_server import WyomingServer
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.sandbox.mkdir(parents=True, exist_ok=True)
+    profiles = load_profiles(settings.profiles_dirs)
+    if settings.default_profile not in profiles.profiles:
+        _LOGGER.error("Default profile %r is not loaded (loaded: %s)", settings.default_profile,
+                      ", ".join(sorted(profiles.profiles)) or "none")
+
+    embedded: EmbeddedLLM | None = None
+    if settings.llm_model == EMBEDDED_LLM:
+        embedded = EmbeddedLLM(threads=settings.threads)
+        llm_start = asyncio.ensure_future(embedded.start())
+    stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
+                       settings.stt_compute_type, settings.threads)
+    tts = TextToSpeech(settings.tts_voice)
+    # Model loads and the slow Open Interpreter import run in worker threads, side by side.
+    await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
+                         asyncio.to_thread(__import__, "interpreter"))
+    if embedded is not None:
+        await llm_start
+        default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout)
+    else:
+        default_llm = LLMConfig(settings.llm_model, settings.llm_api_base, settings.llm_api_key,
+                                timeout=settings.llm_timeout)
+
+    agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
+                    max_parallel=max(1, settings.threads))
+    wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version)
+    wyoming_port = await wyoming.start()
+    runner = web.AppRunner(build_app(agent, settings.token, settings.version), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.host, settings.api_port)
+    await site.start()
+    api_port = runner.addresses[0][1]
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    _LOGGER.info("o1 server %s ready in %.1f s: wyoming tcp://%s:%d api http://%s:%d profiles %s",
+                 settings.version, time.monotonic() - started, settings.host, wyoming_port, settings.host,
+                 api_port, ",".join(sorted(profiles.profiles)))
+    try:
+        await stop.wait()
+    finally:
+        _LOGGER.info("Stopping")
+        await wyoming.stop()
+        await runner.cleanup()
+        if embedded is not None:
+            await embedded.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point. Returns the process exit status."""
+    settings = settings_from_args(argv)
+    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        pass
+    except Exception:  # start-up failures: one clear log line and a non-zero exit for the supervisor
+        _LOGGER.exception("o1 server failed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

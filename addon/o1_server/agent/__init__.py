@@ -1,0 +1,1 @@
+"""The o1 agent: profiles, sessions, safety policy, sandboxed execution and the Open Interpreter backend."""

@@ -1,0 +1,205 @@
+"""The agent backend: one small interface over Open Interpreter 0.4.3.
+
+open-interpreter's Python line is frozen at 0.4.3, so everything else (policy, sandbox, audit, sessions)
+talks to ``AgentBackend`` only: send a message, stream text, gate every code block, stop. Code never runs
+through Open Interpreter's own Jupyter kernels: the backend registers our sandboxed languages in
+``computer.terminal.languages`` (Open Interpreter's documented extension point for custom languages), and
+decides at the ``confirmation`` chunk whether the block may run at all (``auto_run=False`` alone does not
+stop execution when used as a library; closing the generator at that chunk does).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+_LOGGER = logging.getLogger(__name__)
+
+# gate(language, code) -> True to run the block now, False to stop the turn before it runs.
+Gate = Callable[[str, str], bool]
+# execute(language, code) -> the output text the LLM will see.
+Execute = Callable[[str, str], str]
+
+LANGUAGE_ALIASES = {"python": ("py", "python3"), "shell": ("bash", "sh", "zsh")}
+
+
+class BackendError(Exception):
+    """The LLM could not be reached or failed; the message is fit to log, not to speak."""
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    """How to reach the LLM: a LiteLLM model name, optional api_base/api_key, sampling and size limits.
+
+    timeout is seconds per LLM request (connect and between streamed chunks).
+    """
+
+    model: str
+    api_base: str | None = None
+    api_key: str | None = None
+    temperature: float = 0.01
+    context_window: int = 8192
+    max_tokens: int = 256
+    timeout: float = 120.0
+
+
+class AgentBackend(Protocol):
+    """What the sessions need from an agent backend."""
+
+    messages: list[dict[str, Any]]
+
+    def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
+        """Send one user message; yield the assistant's text deltas; call ``gate`` before each code block."""
+        ...
+
+    def stop(self) -> None:
+        """Ask a running ``send`` to stop at the next chunk (thread-safe)."""
+        ...
+
+
+def prepare_offline_environment() -> None:
+    """Set what Open Interpreter/LiteLLM need to stay offline; call before importing ``interpreter``.
+
+    Source: measured on this project's machines (see README "Offline"): LiteLLM fetches its cost map and
+    tiktoken fetches encodings from the internet unless told to use the copies bundled with LiteLLM.
+    """
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    spec = importlib.util.find_spec("litellm")
+    if spec and spec.submodule_search_locations:
+        tokenizers = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
+        if tokenizers.is_dir():
+            os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(tokenizers))
+
+
+def _sandbox_language(name: str, execute: Execute) -> type:
+    """Return an Open Interpreter language class that runs code through ``execute``."""
+
+    class SandboxLanguage:
+        """A custom Open Interpreter language backed by the o1 sandbox."""
+
+        aliases = LANGUAGE_ALIASES.get(name, ())
+
+        def __init__(self) -> None:
+            """Open Interpreter inspects __init__'s arguments: take none."""
+
+        def run(self, code: str) -> Iterator[dict[str, Any]]:
+            """Run ``code``; yield one LMC console output chunk."""
+            yield {"type": "console", "format": "output", "content": execute(name, code)}
+
+        def stop(self) -> None:
+            """Nothing to stop: each block is its own bounded process."""
+
+        def terminate(self) -> None:
+            """Nothing to terminate: no kernel is kept between blocks."""
+
+    SandboxLanguage.name = name
+    return SandboxLanguage
+
+
+class OpenInterpreterBackend:
+    """One Open Interpreter conversation (one ``OpenInterpreter`` instance, never shared between sessions).
+
+    Raises BackendError from ``send`` when the LLM fails.
+    """
+
+    def __init__(
+        self,
+        llm: LLMConfig,
+        system_message: str,
+        languages: tuple[str, ...],
+        execute: Execute,
+        max_output: int,
+        messages: list[dict[str, Any]] | None = None,
+    ) -> None:
+        from interpreter import OpenInterpreter  # heavy import (~7 s): done once by the server at start-up
+        import litellm
+
+        self._litellm = litellm
+        self._oi = oi = OpenInterpreter()
+        oi.offline = True
+        oi.disable_telemetry = True
+        oi.auto_run = False  # makes Open Interpreter yield a confirmation chunk before each block
+        oi.loop = False
+        oi.safe_mode = "off"
+        oi.in_terminal_interface = False
+        oi.conversation_history = False
+        oi.sync_computer = False
+        oi.max_output = max_output
+        oi.system_message = system_message
+        oi.custom_instructions = ""
+        oi.computer.import_computer_api = False
+        oi.computer.import_skills = False
+        oi.computer.terminal.languages = [_sandbox_language(name, execute) for name in languages]
+        oi.llm.model = llm.model
+        oi.llm.api_base = llm.api_base
+        oi.llm.api_key = llm.api_key or "none"
+        oi.llm.temperature = max(llm.temperature, 0.01)  # 0 is falsy and would never be sent
+        oi.llm.context_window = llm.context_window
+        oi.llm.max_tokens = llm.max_tokens
+        oi.llm.supports_functions = False  # markdown code blocks work with every model, small ones included
+        oi.llm.supports_vision = False
+        oi.llm.execution_instructions = ""
+        oi.llm.completions = self._completions
+        oi.stop_event = threading.Event()
+        oi.messages = list(messages or [])
+        self._timeout = llm.timeout
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation in Open Interpreter's LMC format (JSON-serialisable)."""
+        return self._oi.messages
+
+    def _completions(self, **params: Any) -> Iterator[Any]:
+        """One LiteLLM streaming call with a timeout and no retries (Open Interpreter's own retries 4x)."""
+        params["timeout"] = self._timeout
+        params["num_retries"] = 0
+        self._litellm.drop_params = True
+        yield from self._litellm.completion(**params)
+
+    def stop(self) -> None:
+        """Ask the running turn to stop at the next chunk."""
+        self._oi.stop_event.set()
+
+    def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
+        """Send ``text``; yield assistant text deltas. ``gate`` decides before any code block runs.
+
+        With ``stop_after_code`` the turn ends as soon as the LLM starts its next reply after a code block
+        ran (small models answer better from the code's output than in their own words).
+        """
+        self._oi.stop_event.clear()
+        stream = self._oi.chat(text, display=False, stream=True)
+        ran = False
+        try:
+            for chunk in stream:
+                kind = chunk.get("type")
+                if kind == "console" and chunk.get("format") == "output":
+                    ran = True
+                elif stop_after_code and ran and chunk.get("role") == "assistant":
+                    break
+                if kind == "confirmation":
+                    block = chunk["content"]
+                    if not gate(block.get("format", ""), block.get("content", "")):
+                        break  # closing the generator here ends the turn before the code runs
+                elif chunk.get("role") == "assistant" and kind == "message" and chunk.get("content"):
+                    if not (chunk.get("start") or chunk.get("end")):
+                        yield chunk["content"]
+        except Exception as err:  # LiteLLM and Open Interpreter raise plain Exceptions
+            raise BackendError(str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)) from err
+        finally:
+            stream.close()
+            self._drop_dangling_code()
+
+    def _drop_dangling_code(self) -> None:
+        """A stopped turn leaves an assistant code message with no output: record that it did not run."""
+        msgs = self._oi.messages
+        if msgs and msgs[-1].get("type") == "code":
+            msgs.append(
+                {"role": "computer", "type": "console", "format": "output", "content": "(not run)"}
+            )

@@ -1,0 +1,1966 @@
+"""Safety classifier: what is this code block about to do, and may it run?
+
+Every code block the LLM writes is classified *before* it runs. Python is read with the standard library's
+:mod:`ast`, shell with :mod:`bashlex`; nothing is executed. :func:`classify` returns a
+:class:`Classification`: the risk categories (:data:`CATEGORIES`), short reasons, the file paths touched and
+one spoken sentence describing the block. :func:`decide` turns a classification into allow / confirm / deny
+with a profile's policy (category -> decision, the strictest wins).
+
+The analysis is static and pessimistic on purpose: whatever cannot be read before it runs (code built at
+run time, unknown programs, commands assembled from variables) counts as ``process_control`` or
+``unparseable``, never as ``read_only``. It is the first line of defence, not a sandbox: time and memory
+limits and the per-conversation working directory are enforced by the executor. A profile should therefore
+never ``allow`` the ``unparseable`` category.
+
+This module depends only on the standard library and bashlex, not on the agent backend.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import os
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import bashlex
+import bashlex.ast
+
+CATEGORIES = (
+    "read_only",
+    "writes_files",
+    "deletes_files",
+    "outside_sandbox",
+    "network",
+    "installs_packages",
+    "process_control",
+    "home_assistant",
+    "unparseable",
+)
+DECISIONS = ("allow", "confirm", "deny")
+PYTHON_LANGUAGES = frozenset({"python", "py", "python3"})
+SHELL_LANGUAGES = frozenset({"shell", "bash", "sh", "zsh"})
+
+# A part of a string or path whose value is only known at run time (an f-string field, "$VAR", "$(...)").
+HOLE = "\u2047"
+MAX_CODE_CHARS = 100_000  # longer blocks are not analysed: "unparseable"
+MAX_NESTING = 6  # shell inside Python inside shell ... deeper than this is "unparseable"
+MAX_VALUES = 32  # possible values tracked for one expression
+MAX_SUMMARY_WORDS = 25
+
+
+# --------------------------------------------------------------------------------------------- public shapes
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What a code block is about to do.
+
+    categories: non-empty subset of :data:`CATEGORIES`; ``{"read_only"}`` exactly when nothing else applies.
+    reasons: short human reasons, e.g. ``"rm deletes 'drafts/a.txt'"``.
+    summary: one short spoken sentence (at most 25 words, no code or markdown), e.g.
+    ``"I'm about to delete 3 files in drafts."``.
+    paths: the file paths the code touches, as written (relative to the sandbox unless absolute).
+    """
+
+    categories: frozenset[str]
+    reasons: tuple[str, ...]
+    summary: str
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with a classified block: ``action`` is one of :data:`DECISIONS`.
+
+    categories: the categories that decided the action (those whose policy is as strict as ``action``).
+    reason: one spoken sentence: why it was denied, or what needs confirmation (the classification summary).
+    """
+
+    action: str
+    categories: frozenset[str]
+    reason: str
+
+
+def classify(language: str, code: str, sandbox_dir: Path | str) -> Classification:
+    """Classify ``code`` written in ``language`` before it runs in ``sandbox_dir`` (its working directory).
+
+    language: ``python``/``py``/``python3`` or ``shell``/``bash``/``sh``/``zsh`` (case-insensitive); any other
+    language is ``unparseable``. Code that does not parse, or is longer than ``MAX_CODE_CHARS``, is
+    ``unparseable`` too, as is anything the analysis itself fails on.
+
+    Never raises, whatever the input: a failure of the analysis is reported as ``unparseable`` together with
+    whatever was found before it.
+    """
+    try:
+        return _classify(language, code, sandbox_dir)
+    except Exception as exc:  # noqa: BLE001 - the classifier must never raise
+        return Classification(
+            categories=frozenset({"unparseable"}),
+            reasons=(f"the safety check failed ({type(exc).__name__})",),
+            summary="I'm about to run code I can't check.",
+            paths=(),
+        )
+
+
+def decide(policy: Mapping[str, str], classification: Classification) -> Decision:
+    """Decide allow / confirm / deny for ``classification`` under ``policy``.
+
+    policy maps a category to ``allow``, ``confirm`` or ``deny`` (case and surrounding spaces ignored). The
+    strictest decision over the classification's categories wins (deny > confirm > allow); a category missing
+    from the policy counts as ``confirm``. Keys that are not categories are ignored.
+
+    Raises ValueError when a value in ``policy`` is not one of :data:`DECISIONS`.
+    """
+    actions = {category: _policy_action(policy, category) for category in CATEGORIES}
+    categories = classification.categories or frozenset({"read_only"})
+    action = max((actions.get(c, "confirm") for c in categories), key=_RANK.__getitem__)
+    deciding = frozenset(c for c in categories if actions.get(c, "confirm") == action)
+    if action == "deny":
+        reason = _deny_sentence(deciding)
+    else:
+        reason = classification.summary
+    return Decision(action=action, categories=deciding, reason=reason)
+
+
+# --------------------------------------------------------------------------------------------- decisions
+
+_RANK = {"allow": 0, "confirm": 1, "deny": 2}
+_CATEGORY_PHRASES = {
+    "read_only": "running code",
+    "writes_files": "writing files",
+    "deletes_files": "deleting files",
+    "outside_sandbox": "touching files outside my working folder",
+    "network": "using the internet",
+    "installs_packages": "installing software",
+    "process_control": "starting or controlling programs",
+    "home_assistant": "controlling Home Assistant",
+    "unparseable": "running code I can't check",
+}
+
+
+def _policy_action(policy: Mapping[str, str], category: str) -> str:
+    """Return the policy's decision for one category (``confirm`` when missing)."""
+    value = policy.get(category)
+    if value is None:
+        return "confirm"
+    action = str(value).strip().lower()
+    if action not in _RANK:
+        raise ValueError(f"policy for {category!r} is {value!r}; expected one of {', '.join(DECISIONS)}")
+    return action
+
+
+def _deny_sentence(categories: Iterable[str]) -> str:
+    """One spoken sentence saying which kinds of action this profile does not allow."""
+    phrases = [_CATEGORY_PHRASES[c] for c in CATEGORIES if c in categories]
+    listed = _join_words(phrases, "or")
+    return f"I won't run that, because this profile doesn't allow {listed}."
+
+
+def _join_words(words: Sequence[str], conjunction: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
+# --------------------------------------------------------------------------------------------- findings
+
+
+@dataclass(frozen=True)
+class _Event:
+    """One thing worth saying in the summary: ``template`` with ``{}`` for the target (or ``fallback``)."""
+
+    kind: str
+    template: str
+    target: str = ""
+    fallback: str = ""
+
+
+# Order in which events are spoken (most serious first) and how their targets are phrased.
+_EVENT_ORDER = (
+    "download_run",
+    "fork_bomb",
+    "delete",
+    "install",
+    "network",
+    "write",
+    "home_assistant",
+    "process",
+    "outside",
+    "unparseable",
+    "read",
+)
+_FILE_EVENTS = frozenset({"delete", "write", "outside", "read"})
+_GENERIC_CLAUSES = {
+    "deletes_files": ("delete", "delete some files"),
+    "outside_sandbox": ("outside", "touch files outside my working folder"),
+    "installs_packages": ("install", "install software"),
+    "process_control": ("process", "start or control other programs"),
+    "network": ("network", "use the internet"),
+    "writes_files": ("write", "change some files"),
+    "home_assistant": ("home_assistant", "control Home Assistant"),
+    "unparseable": ("unparseable", "run code I can't check"),
+    "read_only": ("read", "run code that only reads and calculates"),
+}
+
+
+class _Report:
+    """Mutable findings of one :func:`classify` call: categories, reasons, paths and summary events."""
+
+    def __init__(self, sandbox: str) -> None:
+        self.sandbox = sandbox
+        self.categories: dict[str, None] = {}
+        self.reasons: dict[str, None] = {}
+        self.paths: dict[str, None] = {}
+        self.events: dict[_Event, None] = {}
+
+    def flag(self, category: str, reason: str, event: _Event | None = None) -> None:
+        """Add a category with its reason, and optionally what to say about it."""
+        self.categories[category] = None
+        self.reasons[reason] = None
+        if event is not None:
+            self.events[event] = None
+
+    def note(self, event: _Event) -> None:
+        """Add something to say in the summary without a category (e.g. a file that is read)."""
+        self.events[event] = None
+
+    def touch(self, path: str, kind: str, template: str) -> None:
+        """Record a path the code reads (kind ``read``), writes or deletes; flag it if it leaves the sandbox."""
+        if not path:
+            return
+        if HOLE not in path:
+            self.paths[path] = None
+        outside = _is_outside(path, self.sandbox)
+        if outside:
+            self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")
+            if kind == "read":
+                kind, template = "outside", "read {} outside my working folder"
+        self.note(_Event(kind, template, path))
+
+    def candidate(self, text: str) -> None:
+        """Check a string that may be a path (it is not known to be one) against the sandbox."""
+        if text in self.paths or not _looks_like_path(text) or not _is_outside(text, self.sandbox):
+            return
+        if HOLE not in text:
+            self.paths[text] = None
+        self.flag(
+            "outside_sandbox",
+            f"{_quote(text)} is outside the sandbox",
+            _Event("outside", "look at {} outside my working folder", text),
+        )
+
+    def result(self) -> Classification:
+        """Freeze the findings."""
+        categories = frozenset(self.categories) or frozenset({"read_only"})
+        reasons = tuple(self.reasons) or ("only reads and calculates",)
+        return Classification(
+            categories=categories,
+            reasons=reasons,
+            summary=_summary(list(self.events), categories),
+            paths=tuple(self.paths),
+        )
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    """A short quoted rendering of a path or command for reasons."""
+    text = text.replace(HOLE, "...").replace("\n", " ")
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"'{text}'"
+
+
+def _quote_all(items: Sequence[str], limit: int = 3) -> str:
+    """Quote up to ``limit`` items: "'a', 'b' and 2 more"."""
+    shown = [_quote(i) for i in items[:limit]]
+    if len(items) > limit:
+        shown.append(f"{len(items) - limit} more")
+    return _join_words(shown)
+
+
+# --------------------------------------------------------------------------------------------- paths
+
+_SAFE_DEVICES = frozenset(
+    {"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"}
+)
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://")
+_GLOB_CHARS = frozenset("*?[")
+
+
+def _sandbox_root(sandbox_dir: Path | str) -> str:
+    """The sandbox as an absolute path with symlinks resolved."""
+    return os.path.realpath(os.fspath(sandbox_dir))
+
+
+def _looks_like_path(text: str) -> bool:
+    """Whether a string could name a file outside the working directory (absolute, ``~`` or ``..``)."""
+    if not text or len(text) > 4096 or "\n" in text or _URL.match(text):
+        return False
+    return text.startswith(("/", "~")) or ".." in text.split("/")
+
+
+def _is_outside(path: str, sandbox: str) -> bool:
+    """Whether ``path`` (relative to ``sandbox`` unless absolute) may point outside the sandbox.
+
+    ``~`` always counts as outside: the home directory of whatever runs the code is not the sandbox. Symlinks
+    that exist are followed. A path starting with a run-time value cannot be judged and counts as inside.
+    """
+    if not path or path.startswith(HOLE) or _URL.match(path):
+        return False
+    if path in _SAFE_DEVICES or path.startswith("/dev/fd/"):
+        return False
+    if path.startswith("~"):
+        return True
+    candidate = os.path.join(sandbox, path.replace(HOLE, "x").replace("\0", ""))
+    try:
+        resolved = os.path.realpath(candidate)
+    except (OSError, ValueError):
+        resolved = os.path.normpath(candidate)
+    root = sandbox.rstrip(os.sep)
+    return not (resolved == sandbox or resolved.startswith(root + os.sep))
+
+
+def _host_of(text: str) -> str:
+    """The host name in a URL, ``user@host:path`` or ``host/path`` argument ('' when none is visible)."""
+    if _URL.match(text):
+        try:
+            host = urlsplit(text).hostname or ""
+        except ValueError:
+            host = ""
+    else:
+        host = text.split("@")[-1].split(":")[0].split("/")[0]
+    return host if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]*", host or "") else ""
+
+
+# --------------------------------------------------------------------------------------------- summary
+
+_SPECIAL_PLACES = {
+    ".": "everything in my working folder",
+    "./": "everything in my working folder",
+    "*": "everything in my working folder",
+    "./*": "everything in my working folder",
+    "/": "everything on the computer",
+    "/*": "everything on the computer",
+    "~": "your home folder",
+    "~/": "your home folder",
+    "~/*": "everything in your home folder",
+    "..": "the folder above my working folder",
+}
+_SPEAKABLE = re.compile(r"[\w.~/ -]{1,48}")
+
+
+def _summary(events: list[_Event], categories: frozenset[str]) -> str:
+    """One spoken sentence: the two most serious things the code does, at most 25 words."""
+    events = _drop_redundant(events)
+    clauses = _event_clauses(events) + _generic_clauses(events, categories)
+    if not clauses:
+        clauses = [_GENERIC_CLAUSES["read_only"][1]]
+    for count in (2, 1):
+        sentence = re.sub(r"[_\s]+", " ", f"I'm about to {' and '.join(clauses[:count])}.")
+        if len(sentence.split()) <= MAX_SUMMARY_WORDS:
+            return sentence
+    return "I'm about to run code that needs your permission."
+
+
+def _drop_redundant(events: list[_Event]) -> list[_Event]:
+    """Leave out what a more specific event already says (the download of ``curl x | sh``, forks of a bomb)."""
+    kinds = {e.kind for e in events}
+    run_hosts = {e.target for e in events if e.kind == "download_run"}
+    acted_on = {e.target for e in events if e.kind in ("delete", "write", "read")}
+    kept = []
+    for event in events:
+        if event.kind == "process" and kinds & {"fork_bomb", "download_run"}:
+            continue
+        if event.kind == "network" and event.target in run_hosts:
+            continue
+        if event.kind == "outside" and "look at {}" in event.template and event.target in acted_on:
+            continue
+        kept.append(event)
+    return kept
+
+
+def _event_clauses(events: list[_Event]) -> list[str]:
+    """Clauses for the events, grouped by (kind, template), most serious first."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for event in events:
+        groups.setdefault((event.kind, event.template, event.fallback), []).append(event.target)
+    ordered = sorted(groups.items(), key=lambda item: _EVENT_ORDER.index(item[0][0]))
+    clauses = []
+    for (kind, template, fallback), targets in ordered:
+        if kind == "read" and len(clauses) > 0:
+            continue  # reading is not worth mentioning next to anything else
+        obj = _files_phrase(targets, fallback) if kind in _FILE_EVENTS else _names_phrase(targets, fallback)
+        if kind == "outside" and all(t in _SPECIAL_PLACES for t in targets):
+            template = template.replace(" outside my working folder", "")  # the place already says where
+        clauses.append(template.replace("{}", obj))
+    return clauses
+
+
+def _generic_clauses(events: list[_Event], categories: frozenset[str]) -> list[str]:
+    """Clauses for the categories no event speaks about (e.g. ``import socket`` alone)."""
+    kinds = {event.kind for event in events}
+    kinds |= {"network", "process"} if "download_run" in kinds else set()
+    kinds |= {"process"} if "fork_bomb" in kinds else set()
+    kinds |= {"outside"} if kinds & {"delete", "write"} else set()
+    clauses = []
+    for category, (kind, clause) in _GENERIC_CLAUSES.items():
+        if category in categories and category != "read_only" and kind not in kinds:
+            clauses.append(clause)
+    return clauses
+
+
+def _speak_path(path: str) -> str | None:
+    """A path as it can be spoken, or None when it is too long or contains symbols."""
+    if path in _SPECIAL_PLACES:
+        return _SPECIAL_PLACES[path]
+    path = path.rstrip("/") or path
+    if len(path) > 40:
+        path = posixpath.basename(path)
+    return path if _SPEAKABLE.fullmatch(path) else None
+
+
+def _files_phrase(targets: Sequence[str], fallback: str) -> str:
+    """'drafts/a.txt', '3 files in drafts', 'files in drafts', 'everything on the computer' ..."""
+    paths = list(dict.fromkeys(t for t in targets if t))
+    if not paths:
+        return fallback or "some files"
+    special = [p for p in paths if p in _SPECIAL_PLACES]
+    if special:
+        return _SPECIAL_PLACES[special[0]]
+    vague = [p for p in paths if HOLE in p or _GLOB_CHARS & set(p) or _speak_path(p) is None]
+    if len(paths) == 1 and not vague:
+        return _speak_path(paths[0]) or "a file"
+    parents = {None if p.startswith(HOLE) else posixpath.dirname(p.rstrip("/")).split(HOLE)[0] for p in paths}
+    parent = parents.pop() if len(parents) == 1 else None
+    spoken_parent = _place(parent) if parent is not None else None
+    place = f" in {spoken_parent}" if spoken_parent else ""
+    if vague:
+        return f"files{place}" if place else (fallback or "some files")
+    return f"{len(paths)} files{place}"
+
+
+def _place(folder: str) -> str | None:
+    """A folder as spoken after "in": 'drafts', 'my working folder', 'your home folder' (None if unspeakable)."""
+    folder = folder.rstrip("/") or folder
+    if folder in ("", "."):
+        return "my working folder"
+    if folder in ("/", "~"):
+        return {"/": "the top folder", "~": "your home folder"}[folder]
+    return None if _GLOB_CHARS & set(folder) else _speak_path(folder)
+
+
+def _names_phrase(targets: Sequence[str], fallback: str) -> str:
+    """'example.com', 'requests and httpx', '3 of them' ..."""
+    names = list(dict.fromkeys(t for t in targets if t and HOLE not in t))
+    speakable = [n for n in names if _SPEAKABLE.fullmatch(n)]
+    if not names or len(speakable) < len(names):
+        return fallback or "something"
+    if len(names) <= 2:
+        return _join_words(names)
+    return f"{names[0]} and {len(names) - 1} more"
+
+
+# --------------------------------------------------------------------------------------------- entry
+
+
+def _classify(language: object, code: object, sandbox_dir: Path | str) -> Classification:
+    """:func:`classify` without the last-resort guard."""
+    lang = str(language).strip().lower() if isinstance(language, str) else ""
+    report = _Report(_sandbox_root(sandbox_dir))
+    if not isinstance(code, str):
+        report.flag("unparseable", "the code is not text", _Event("unparseable", "run code I can't check"))
+    elif len(code) > MAX_CODE_CHARS:
+        report.flag("unparseable", "the code is too long to check", _Event("unparseable", "run code I can't check"))
+    elif lang in PYTHON_LANGUAGES:
+        _guarded(_scan_python, code, report)
+    elif lang in SHELL_LANGUAGES:
+        _guarded(_scan_shell, code, report)
+    else:
+        name = lang if re.fullmatch(r"[a-z][a-z0-9+#-]{0,19}", lang) else ""
+        report.flag(
+            "unparseable",
+            f"{name or 'this'} code can't be checked",
+            _Event("unparseable", "run {} code I can't check", name, "some"),
+        )
+    return report.result()
+
+
+def _guarded(scan: Callable[[str, _Report, int], None], code: str, report: _Report) -> None:
+    """Run a scanner; an analysis failure adds ``unparseable`` to what was found so far."""
+    try:
+        scan(code, report, 0)
+    except Exception as exc:  # noqa: BLE001 - bashlex and deep nesting raise many kinds of errors
+        report.flag(
+            "unparseable",
+            f"the code could not be analysed ({type(exc).__name__})",
+            _Event("unparseable", "run code I can't check"),
+        )
+
+
+def _too_deep(report: _Report, depth: int) -> bool:
+    """Flag and return True when code is nested in code more than MAX_NESTING times."""
+    if depth <= MAX_NESTING:
+        return False
+    report.flag("unparseable", "code nested in code too deeply", _Event("unparseable", "run code I can't check"))
+    return True
+
+
+# --------------------------------------------------------------------------------------------- shell
+
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "busybox"})
+_PYTHON_NAME = re.compile(r"(python|pypy)(\d+(\.\d+)?)?")
+_PIP_NAME = re.compile(r"pip(\d+(\.\d+)?)?")
+_INTERPRETERS = _SHELLS | frozenset({"perl", "ruby", "node", "nodejs", "php", "lua", "Rscript", "deno", "bun", "osascript"})
+_QUIET = frozenset(
+    {"echo", "printf", "expr", "bc", "date", "true", "false", ":", "test", "[", "seq", "sleep", "export", "unset",
+     "local", "declare", "typeset", "readonly", "let", "set", "shift", "return", "exit", "break", "continue",
+     "read", "wait", "jobs", "type", "hash", "alias", "pwd", "whoami", "id", "uname", "uptime", "nproc", "free",
+     "ps", "cal", "factor", "history", "printenv", "which", "whereis", "hostname", "lscpu", "lsblk", "getconf"}
+)
+_READERS = frozenset(
+    {"ls", "cat", "head", "tail", "wc", "less", "more", "tac", "nl", "sort", "uniq", "cut", "tr", "paste", "join",
+     "comm", "column", "fold", "fmt", "rev", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "file", "stat",
+     "du", "df", "tree", "realpath", "readlink", "basename", "dirname", "diff", "cmp", "od", "hexdump", "xxd",
+     "strings", "base64", "cd", "pushd", "popd", "locate", "numfmt", "shuf", "look"}
+)
+_PATTERN_READERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "jq", "yq"})
+_READ_VALUE_OPTS = frozenset({"-n", "-c", "-e", "-f", "-m", "-A", "-B", "-C", "-k", "-t", "-d", "-b", "-o", "-S"})
+_NETWORK = frozenset(
+    {"curl", "wget", "nc", "ncat", "netcat", "ssh", "scp", "sftp", "ping", "ping6", "ftp", "telnet", "socat",
+     "dig", "nslookup", "host", "whois", "traceroute", "tracepath", "http", "https", "aria2c", "lftp", "mosh",
+     "ssh-keyscan", "mtr"}
+)
+_NET_VALUE_OPTS = frozenset(
+    {"-o", "-X", "-H", "-d", "-u", "-A", "-e", "-x", "-T", "-F", "-w", "-m", "-b", "-c", "-K", "-r", "-O", "-P",
+     "-t", "-U", "-p", "-i", "-l", "-L", "-R", "-D", "-J", "-W", "-s", "-I", "--output", "--header", "--data",
+     "--request", "--user", "--max-time", "--connect-timeout", "--user-agent"}
+)
+_INSTALLERS = frozenset(
+    {"pipx", "apt", "apt-get", "aptitude", "dpkg", "npm", "npx", "yarn", "pnpm", "brew", "conda", "mamba",
+     "micromamba", "uv", "uvx", "poetry", "pipenv", "gem", "cargo", "snap", "flatpak", "apk", "yum", "dnf",
+     "pacman", "zypper", "port", "easy_install", "opkg"}
+)
+_PROCESS_PHRASES = {
+    "kill": "stop running programs",
+    "pkill": "stop running programs",
+    "killall": "stop running programs",
+    "shutdown": "shut down the computer",
+    "poweroff": "shut down the computer",
+    "halt": "shut down the computer",
+    "reboot": "restart the computer",
+    "systemctl": "control system services",
+    "service": "control system services",
+    "launchctl": "control system services",
+    "crontab": "schedule commands to run later",
+    "at": "schedule commands to run later",
+    "batch": "schedule commands to run later",
+    "mount": "mount or unmount disks",
+    "umount": "mount or unmount disks",
+    "docker": "run containers",
+    "podman": "run containers",
+    "kubectl": "run containers",
+    "trap": "change how the shell handles signals",
+    "ulimit": "change the limits on running programs",
+    "disown": "leave a program running in the background",
+}
+# Commands that run another command: (category and spoken clause or None, options taking a value,
+# leading operands that are not the command).
+_WRAPPERS: dict[str, tuple[str | None, frozenset[str], int]] = {
+    "sudo": ("run a command as administrator", frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}), 0),
+    "doas": ("run a command as administrator", frozenset({"-u", "-C"}), 0),
+    "pkexec": ("run a command as administrator", frozenset({"--user"}), 0),
+    "runuser": ("run a command as another user", frozenset({"-u", "-g", "-G", "-l"}), 0),
+    "nohup": ("start a program that keeps running in the background", frozenset(), 0),
+    "setsid": ("start a program that keeps running in the background", frozenset(), 0),
+    "exec": ("replace the shell with another program", frozenset({"-a"}), 0),
+    "chroot": ("run a command in another root folder", frozenset({"--userspec", "--groups"}), 1),
+    "time": (None, frozenset({"-f", "-o"}), 0),
+    "timeout": (None, frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
+    "nice": (None, frozenset({"-n", "--adjustment"}), 0),
+    "ionice": (None, frozenset({"-c", "-n", "-p", "-t"}), 0),
+    "stdbuf": (None, frozenset({"-i", "-o", "-e"}), 0),
+    "command": (None, frozenset(), 0),
+    "builtin": (None, frozenset(), 0),
+    "env": (None, frozenset({"-u", "-C", "-S", "--unset", "--chdir"}), 0),
+    "watch": (None, frozenset({"-n", "-d", "--interval"}), 0),
+}
+_FILE_VALUE_OPTS = frozenset({"-t", "-S", "-m", "-d", "-r", "-n", "-s", "-T", "-e", "--suffix", "--mode", "--size"})
+_GIT_NETWORK = frozenset({"clone", "pull", "fetch", "push", "ls-remote", "submodule", "remote"})
+_GIT_READ = frozenset(
+    {"status", "log", "diff", "show", "rev-parse", "ls-files", "blame", "describe", "shortlog", "grep", "help",
+     "version", "--version", "branch", "tag", "config"}
+)
+_PY_MODULE_CLAUSES = {
+    "venv": ("writes_files", "create a Python environment"),
+    "virtualenv": ("writes_files", "create a Python environment"),
+    "http.server": ("network", "share files on the network"),
+    "SimpleHTTPServer": ("network", "share files on the network"),
+    "smtpd": ("network", "start a mail server"),
+}
+_PY_READ_MODULES = frozenset({"json.tool", "this", "timeit", "calendar", "platform", "sysconfig", "site", "tokenize"})
+
+
+def _scan_shell(code: str, report: _Report, depth: int) -> None:
+    """Classify shell code; bashlex parse errors make it ``unparseable``."""
+    if _too_deep(report, depth):
+        return
+    if all(not line.strip() or line.lstrip().startswith("#") for line in code.splitlines()):
+        return  # nothing but blank lines and comments
+    code, quoted = _unquote_heredocs(code)
+    try:
+        trees = bashlex.parse(code)
+    except Exception as exc:  # noqa: BLE001 - bashlex raises ParsingError, NotImplementedError and others
+        report.flag(
+            "unparseable",
+            f"the shell code could not be parsed ({_short_error(exc)})",
+            _Event("unparseable", "run shell code I can't check"),
+        )
+        return
+    _ShellScanner(report, depth, code, quoted).scan(trees)
+
+
+_QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"])([A-Za-z_][A-Za-z0-9_]*)\2")
+
+
+def _unquote_heredocs(code: str) -> tuple[str, frozenset[str]]:
+    """bashlex can't parse ``<<'EOF'``: drop the quotes, remembering which delimiters were quoted."""
+    quoted = frozenset(m.group(3) for m in _QUOTED_HEREDOC.finditer(code))
+    return _QUOTED_HEREDOC.sub(r"<<\1\3", code), quoted
+
+
+def _short_error(exc: Exception) -> str:
+    """A one-line, short rendering of a parser error."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:80]
+
+
+def _children(node: bashlex.ast.node) -> Iterator[bashlex.ast.node]:
+    """The child nodes of any bashlex node, in source order."""
+    for name in ("parts", "list"):
+        yield from (c for c in getattr(node, name, None) or () if isinstance(c, bashlex.ast.node))
+    for name in ("command", "output", "heredoc"):
+        child = getattr(node, name, None)
+        if isinstance(child, bashlex.ast.node):
+            yield child
+    yield from getattr(node, "redirects", None) or ()
+
+
+def _walk(node: bashlex.ast.node) -> Iterator[bashlex.ast.node]:
+    """All nodes under ``node`` (itself included), depth first."""
+    yield node
+    for child in _children(node):
+        yield from _walk(child)
+
+
+class _ShellScanner:
+    """Walks a bashlex tree: every command (in lists, pipelines, compounds, substitutions), redirect and function."""
+
+    def __init__(self, report: _Report, depth: int, source: str, quoted: frozenset[str] = frozenset()) -> None:
+        self.report = report
+        self.depth = depth
+        self.source = source
+        self.quoted_heredocs = quoted
+        self.env: dict[str, str] = {}
+        self.functions: set[str] = set()
+        self.commands = _Commands(report, depth)
+
+    def scan(self, trees: list[bashlex.ast.node]) -> None:
+        """Classify every node of the parsed trees."""
+        self.functions = {
+            self.word(node.parts[0])
+            for tree in trees
+            for node in _walk(tree)
+            if node.kind == "function" and node.parts and node.parts[0].kind == "word"
+        }
+        for tree in trees:
+            self.visit(tree)
+
+    def visit(self, node: bashlex.ast.node) -> None:
+        """Classify one node, then its children."""
+        handler = {
+            "command": self.command,
+            "pipeline": self.pipeline,
+            "function": self.function,
+            "redirect": self.redirect,
+            "assignment": self.assignment,
+            "for": self.for_loop,
+        }.get(node.kind)
+        if handler is not None:
+            handler(node)
+        for child in _children(node):
+            self.visit(child)
+
+    def word(self, node: bashlex.ast.node) -> str:
+        """The static value of a word: ``$HOME`` is ``~``, known variables are substituted, the rest is HOLE."""
+        text = node.word
+        for part in getattr(node, "parts", None) or ():
+            if part.kind == "parameter":
+                value = self.env.get(part.value, {"HOME": "~", "PWD": "."}.get(part.value, HOLE))
+            elif part.kind in ("commandsubstitution", "processsubstitution"):
+                value = HOLE
+            else:
+                continue
+            text = text.replace(self.source[part.pos[0] : part.pos[1]], value, 1)
+        return text
+
+    def argv(self, node: bashlex.ast.node) -> list[str]:
+        """The static words of a command node."""
+        return [self.word(p) for p in node.parts if p.kind == "word"]
+
+    def command(self, node: bashlex.ast.node) -> None:
+        """Classify a simple command by its words and its here-document."""
+        argv = self.argv(node)
+        if not argv or argv[0] in self.functions:
+            return  # assignments only, or a call of a function whose body is classified where it is defined
+        heredoc = None
+        for part in node.parts:
+            if part.kind == "redirect" and isinstance(getattr(part, "heredoc", None), bashlex.ast.node):
+                heredoc = part.heredoc.value.rsplit("\n", 1)[0]
+                if self.word(part.output) not in self.quoted_heredocs:
+                    self.heredoc_substitutions(heredoc)
+        self.commands.scan(argv, stdin_code=heredoc)
+
+    def heredoc_substitutions(self, body: str) -> None:
+        """An unquoted here-document expands ``$(...)`` and backticks: classify those commands too."""
+        if "$(" not in body and "`" not in body:
+            return
+        wrapped = ': "' + body.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        _scan_shell(wrapped, self.report, self.depth + 1)
+
+    def pipeline(self, node: bashlex.ast.node) -> None:
+        """Find downloads piped into an interpreter (``curl x | sh``) and echoed code piped into one."""
+        hosts: list[str] = []
+        previous: list[str] = []
+        for part in node.parts:
+            if part.kind != "command":
+                continue
+            argv = self.argv(part)
+            name = _command_name(argv)
+            if name in _INTERPRETERS or _PYTHON_NAME.fullmatch(name):
+                self.piped_into(name, hosts, previous)
+            if name in _NETWORK:
+                hosts.extend(_hosts_in(argv[1:]) or [""])
+            previous = argv
+
+    def piped_into(self, name: str, hosts: list[str], previous: list[str]) -> None:
+        """An interpreter reads its program from a pipe: say where the program comes from."""
+        if hosts:
+            for host in hosts:
+                self.report.flag(
+                    "process_control",
+                    f"pipes a download into {name}",
+                    _Event("download_run", "download a script from {} and run it", host, "the internet"),
+                )
+        elif _command_name(previous) in ("echo", "printf") and len(previous) > 1:
+            language = "python" if _PYTHON_NAME.fullmatch(name) else "shell" if name in _SHELLS else ""
+            if language:
+                self.report.flag("process_control", f"pipes code into {name}")
+                scan = _scan_python if language == "python" else _scan_shell
+                scan(" ".join(previous[1:]), self.report, self.depth + 1)
+
+    def function(self, node: bashlex.ast.node) -> None:
+        """A function that calls itself (``:(){ :|:& };:``) is a fork bomb."""
+        name = self.word(node.parts[0]) if node.parts and node.parts[0].kind == "word" else ""
+        body = node.parts[-1] if node.parts else None
+        if not name or body is None:
+            return
+        calls_itself = any(
+            n.kind == "command" and self.argv(n)[:1] == [name] for n in _walk(body)
+        )
+        if calls_itself:
+            self.report.flag(
+                "process_control",
+                f"function {_quote(name)} calls itself, like a fork bomb",
+                _Event("fork_bomb", "start a fork bomb that floods the computer with processes"),
+            )
+
+    def redirect(self, node: bashlex.ast.node) -> None:
+        """``>``/``>>`` into a file writes it; ``<`` reads it; every target is checked against the sandbox."""
+        target = node.output if isinstance(getattr(node, "output", None), bashlex.ast.node) else None
+        if target is None or target.kind != "word" or node.type in ("<<", "<<-", "<<<"):
+            return
+        path = self.word(target)
+        if node.type == "<":
+            self.report.touch(path, "read", "read {}")
+        elif node.type == ">&" and path.isdigit():
+            return
+        elif path not in _SAFE_DEVICES:
+            self.report.flag("writes_files", f"redirects output into {_quote(path)}")
+            self.report.touch(path, "write", "write to {}")
+
+    def for_loop(self, node: bashlex.ast.node) -> None:
+        """``for f in drafts/*.txt`` binds ``$f`` to the one item, or to its folder when there are several."""
+        words = [p for p in node.parts if p.kind in ("word", "reservedword")]
+        if len(words) < 2 or words[1].kind != "word":
+            return
+        items = [self.word(p) for p in itertools.takewhile(lambda p: p.kind == "word", words[3:])]
+        folders = {posixpath.dirname(i) for i in items}
+        if len(items) == 1:
+            self.env[words[1].word] = items[0]
+        elif len(folders) == 1 and items:
+            self.env[words[1].word] = posixpath.join(folders.pop(), HOLE)
+        else:
+            self.env[words[1].word] = HOLE
+
+    def assignment(self, node: bashlex.ast.node) -> None:
+        """Remember ``NAME=value`` for later words, and check the value as a path."""
+        name, _, _ = node.word.partition("=")
+        value = self.word(node).partition("=")[2]
+        self.env[name] = value if HOLE not in value else HOLE
+        self.report.candidate(value)
+
+
+def _command_name(argv: Sequence[str]) -> str:
+    """The program a command runs, without its directory ('' when unknown)."""
+    if not argv or HOLE in argv[0]:
+        return ""
+    return posixpath.basename(argv[0]) or argv[0]
+
+
+def _operands(args: Sequence[str], value_opts: frozenset[str] = frozenset()) -> list[str]:
+    """The non-option arguments (after ``--`` everything is an operand; ``-`` alone is standard input)."""
+    operands: list[str] = []
+    skip = options_done = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif not options_done and arg == "--":
+            options_done = True
+        elif not options_done and arg.startswith("-") and arg != "-":
+            skip = arg in value_opts
+        elif arg != "-":
+            operands.append(arg)
+    return operands
+
+
+def _option_values(args: Sequence[str]) -> list[str]:
+    """Values given as ``--opt=value``, ``of=value`` or after a value-taking short option, for path checks."""
+    values = [a.split("=", 1)[1] for a in args if "=" in a]
+    values += [args[i + 1] for i, a in enumerate(args[:-1]) if a in _FILE_VALUE_OPTS | _NET_VALUE_OPTS]
+    return values
+
+
+def _hosts_in(args: Sequence[str]) -> list[str]:
+    """Host names visible in a network command's arguments."""
+    operands = _operands(args, _NET_VALUE_OPTS)
+    urls = [a for a in args if _URL.match(a)]
+    hosts = [_host_of(a) for a in (urls or operands[:1])]
+    return [h for h in hosts if h]
+
+
+class _Commands:
+    """Classifies one command given as its words (``argv``), from shell code or from Python's subprocess."""
+
+    def __init__(self, report: _Report, depth: int) -> None:
+        self.report = report
+        self.depth = depth
+
+    def scan(self, argv: Sequence[str], stdin_code: str | None = None) -> None:
+        """Classify ``argv``; ``stdin_code`` is a here-document fed to the command."""
+        if not argv:
+            return
+        name = _command_name(argv)
+        if not name:
+            self.report.flag(
+                "process_control",
+                "runs a command whose name is only known at run time",
+                _Event("process", "run a command I can't check in advance"),
+            )
+            return
+        args = list(argv[1:])
+        self.dispatch(name, args, stdin_code)
+        if name not in _QUIET:
+            for value in [*_operands(args), *_option_values(args)]:
+                self.report.candidate(value)
+
+    def dispatch(self, name: str, args: list[str], stdin_code: str | None) -> None:
+        """Pick the rule for a program name."""
+        if _PYTHON_NAME.fullmatch(name):
+            self.python(name, args, stdin_code)
+        elif _PIP_NAME.fullmatch(name):
+            self.install("pip", args)
+        elif name in _SHELLS:
+            self.shell(name, args, stdin_code)
+        elif name in _WRAPPERS:
+            self.wrapper(name, args)
+        elif name in _TABLE:
+            getattr(self, _TABLE[name])(name, args)
+        elif name in _NETWORK:
+            self.network(name, args)
+        elif name in _INSTALLERS:
+            self.install(name, args)
+        elif name in _PROCESS_PHRASES:
+            self.report.flag("process_control", f"runs {name}", _Event("process", _PROCESS_PHRASES[name]))
+        elif name in _READERS or name in _PATTERN_READERS:
+            self.read(name, args)
+        elif name not in _QUIET:
+            self.unknown(name)
+
+    # -- files
+
+    def delete(self, name: str, args: list[str]) -> None:
+        """rm, rmdir, unlink, shred, truncate."""
+        targets = _operands(args, _FILE_VALUE_OPTS) or [HOLE]
+        template = {"truncate": "empty {}", "shred": "destroy {}"}.get(name, "delete {}")
+        self.report.flag("deletes_files", f"{name} deletes {_quote_all(targets)}")
+        for target in targets:
+            self.report.touch(target, "delete", template)
+
+    def copy(self, name: str, args: list[str]) -> None:
+        """cp, mv, ln, install, rsync: sources are read, the destination is written."""
+        operands = _operands(args, _FILE_VALUE_OPTS)
+        target_dir = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "-t"), None)
+        dest = target_dir or (operands.pop() if len(operands) > 1 else HOLE)
+        if name == "rsync" and any(_is_remote(a) for a in [*operands, dest]):
+            self.network(name, [a for a in [*operands, dest] if _is_remote(a)])
+            return
+        for source in operands:
+            self.report.touch(source, "read", "read {}")
+        source = _speak_path(operands[0]) if len(operands) == 1 else None
+        verb = {"mv": "move", "ln": "link"}.get(name, "copy")
+        template = f"{verb} {source} to {{}}" if source else f"{verb} files to {{}}"
+        self.report.flag("writes_files", f"{name} writes to {_quote(dest)}")
+        self.report.touch(dest, "write", template)
+
+    def create(self, name: str, args: list[str]) -> None:
+        """mkdir, touch, mktemp, mkfifo."""
+        targets = _operands(args, _FILE_VALUE_OPTS) or [HOLE]
+        self.report.flag("writes_files", f"{name} creates {_quote_all(targets)}")
+        for target in targets:
+            self.report.touch(target, "write", "create {}")
+
+    def tee(self, name: str, args: list[str]) -> None:
+        """tee writes every file it is given."""
+        targets = [t for t in _operands(args) if t not in _SAFE_DEVICES]
+        if targets:
+            self.report.flag("writes_files", f"tee writes to {_quote_all(targets)}")
+        for target in targets:
+            self.report.touch(target, "write", "write to {}")
+
+    def dd(self, name: str, args: list[str]) -> None:
+        """dd reads ``if=`` and writes ``of=``."""
+        options = dict(a.split("=", 1) for a in args if "=" in a)
+        if "if" in options:
+            self.report.touch(options["if"], "read", "read {}")
+        target = options.get("of", "")
+        if target not in _SAFE_DEVICES:
+            self.report.flag("writes_files", f"dd writes to {_quote(target or 'its output')}")
+            self.report.touch(target, "write", "write to {}")
+
+    def chmod(self, name: str, args: list[str]) -> None:
+        """chmod, chown, chgrp: the first operand is the mode or owner."""
+        operands = _operands(args)
+        targets = (operands[1:] if not any(a.startswith("--reference") for a in args) else operands) or [HOLE]
+        what = "permissions" if name == "chmod" else "owner"
+        self.report.flag("writes_files", f"{name} changes the {what} of {_quote_all(targets)}")
+        for target in targets:
+            self.report.touch(target, "write", f"change the {what} of {{}}")
+
+    def sed(self, name: str, args: list[str]) -> None:
+        """sed edits files only with ``-i``/``--in-place``; the first operand is the script unless -e/-f."""
+        operands = _operands(args, frozenset({"-e", "-f", "--expression", "--file"}))
+        files = operands if any(a in ("-e", "-f") for a in args) else operands[1:]
+        in_place = any(a.startswith(("-i", "--in-place")) or (a.startswith("-") and not a.startswith("--") and "i" in a)
+                       for a in args if a not in ("-e", "-f"))
+        for target in files or ([HOLE] if in_place else []):
+            self.report.touch(target, "write" if in_place else "read", "edit {}" if in_place else "read {}")
+        if in_place:
+            self.report.flag("writes_files", f"sed edits {_quote_all(files or [HOLE])} in place")
+
+    def awk(self, name: str, args: list[str]) -> None:
+        """awk is read-only unless its program runs commands (``system``, pipes) or prints into files."""
+        operands = _operands(args, frozenset({"-F", "-v", "-f"}))
+        program = operands[0] if operands else ""
+        if "system" in program or "|" in program:
+            self.report.flag("process_control", f"{name} program runs commands", _Event("process", "run commands from awk"))
+        if re.search(r">\s*\"", program):
+            self.report.flag("writes_files", f"{name} program writes files", _Event("write", "write files with awk"))
+        for target in operands[1:]:
+            self.report.touch(target, "read", "read {}")
+
+    def archive(self, name: str, args: list[str]) -> None:
+        """tar, zip, unzip, gzip ... change files."""
+        self.report.flag("writes_files", f"{name} changes files", _Event("write", f"change files with {name}"))
+
+    def find(self, name: str, args: list[str]) -> None:
+        """find: ``-delete`` deletes, ``-exec``/``-ok`` run a command per file, ``-fprint`` writes."""
+        starts = list(itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)) or ["."]
+        found = posixpath.join(starts[0], HOLE)
+        for start in starts:
+            self.report.touch(start, "read", "read {}")
+        rest = args[len(starts) :]
+        for i, arg in enumerate(rest):
+            if arg == "-delete":
+                self.report.flag("deletes_files", f"find deletes files under {_quote_all(starts)}")
+                for start in starts:
+                    self.report.touch(posixpath.join(start, HOLE), "delete", "delete {}")
+            elif arg in ("-exec", "-execdir", "-ok", "-okdir"):
+                inner = list(itertools.takewhile(lambda a: a not in (";", "+"), rest[i + 1 :]))
+                self.scan([found if a == "{}" else a.replace("{}", found) for a in inner])
+            elif arg in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(rest):
+                self.report.flag("writes_files", f"find writes to {_quote(rest[i + 1])}")
+                self.report.touch(rest[i + 1], "write", "write to {}")
+
+    def xargs(self, name: str, args: list[str]) -> None:
+        """xargs runs its command with arguments read from its input."""
+        value_opts = frozenset({"-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-a", "-E", "--delimiter"})
+        index, replace = 0, None
+        while index < len(args) and args[index].startswith("-"):
+            if args[index] == "-I" and index + 1 < len(args):
+                replace = args[index + 1]
+            index += 2 if args[index] in value_opts else 1
+        inner = args[index:] or ["echo"]
+        if replace:
+            self.scan([a.replace(replace, HOLE) for a in inner])
+        else:
+            self.scan([*inner, HOLE])
+
+    def read(self, name: str, args: list[str]) -> None:
+        """Read-only commands; their file operands are still checked against the sandbox."""
+        operands = _operands(args, _READ_VALUE_OPTS)
+        if name in _PATTERN_READERS and not any(a in ("-e", "-f") for a in args):
+            operands = operands[1:]
+        for target in operands:
+            self.report.touch(target, "read", "read {}" if name != "cd" else "go to {}")
+
+    # -- network, packages, programs
+
+    def network(self, name: str, args: list[str]) -> None:
+        """curl, wget, ssh ...: network; curl -o / wget also write the download."""
+        hosts = _hosts_in(args) or [""]
+        template = "download from {}" if name in ("curl", "wget", "aria2c") else "connect to {}"
+        for host in hosts:
+            self.report.flag("network", f"{name} uses the network", _Event("network", template, host, "the internet"))
+        output = _download_target(name, args)
+        if output is not None:
+            self.report.flag("writes_files", f"{name} saves the download")
+            self.report.touch(output, "write", "write to {}")
+
+    def git(self, name: str, args: list[str]) -> None:
+        """git: clone/pull/fetch/push use the network; read-only subcommands read; the rest writes."""
+        operands = _operands(args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}))
+        sub = operands[0] if operands else ""
+        if sub in _GIT_NETWORK:
+            self.network("git", operands[1:])
+            if sub in ("clone", "pull", "submodule"):
+                self.report.flag("writes_files", f"git {sub} writes files", _Event("write", "change files with git"))
+        elif sub not in _GIT_READ:
+            self.report.flag("writes_files", f"git {sub or 'command'} changes the repository",
+                             _Event("write", "change files with git"))
+
+    def install(self, name: str, args: list[str]) -> None:
+        """Package managers: installs_packages, naming the packages after install/add."""
+        operands = _operands(args, frozenset({"-r", "-c", "-i", "-t", "-e", "-f", "--index-url", "--target"}))
+        if name in ("uv", "pipx", "conda", "mamba") and operands[:1] in (["pip"], ["run"]):
+            operands = operands[1:]
+        verbs = {"install": "install", "add": "install", "i": "install", "get": "install", "-S": "install",
+                 "remove": "remove", "uninstall": "remove", "purge": "remove", "rm": "remove"}
+        sub = operands[0] if operands else ""
+        verb = verbs.get(sub, "use")
+        packages = operands[1:] if sub in verbs else operands[:1] if name in ("npx", "uvx") else []
+        template = f"{verb} {{}} with {name}" if verb != "use" else f"use the package manager {name}"
+        self.report.flag("installs_packages", f"{name} manages packages")
+        for package in packages or [""]:
+            self.report.note(_Event("install", template, package, "packages"))
+
+    def python(self, name: str, args: list[str], stdin_code: str | None) -> None:
+        """python -c CODE is classified as Python; -m pip installs; a script file is an unknown program."""
+        if "-c" in args[:-1]:
+            _scan_python(args[args.index("-c") + 1], self.report, self.depth + 1)
+        elif "-m" in args[:-1]:
+            index = args.index("-m")
+            self.python_module(args[index + 1], args[index + 2 :])
+        elif stdin_code is not None and not _operands(args)[:1]:
+            _scan_python(stdin_code, self.report, self.depth + 1)
+        else:
+            self.run_script(name, (_operands(args) or [""])[0], "Python")
+
+    def python_module(self, module: str, args: list[str]) -> None:
+        """python -m MODULE."""
+        if module in ("pip", "pip3", "ensurepip"):
+            self.install("pip", args)
+        elif module in _PY_MODULE_CLAUSES:
+            category, clause = _PY_MODULE_CLAUSES[module]
+            self.report.flag(category, f"python -m {module}", _Event("write" if category == "writes_files" else "network", clause))
+        elif module not in _PY_READ_MODULES:
+            self.report.flag("process_control", f"runs the Python module {_quote(module)}",
+                             _Event("process", "run the Python module {}", module, "a Python module"))
+
+    def shell(self, name: str, args: list[str], stdin_code: str | None) -> None:
+        """sh -c CODE and here-documents are classified as shell; a script file is an unknown program."""
+        flag_index = next(
+            (i for i, a in enumerate(args) if a.startswith("-") and not a.startswith("--") and "c" in a), None
+        )
+        if flag_index is not None and flag_index + 1 < len(args):
+            _scan_shell(args[flag_index + 1], self.report, self.depth + 1)
+        elif stdin_code is not None and not _operands(args):
+            _scan_shell(stdin_code, self.report, self.depth + 1)
+        else:
+            self.run_script(name, (_operands(args) or [""])[0], "shell")
+
+    def run_script(self, name: str, script: str, language: str) -> None:
+        """An interpreter runs a script file, or code from its input, that we can't see."""
+        if script:
+            self.report.flag("process_control", f"{name} runs {_quote(script)}",
+                             _Event("process", f"run the {language} script {{}}", script, "a script"))
+            self.report.touch(script, "read", "read {}")
+        else:
+            self.report.flag("process_control", f"{name} runs code from its input",
+                             _Event("process", f"run {language} code from its input"))
+
+    def wrapper(self, name: str, args: list[str]) -> None:
+        """sudo, nohup, exec, timeout, env ...: classify the wrapped command too."""
+        clause, value_opts, skip = _WRAPPERS[name]
+        if clause is not None:
+            self.report.flag("process_control", f"uses {name}", _Event("process", clause))
+        if name == "command" and any(a in ("-v", "-V") for a in args):
+            return
+        index = 0
+        while index < len(args) and (args[index].startswith("-") or (name == "env" and "=" in args[index])):
+            index += 2 if args[index] in value_opts else 1
+        self.scan(args[index + skip :])
+
+    def su(self, name: str, args: list[str]) -> None:
+        """su [-c COMMAND] [user]."""
+        self.report.flag("process_control", "uses su", _Event("process", "run a command as administrator"))
+        if "-c" in args[:-1]:
+            _scan_shell(args[args.index("-c") + 1], self.report, self.depth + 1)
+
+    def eval(self, name: str, args: list[str]) -> None:
+        """eval runs its arguments as shell code."""
+        self.report.flag("process_control", "eval runs code built at run time",
+                         _Event("process", "run a command I can't check in advance"))
+        if args:
+            _scan_shell(" ".join(args), self.report, self.depth + 1)
+
+    def source(self, name: str, args: list[str]) -> None:
+        """source / . runs a script in the current shell."""
+        script = (args or [HOLE])[0]
+        self.report.flag("process_control", f"{name} runs {_quote(script)}",
+                         _Event("process", "run the shell script {}", script, "a script"))
+        self.report.touch(script, "read", "read {}")
+
+    def unknown(self, name: str) -> None:
+        """Programs we don't know are not assumed to be harmless."""
+        self.report.flag("process_control", f"runs {_quote(name)}, a program I don't know",
+                         _Event("process", "run the program {}", name, "an unknown program"))
+
+
+_TABLE = {
+    **dict.fromkeys(("rm", "rmdir", "unlink", "shred", "truncate"), "delete"),
+    **dict.fromkeys(("cp", "mv", "ln", "install", "rsync"), "copy"),
+    **dict.fromkeys(("mkdir", "touch", "mktemp", "mkfifo"), "create"),
+    **dict.fromkeys(("chmod", "chown", "chgrp"), "chmod"),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), "awk"),
+    **dict.fromkeys(("tar", "zip", "unzip", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "7z", "zstd",
+                     "patch", "split", "csplit"), "archive"),
+    "tee": "tee",
+    "dd": "dd",
+    "sed": "sed",
+    "find": "find",
+    "xargs": "xargs",
+    "git": "git",
+    "su": "su",
+    "eval": "eval",
+    "source": "source",
+    ".": "source",
+}
+
+
+def _is_remote(arg: str) -> bool:
+    """rsync/scp style ``host:path`` or a URL."""
+    return bool(_URL.match(arg)) or bool(re.match(r"^[\w.@-]+:", arg))
+
+
+def _download_target(name: str, args: list[str]) -> str | None:
+    """Where curl/wget save a download (None when it goes to standard output)."""
+    if name == "curl":
+        for i, arg in enumerate(args):
+            if arg in ("-o", "--output") and i + 1 < len(args):
+                return None if args[i + 1] == "-" else args[i + 1]
+            if arg in ("-O", "--remote-name"):
+                return HOLE
+        return None
+    if name != "wget":
+        return None
+    for i, arg in enumerate(args):
+        if arg.startswith("--output-document="):
+            value = arg.split("=", 1)[1]
+        elif re.fullmatch(r"-[a-zA-Z]*O", arg):
+            value = args[i + 1] if i + 1 < len(args) else "-"
+        elif re.fullmatch(r"-[a-zA-Z]*O.+", arg):
+            value = arg.split("O", 1)[1]
+        else:
+            continue
+        return None if value == "-" else value
+    return HOLE
+
+
+def _command_shape(qualname: str) -> tuple[str, int]:
+    """How a process-starting function takes its command: ("shell" | "words" | "varargs", argument index).
+
+    "shell": a string of shell code; "words": a list of words (a string is read as shell code too);
+    "varargs": one word per positional argument from the index on.
+    """
+    function = qualname.rsplit(".", 1)[-1]
+    if qualname in _SHELL_RUNNERS:
+        return "shell", 0
+    if qualname == "asyncio.create_subprocess_exec":
+        return "varargs", 0
+    if function.startswith("exec"):
+        return ("words" if function[4:5] == "v" else "varargs"), 1
+    if function.startswith("spawn"):
+        return ("words" if function[5:6] == "v" else "varargs"), 2
+    if function.startswith("posix_spawn"):
+        return "words", 1
+    return "words", 0
+
+
+# --------------------------------------------------------------------------------------------- python
+
+# Names a persistent Jupyter kernel may know without an import in this block (an earlier block imported them).
+_DEFAULT_NAMES = {
+    **{m: m for m in ("os", "sys", "shutil", "subprocess", "socket", "signal", "ctypes", "multiprocessing",
+                      "importlib", "pathlib", "glob", "io", "codecs", "tempfile", "urllib", "http", "requests",
+                      "httpx", "aiohttp", "ftplib", "smtplib", "telnetlib", "pty", "runpy", "pip", "o1_ha",
+                      "asyncio", "zipfile", "tarfile", "numpy", "pandas", "builtins")},
+    "Path": "pathlib.Path",
+    "np": "numpy",
+    "pd": "pandas",
+    "system": "os.system",
+    "popen": "os.popen",
+    "rmtree": "shutil.rmtree",
+    "Popen": "subprocess.Popen",
+    "check_output": "subprocess.check_output",
+    "check_call": "subprocess.check_call",
+    "urlopen": "urllib.request.urlopen",
+}
+_BUILTINS = frozenset(
+    {"open", "eval", "exec", "compile", "__import__", "getattr", "print", "globals", "locals", "vars",
+     "breakpoint", "str", "repr", "len", "input", "setattr", "delattr", "format", "isinstance", "int", "float"}
+)
+# (qualified name; "mod.*" = the module and everything in it, "prefix*" = any name starting so), category,
+# summary template ("{}" is a host for network rules), fallback object.
+_PY_RULES: tuple[tuple[str, str, str, str], ...] = (
+    ("os.system", "process_control", "run a shell command", ""),
+    ("os.popen", "process_control", "run a shell command", ""),
+    ("os.fork", "process_control", "start copies of this program", ""),
+    ("os.forkpty", "process_control", "start copies of this program", ""),
+    ("os.kill", "process_control", "stop running programs", ""),
+    ("os.killpg", "process_control", "stop running programs", ""),
+    ("os.exec*", "process_control", "replace this program with another one", ""),
+    ("os.spawn*", "process_control", "start other programs", ""),
+    ("os.posix_spawn*", "process_control", "start other programs", ""),
+    ("os.startfile", "process_control", "start other programs", ""),
+    ("subprocess.*", "process_control", "run other programs", ""),
+    ("asyncio.create_subprocess*", "process_control", "run other programs", ""),
+    ("signal.*", "process_control", "send or catch process signals", ""),
+    ("multiprocessing.*", "process_control", "start other processes", ""),
+    ("concurrent.futures.ProcessPoolExecutor", "process_control", "start other processes", ""),
+    ("ctypes.*", "process_control", "call native code directly", ""),
+    ("cffi.*", "process_control", "call native code directly", ""),
+    ("pty.*", "process_control", "start programs in a terminal", ""),
+    ("importlib.*", "process_control", "load code by name at run time", ""),
+    ("__import__", "process_control", "load code by name at run time", ""),
+    ("runpy.*", "process_control", "run other Python code", ""),
+    ("code.interact", "process_control", "run other Python code", ""),
+    ("pip.*", "installs_packages", "install {} with pip", "packages"),
+    ("ensurepip.*", "installs_packages", "install {} with pip", "packages"),
+    ("smtplib.*", "network", "send email through {}", "a mail server"),
+    ("socket.*", "network", "connect to {}", "the internet"),
+    ("urllib.*", "network", "connect to {}", "the internet"),
+    ("urllib3.*", "network", "connect to {}", "the internet"),
+    ("http.client.*", "network", "connect to {}", "the internet"),
+    ("http.server.*", "network", "share files on the network", ""),
+    ("socketserver.*", "network", "share files on the network", ""),
+    ("requests.*", "network", "connect to {}", "the internet"),
+    ("httpx.*", "network", "connect to {}", "the internet"),
+    ("aiohttp.*", "network", "connect to {}", "the internet"),
+    ("ftplib.*", "network", "connect to {}", "the internet"),
+    ("telnetlib.*", "network", "connect to {}", "the internet"),
+    ("poplib.*", "network", "connect to {}", "the internet"),
+    ("imaplib.*", "network", "connect to {}", "the internet"),
+    ("nntplib.*", "network", "connect to {}", "the internet"),
+    ("xmlrpc.*", "network", "connect to {}", "the internet"),
+    ("websocket.*", "network", "connect to {}", "the internet"),
+    ("websockets.*", "network", "connect to {}", "the internet"),
+    ("paramiko.*", "network", "connect to {}", "the internet"),
+    ("asyncio.open_connection", "network", "connect to {}", "the internet"),
+    ("asyncio.start_server", "network", "share files on the network", ""),
+)
+_PY_SAFE = ("urllib.parse.*", "urllib.error.*")
+_SHELL_RUNNERS = frozenset(
+    {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"}
+)
+_ARGV_RUNNERS = frozenset(
+    {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
+     "asyncio.create_subprocess_exec", "pty.spawn", "os.execv", "os.execve", "os.execvp", "os.execvpe",
+     "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe", "os.posix_spawn", "os.posix_spawnp"}
+)
+_OPENERS = {  # qualified name -> default mode
+    "open": "r", "io.open": "r", "codecs.open": "r", "gzip.open": "rb", "bz2.open": "rb", "lzma.open": "rb",
+    "tarfile.open": "r", "zipfile.ZipFile": "r", "shelve.open": "c", "dbm.open": "r", "os.fdopen": "r",
+}
+_DELETERS = {  # qualified name -> spoken template
+    "os.remove": "delete {}", "os.unlink": "delete {}", "os.rmdir": "delete {}", "os.removedirs": "delete {}",
+    "shutil.rmtree": "delete {}", "shutil.move": "move {}", "os.truncate": "empty {}",
+}
+_WRITERS = {  # qualified name -> (index of the written path, spoken template); other path arguments are read
+    "os.mkdir": (0, "create {}"), "os.makedirs": (0, "create {}"), "os.mkfifo": (0, "create {}"),
+    "os.mknod": (0, "create {}"), "os.rename": (1, "rename files to {}"), "os.renames": (1, "rename files to {}"),
+    "os.replace": (1, "rename files to {}"), "os.symlink": (1, "create a link at {}"), "os.link": (1, "create a link at {}"),
+    "os.chmod": (0, "change the permissions of {}"), "os.chown": (0, "change the owner of {}"),
+    "os.lchown": (0, "change the owner of {}"), "os.utime": (0, "change {}"),
+    "shutil.copy": (1, "copy files to {}"), "shutil.copy2": (1, "copy files to {}"),
+    "shutil.copyfile": (1, "copy files to {}"), "shutil.copytree": (1, "copy files to {}"),
+    "shutil.copymode": (1, "change the permissions of {}"), "shutil.copystat": (1, "change {}"),
+    "shutil.chown": (0, "change the owner of {}"), "shutil.make_archive": (0, "create the archive {}"),
+    "shutil.unpack_archive": (1, "unpack files into {}"), "numpy.save": (0, "write to {}"),
+    "numpy.savetxt": (0, "write to {}"), "numpy.savez": (0, "write to {}"), "numpy.savez_compressed": (0, "write to {}"),
+}
+_PATH_BUILDERS = frozenset(
+    {"os.path.join", "posixpath.join", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"}
+)
+_PATH_DELETE_METHODS = frozenset({"unlink", "rmdir"})
+_PATH_READ_METHODS = frozenset({"read_text", "read_bytes"})
+_PATH_WRITE_METHODS = {
+    "write_text": "write to {}", "write_bytes": "write to {}", "touch": "create {}", "mkdir": "create {}",
+    "symlink_to": "create a link at {}", "hardlink_to": "create a link at {}", "chmod": "change the permissions of {}",
+    "lchmod": "change the permissions of {}",
+}
+_SAVE_METHODS = frozenset(
+    {"savefig", "save", "to_csv", "to_excel", "to_json", "to_parquet", "to_pickle", "to_feather", "to_hdf",
+     "to_html", "to_latex", "to_markdown", "to_stata", "to_xml", "to_file"}
+)
+_PROCESS_METHODS = frozenset({"system", "popen", "fork", "forkpty", "kill", "killpg"})
+# Calls whose string arguments are text rather than paths (not checked against the sandbox).
+_TEXT_CALLS = frozenset({"print", "str", "repr", "len", "format", "input", "isinstance", "int", "float"})
+_TEXT_PREFIXES = ("logging.", "re.", "o1_ha.", "json.", "datetime.", "time.")
+_TEXT_METHODS = frozenset(
+    {"split", "rsplit", "join", "replace", "startswith", "endswith", "strip", "lstrip", "rstrip", "partition",
+     "rpartition", "count", "find", "rfind", "index", "rindex", "format", "removeprefix", "removesuffix", "encode",
+     "decode", "center", "ljust", "rjust", "translate", "get", "append", "extend", "add", "insert", "pop",
+     "setdefault", "write", "writelines", "sub", "match", "search", "fullmatch", "findall", "info", "debug",
+     "warning", "error", "strftime", "strptime", "update"}
+)
+_HA_READS = frozenset({"get_state", "get_states"})
+_SAFE_DUNDERS = frozenset(
+    {"__name__", "__doc__", "__file__", "__init__", "__version__", "__qualname__", "__module__", "__enter__",
+     "__exit__", "__len__", "__str__", "__repr__", "__main__", "__all__", "__dict__", "__annotations__"}
+)
+
+
+def _rule_matches(pattern: str, qualname: str) -> bool:
+    """``mod.*`` matches the module and its members, ``prefix*`` any name so starting, else exact."""
+    if pattern.endswith(".*"):
+        base = pattern[:-2]
+        return qualname == base or qualname.startswith(base + ".")
+    if pattern.endswith("*"):
+        return qualname.startswith(pattern[:-1])
+    return qualname == pattern
+
+
+def _scan_python(code: str, report: _Report, depth: int) -> None:
+    """Classify Python code; a SyntaxError (after IPython ``!``/``%`` lines are set aside) is ``unparseable``."""
+    if _too_deep(report, depth):
+        return
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError) as exc:
+        tree = _parse_ipython(code, report, depth)
+        if tree is None:
+            line = getattr(exc, "lineno", None)
+            where = f" on line {line}" if line else ""
+            report.flag("unparseable", f"Python syntax error{where}",
+                        _Event("unparseable", "run Python code I can't check"))
+            return
+    _PythonScanner(report, depth).visit(tree)
+
+
+def _parse_ipython(code: str, report: _Report, depth: int) -> ast.Module | None:
+    """Parse code with IPython ``!cmd`` / ``%magic`` lines; classify those lines. None if it still fails."""
+    split = _split_ipython(code)
+    if split is None:
+        return None
+    python, shell, magics = split
+    try:
+        tree = ast.parse(python)
+    except (SyntaxError, ValueError):
+        return None
+    for command in shell:
+        _scan_shell(command, report, depth + 1)
+    for magic in magics:
+        report.flag("process_control", f"uses the IPython magic %{magic}",
+                    _Event("process", "run the notebook command {}", magic, "a notebook command"))
+    return tree
+
+
+_MAGIC_SHELLS = {"pip": "pip", "conda": "conda", "mamba": "mamba", "uv": "uv", "sx": "", "system": "", "cd": "cd"}
+_MAGIC_PYTHON = frozenset({"time", "timeit", "prun"})
+_MAGIC_HARMLESS = frozenset({"matplotlib", "who", "whos", "pwd", "ls", "config", "precision", "pprint", "load_ext"})
+
+
+def _split_ipython(code: str) -> tuple[str, list[str], list[str]] | None:
+    """Set aside IPython syntax (Open Interpreter runs Python in a Jupyter kernel).
+
+    Returns (Python code with those lines replaced by ``pass``, shell commands, other magic names), or None
+    when there is no IPython syntax.
+    """
+    lines = code.splitlines()
+    first = lines[0].strip() if lines else ""
+    if first.startswith(("%%bash", "%%sh", "%%script", "%%shell", "%%system")):
+        return "", ["\n".join(lines[1:])], []
+    if first.startswith("%%"):
+        return "", [], [first[2:].split()[0] if first[2:].split() else "cell magic"]
+    python, shell, magics = [], [], []
+    for line in lines:
+        stripped = line.lstrip()
+        indent = line[: len(line) - len(stripped)]
+        assigned = re.match(r"([A-Za-z_]\w*)\s*=\s*!(.*)", stripped)
+        if stripped.startswith("!"):
+            shell.append(stripped.lstrip("!"))
+            python.append(indent + "pass")
+        elif assigned:
+            shell.append(assigned.group(2))
+            python.append(f"{indent}{assigned.group(1)} = []")
+        elif stripped.startswith("%"):
+            name, _, rest = stripped.lstrip("%").partition(" ")
+            if name in _MAGIC_SHELLS:
+                shell.append(f"{_MAGIC_SHELLS[name]} {rest}".strip())
+            elif name not in _MAGIC_HARMLESS | _MAGIC_PYTHON:
+                magics.append(name or "magic")
+            python.append(indent + (rest if name in _MAGIC_PYTHON and rest else "pass"))
+        else:
+            python.append(line)
+    if not (shell or magics) and python == lines:
+        return None
+    return "\n".join(python), shell, magics
+
+
+class _Scope:
+    """What the Python scanner knows about names: import aliases and the possible string values of variables."""
+
+    def __init__(self) -> None:
+        self.aliases: dict[str, str] = {}
+        self.env: dict[str, tuple[str, ...]] = {}
+
+    # -- names
+
+    def qualname(self, node: ast.AST) -> str | None:
+        """The dotted name an expression refers to (``sp.run`` -> ``subprocess.run``), or None."""
+        if isinstance(node, ast.Name):
+            name = self.aliases.get(node.id) or _DEFAULT_NAMES.get(node.id)
+            if name is None and node.id in _BUILTINS:
+                name = node.id
+            return name.removeprefix("builtins.") if name else None
+        if isinstance(node, ast.Attribute):
+            base = self.qualname(node.value)
+            return f"{base}.{node.attr}".removeprefix("builtins.") if base else None
+        if isinstance(node, ast.Call):
+            return self.call_result_name(node)
+        return None
+
+    def call_result_name(self, node: ast.Call) -> str | None:
+        """``__import__('os')`` -> ``os``; ``getattr(os, 'sys' + 'tem')`` -> ``os.system``."""
+        func = self.qualname(node.func)
+        if func in ("__import__", "importlib.import_module") and node.args:
+            values = self.values(node.args[0])
+            return values[0] if len(values) == 1 and HOLE not in values[0] else None
+        if func == "getattr" and len(node.args) >= 2:
+            base = self.qualname(node.args[0])
+            names = self.values(node.args[1])
+            if base and len(names) == 1 and HOLE not in names[0]:
+                return f"{base}.{names[0]}"
+        return None
+
+    def module_ref(self, node: ast.AST) -> str | None:
+        """The qualified name when ``node`` names a module or function (for ``s = os.system`` aliases)."""
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
+            name = self.qualname(node)
+            if name and (isinstance(node, ast.Call) or "." in name or name in _DEFAULT_NAMES.values()):
+                return name
+        return None
+
+    # -- values
+
+    def values(self, node: ast.AST | None) -> tuple[str, ...]:
+        """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
+        if node is None:
+            return ()
+        handler = getattr(self, f"values_{type(node).__name__}", None)
+        result = handler(node) if handler else ()
+        return tuple(dict.fromkeys(result))[:MAX_VALUES]
+
+    def values_Constant(self, node: ast.Constant) -> tuple[str, ...]:
+        return (node.value,) if isinstance(node.value, str) else ()
+
+    def values_Name(self, node: ast.Name) -> tuple[str, ...]:
+        return self.env.get(node.id, ())
+
+    def values_JoinedStr(self, node: ast.JoinedStr) -> tuple[str, ...]:
+        parts = [self.values(v.value if isinstance(v, ast.FormattedValue) else v) or (HOLE,) for v in node.values]
+        return _combine(parts, "".join)
+
+    def values_BinOp(self, node: ast.BinOp) -> tuple[str, ...]:
+        left, right = self.values(node.left), self.values(node.right)
+        if not (left or right):
+            return ()
+        if isinstance(node.op, ast.Add):
+            return _combine([left or (HOLE,), right or (HOLE,)], "".join)
+        if isinstance(node.op, ast.Div):
+            return _combine([left or (HOLE,), right or (HOLE,)], lambda p: posixpath.join(*p))
+        return ()
+
+    def values_IfExp(self, node: ast.IfExp) -> tuple[str, ...]:
+        return self.values(node.body) + self.values(node.orelse)
+
+    def values_List(self, node: ast.List | ast.Tuple | ast.Set) -> tuple[str, ...]:
+        return tuple(itertools.chain.from_iterable(self.values(e) for e in node.elts))
+
+    values_Tuple = values_Set = values_List
+
+    def values_Subscript(self, node: ast.Subscript) -> tuple[str, ...]:
+        if self.qualname(node.value) == "os.environ" and self.values(node.slice) == ("HOME",):
+            return ("~",)
+        return ()
+
+    def values_Attribute(self, node: ast.Attribute) -> tuple[str, ...]:
+        name = self.qualname(node)
+        if name == "sys.executable":
+            return ("python",)
+        if name == "os.sep":
+            return ("/",)
+        if node.attr == "parent":
+            return tuple(posixpath.dirname(v.rstrip("/")) or "." for v in self.values(node.value))
+        return ()
+
+    def values_Call(self, node: ast.Call) -> tuple[str, ...]:
+        func = self.qualname(node.func)
+        args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
+        if func in _PATH_BUILDERS:
+            return _combine(args, lambda p: posixpath.join(*p)) if args else (".",)
+        if func in ("pathlib.Path.home",):
+            return ("~",)
+        if func in ("pathlib.Path.cwd", "os.getcwd"):
+            return (".",)
+        if func in ("os.getenv", "os.environ.get") and args and args[0] == ("HOME",):
+            return ("~",)
+        if func in ("str", "os.fspath", "os.path.abspath", "os.path.normpath", "os.path.realpath",
+                    "os.path.expanduser", "os.path.expandvars", "glob.glob", "glob.iglob") and node.args:
+            return self.values(node.args[0])
+        if isinstance(node.func, ast.Attribute):
+            return self.method_values(node.func.attr, node.func.value, node.args)
+        return ()
+
+    def method_values(self, method: str, receiver: ast.AST, args: list[ast.expr]) -> tuple[str, ...]:
+        """Path and string methods: joinpath, glob, iterdir, resolve, str.join ..."""
+        base = self.values(receiver)
+        if not base:
+            return ()
+        arg_values = [self.values(a) or (HOLE,) for a in args]
+        if method in ("joinpath", "glob", "rglob"):
+            return _combine([base, *arg_values], lambda p: posixpath.join(*p))
+        if method in ("iterdir", "scandir"):
+            return tuple(posixpath.join(b, HOLE) for b in base)
+        if method in ("resolve", "absolute", "expanduser", "with_suffix", "lower", "strip"):
+            return base
+        if method == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+            parts = [self.values(e) or (HOLE,) for e in args[0].elts]
+            return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
+        return ()
+
+
+def _combine(parts: Sequence[tuple[str, ...]], join: object) -> tuple[str, ...]:
+    """All combinations of the parts' possible values, joined (at most MAX_VALUES)."""
+    combos = itertools.islice(itertools.product(*parts), MAX_VALUES)
+    return tuple(join(list(c)) for c in combos)  # type: ignore[operator]
+
+
+class _PythonScanner(ast.NodeVisitor):
+    """Walks a Python AST: imports, names, calls, assignments and loops."""
+
+    def __init__(self, report: _Report, depth: int) -> None:
+        self.report = report
+        self.depth = depth
+        self.scope = _Scope()
+        self.loops = 0
+        self.commands = _Commands(report, depth)
+
+    # -- rules by name
+
+    def apply_rules(self, qualname: str | None) -> None:
+        """Flag a qualified name that matches a rule (imports, references and calls alike)."""
+        if not qualname or any(_rule_matches(p, qualname) for p in _PY_SAFE):
+            return
+        for pattern, category, template, fallback in _PY_RULES:
+            if _rule_matches(pattern, qualname):
+                label = pattern.rstrip(".*")
+                kind = {"process_control": "process", "network": "network", "installs_packages": "install"}[category]
+                self.report.flag(category, f"uses {label}", _Event(kind, template, "", fallback))
+                return
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            top = alias.name.split(".")[0]
+            self.scope.aliases[alias.asname or top] = alias.name if alias.asname else top
+            self.apply_rules(alias.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            return  # relative import: local code
+        module = node.module or ""
+        for alias in node.names:
+            if alias.name == "*":
+                self.apply_rules(module)
+                if module in ("os", "shutil", "subprocess", "builtins", "importlib", "ctypes"):
+                    self.report.flag("process_control", f"imports everything from {module}",
+                                     _Event("process", "run code I can't check in advance"))
+                continue
+            qualname = f"{module}.{alias.name}"
+            self.scope.aliases[alias.asname or alias.name] = qualname
+            self.apply_rules(qualname)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id in ("__builtins__", "__loader__", "__spec__"):
+            self.report.flag("process_control", f"reaches into {node.id}",
+                             _Event("process", "run code I can't check in advance"))
+        elif node.id in self.scope.aliases or node.id in _DEFAULT_NAMES:
+            self.apply_rules(self.scope.qualname(node))
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in _SAFE_DUNDERS:
+            self.report.flag("process_control", f"reaches into Python internals ({node.attr})",
+                             _Event("process", "run code I can't check in advance"))
+        self.apply_rules(self.scope.qualname(node))
+        self.generic_visit(node)
+
+    # -- assignments and loops
+
+    def bind(self, target: ast.AST, value: ast.AST | None, values: tuple[str, ...]) -> None:
+        """Remember what a simple name now holds."""
+        if not isinstance(target, ast.Name):
+            return
+        self.scope.env.pop(target.id, None)
+        self.scope.aliases.pop(target.id, None)
+        if values:
+            self.scope.env[target.id] = values
+        ref = self.scope.module_ref(value) if value is not None else None
+        if ref:
+            self.scope.aliases[target.id] = ref
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        values = self.scope.values(node.value)
+        for target in node.targets:
+            self.bind(target, node.value, values)
+        self.check_strings(node.value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.generic_visit(node)
+        if node.value is not None:
+            self.bind(node.target, node.value, self.scope.values(node.value))
+            self.check_strings(node.value)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.generic_visit(node)
+        self.bind(node.target, node.value, self.scope.values(node.value))
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
+            old = self.scope.env.get(node.target.id, ())
+            new = self.scope.values(node.value)
+            combined = _combine([old or (HOLE,), new or (HOLE,)], "".join) if old or new else ()
+            self.bind(node.target, None, combined)
+
+    def loop(self, node: ast.AST, target: ast.AST | None = None, iterable: ast.AST | None = None) -> None:
+        """Visit a loop body knowing we are in a loop; bind a ``for`` variable to the iterable's values."""
+        if iterable is not None:
+            self.visit(iterable)
+            self.check_strings(iterable)
+            self.bind(target, None, self.scope.values(iterable))  # type: ignore[arg-type]
+        self.loops += 1
+        try:
+            for field in ("test", "body", "orelse"):
+                value = getattr(node, field, None)
+                for child in value if isinstance(value, list) else [value] if value is not None else []:
+                    self.visit(child)
+        finally:
+            self.loops -= 1
+
+    def visit_For(self, node: ast.For) -> None:
+        self.loop(node, node.target, node.iter)
+
+    visit_AsyncFor = visit_For
+
+    def visit_While(self, node: ast.While) -> None:
+        self.loop(node)
+
+    def visit_comprehension_node(self, node: ast.AST) -> None:
+        """List/set/dict comprehensions and generators: generators first, then the element."""
+        self.loops += 1
+        try:
+            for generator in node.generators:  # type: ignore[attr-defined]
+                self.visit(generator.iter)
+                self.bind(generator.target, None, self.scope.values(generator.iter))
+                for condition in generator.ifs:
+                    self.visit(condition)
+            for field in ("elt", "key", "value"):
+                if getattr(node, field, None) is not None:
+                    self.visit(getattr(node, field))
+        finally:
+            self.loops -= 1
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_node
+
+    # -- calls
+
+    def visit_Call(self, node: ast.Call) -> None:
+        qualname = self.scope.qualname(node.func)
+        self.apply_rules(qualname)
+        handler = self.call_handler(node, qualname)
+        if handler is not None:
+            handler(node, qualname)
+        if qualname in _PATH_BUILDERS:
+            self.check_strings(node)  # the joined path, not its pieces
+        elif not self.is_text_call(node, qualname):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                self.check_strings(arg)
+        self.generic_visit(node)
+
+    def call_handler(self, node: ast.Call, qualname: str | None) -> object:
+        """The method that analyses this call's arguments, or None."""
+        if qualname in _OPENERS:
+            return self.call_open
+        if qualname == "os.open":
+            return self.call_os_open
+        if qualname in _DELETERS:
+            return self.call_delete
+        if qualname in _WRITERS:
+            return self.call_write
+        if qualname in _SHELL_RUNNERS or qualname in _ARGV_RUNNERS or (qualname or "").startswith(("os.exec", "os.spawn")):
+            return self.call_command
+        if qualname in ("eval", "exec", "compile"):
+            return self.call_eval
+        if qualname in ("getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"):
+            return self.call_reflection
+        if qualname in ("os.fork", "os.forkpty"):
+            return self.call_fork
+        if qualname and qualname.startswith("o1_ha."):
+            return self.call_home_assistant
+        if qualname is None and isinstance(node.func, ast.Attribute):
+            return self.call_method
+        return None
+
+    def is_text_call(self, node: ast.Call, qualname: str | None) -> bool:
+        """Calls whose string arguments are text, not paths (print, logging, str methods, commands)."""
+        if qualname in _TEXT_CALLS or qualname in _SHELL_RUNNERS or qualname in _ARGV_RUNNERS:
+            return True
+        if qualname and qualname.startswith(_TEXT_PREFIXES):
+            return True
+        return qualname is None and isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS
+
+    def check_strings(self, node: ast.AST) -> None:
+        """Check string values in an expression: paths against the sandbox, URLs as network."""
+        if isinstance(node, ast.Dict):
+            for value in node.values:
+                self.check_strings(value)
+            return
+        for text in self.scope.values(node):
+            if _URL.match(text):
+                host = _host_of(text)
+                self.report.flag("network", f"uses the address {_quote(text)}",
+                                 _Event("network", "connect to {}", host, "the internet"))
+            else:
+                self.report.candidate(text)
+
+    def arg(self, node: ast.Call, index: int, *names: str) -> ast.expr | None:
+        """Positional argument ``index`` or the first keyword of ``names``."""
+        if index < len(node.args) and not isinstance(node.args[index], ast.Starred):
+            return node.args[index]
+        return next((k.value for k in node.keywords if k.arg in names), None)
+
+    def paths(self, node: ast.AST | None) -> tuple[str, ...]:
+        """Possible paths of an argument (HOLE when nothing is known)."""
+        return self.scope.values(node) or (HOLE,)
+
+    def call_open(self, node: ast.Call, qualname: str) -> None:
+        """open(path, mode): a mode with w, a, x or + writes; an unreadable mode counts as writing."""
+        modes = self.scope.values(self.arg(node, 1, "mode")) if self.arg(node, 1, "mode") else (_OPENERS[qualname],)
+        writes = not modes or any(set(m) & set("wax+c") or HOLE in m for m in modes)
+        self.open_paths(self.paths(self.arg(node, 0, "file", "name", "filename")), writes, qualname)
+
+    def open_paths(self, paths: tuple[str, ...], writes: bool, what: str) -> None:
+        """Record files opened for reading or writing."""
+        if writes:
+            self.report.flag("writes_files", f"{what} writes {_quote_all(paths)}")
+        for path in paths:
+            self.report.touch(path, "write" if writes else "read", "write to {}" if writes else "read {}")
+
+    def call_os_open(self, node: ast.Call, qualname: str) -> None:
+        """os.open(path, flags): anything but O_RDONLY counts as writing."""
+        flags = self.arg(node, 1, "flags")
+        read_only = isinstance(flags, ast.Attribute) and flags.attr == "O_RDONLY"
+        self.open_paths(self.paths(self.arg(node, 0, "path")), not read_only, qualname)
+
+    def call_delete(self, node: ast.Call, qualname: str) -> None:
+        """os.remove, shutil.rmtree, shutil.move ... (move also writes its destination)."""
+        targets = self.paths(self.arg(node, 0, "path", "src"))
+        self.report.flag("deletes_files", f"{qualname} deletes {_quote_all(targets)}")
+        for target in targets:
+            self.report.touch(target, "delete", _DELETERS[qualname])
+        if qualname == "shutil.move":
+            dest = self.paths(self.arg(node, 1, "dst"))
+            self.report.flag("writes_files", f"{qualname} writes {_quote_all(dest)}")
+            for path in dest:
+                self.report.touch(path, "write", "move files to {}")
+
+    def call_write(self, node: ast.Call, qualname: str) -> None:
+        """os.mkdir, os.rename, shutil.copy ...: the written path, other path arguments are read."""
+        index, template = _WRITERS[qualname]
+        names = ("dst", "dest", "base_name", "extract_dir") if index else ("path", "name", "file", "fname", "base_name")
+        written = self.paths(self.arg(node, index, *names))
+        self.report.flag("writes_files", f"{qualname} writes {_quote_all(written)}")
+        for path in written:
+            self.report.touch(path, "write", template)
+        if index:
+            for path in self.scope.values(self.arg(node, 0, "src")):
+                self.report.touch(path, "read", "read {}")
+
+    def call_command(self, node: ast.Call, qualname: str) -> None:
+        """os.system, subprocess.run, os.execv ...: classify the command itself (a string is shell code)."""
+        shape, index = _command_shape(qualname)
+        if shape == "varargs":
+            words = [self.scope.values(a) for a in node.args[index:]]
+            argv = [w[0] if len(w) == 1 else HOLE for w in words]
+            if argv:
+                self.commands.scan(argv)
+            else:
+                self.command_node(None, qualname)
+        else:
+            self.command_node(self.arg(node, index, "args", "cmd", "command", "argv"), qualname)
+
+    def command_node(self, argv_node: ast.AST | None, qualname: str) -> None:
+        """A command given as a string (shell) or a list of words."""
+        if isinstance(argv_node, (ast.List, ast.Tuple)):
+            words = [self.scope.values(e) for e in argv_node.elts]
+            self.commands.scan([w[0] if len(w) == 1 else HOLE for w in words])
+            return
+        commands = self.scope.values(argv_node)
+        if not commands or all(c == HOLE for c in commands):
+            self.report.flag("process_control", f"{qualname} runs a command I can't read",
+                             _Event("process", "run a command I can't check in advance"))
+        for command in commands:
+            _scan_shell(command, self.report, self.depth + 1)
+
+    def call_eval(self, node: ast.Call, qualname: str) -> None:
+        """eval/exec/compile of a literal is classified as Python; of anything else is dynamic code."""
+        source = self.arg(node, 0, "source", "object")
+        values = self.scope.values(source) if isinstance(source, (ast.Constant, ast.Name)) else ()
+        if len(values) == 1 and HOLE not in values[0]:
+            _scan_python(values[0], self.report, self.depth + 1)
+        else:
+            self.report.flag("process_control", f"{qualname} runs code built at run time",
+                             _Event("process", "run code I can't check in advance"))
+
+    def call_reflection(self, node: ast.Call, qualname: str) -> None:
+        """getattr/setattr with a computed name or on a module, globals(), vars() ...: dynamic code."""
+        if qualname in ("getattr", "setattr", "delattr") and len(node.args) >= 2:
+            resolved = self.scope.call_result_name(node) if qualname == "getattr" else None
+            if resolved:
+                self.apply_rules(resolved)
+                return
+            names = self.scope.values(node.args[1])
+            static_name = len(names) == 1 and HOLE not in names[0]
+            if static_name and self.scope.qualname(node.args[0]) is None:
+                return  # getattr(obj, "name") on an ordinary object
+        self.report.flag("process_control", f"{qualname} looks up names at run time",
+                         _Event("process", "run code I can't check in advance"))
+
+    def call_fork(self, node: ast.Call, qualname: str) -> None:
+        """os.fork inside a loop is a fork bomb."""
+        if self.loops:
+            self.report.flag("process_control", f"{qualname} inside a loop, like a fork bomb",
+                             _Event("fork_bomb", "start a fork bomb that floods the computer with processes"))
+
+    def call_home_assistant(self, node: ast.Call, qualname: str) -> None:
+        """o1_ha.get_state reads; every other o1_ha call acts on the home."""
+        function = qualname.split(".", 1)[1]
+        if function in _HA_READS:
+            return
+        action = _ha_action(self.scope, node) if function == "call_service" else ""
+        self.report.flag("home_assistant", f"o1_ha.{function} acts on Home Assistant",
+                         _Event("home_assistant", "ask Home Assistant to {}", action, f"run {function.replace('_', ' ')}"))
+
+    def call_method(self, node: ast.Call, qualname: str | None) -> None:
+        """Methods on objects we can't name: Path.unlink/write_text/open, DataFrame.to_csv, ``x.system``."""
+        func = node.func
+        assert isinstance(func, ast.Attribute)
+        method, receiver = func.attr, self.scope.values(func.value)
+        if method in _PATH_DELETE_METHODS:
+            targets = receiver or (HOLE,)
+            self.report.flag("deletes_files", f"{method} deletes {_quote_all(targets)}")
+            for target in targets:
+                self.report.touch(target, "delete", "delete {}")
+        elif method in _PATH_WRITE_METHODS or (method in ("rename", "replace") and receiver and node.args):
+            self.path_write(method, receiver, node)
+        elif method in _PATH_READ_METHODS and receiver:
+            for path in receiver:
+                self.report.touch(path, "read", "read {}")
+        elif method == "open" and receiver:
+            mode = self.arg(node, 0, "mode")
+            modes = self.scope.values(mode) if mode is not None else ("r",)
+            writes = not modes or any(set(m) & set("wax+") or HOLE in m for m in modes)
+            self.open_paths(receiver, writes, method)
+        elif method in _SAVE_METHODS and (node.args or node.keywords):
+            self.open_paths(self.paths(self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")), True, method)
+        elif method in _PROCESS_METHODS:
+            self.report.flag("process_control", f"calls .{method}()", _Event("process", "start or control other programs"))
+
+    def path_write(self, method: str, receiver: tuple[str, ...], node: ast.Call) -> None:
+        """Path.write_text, touch, mkdir, rename ... on a path (rename also writes its destination)."""
+        if method in ("rename", "replace"):
+            written = self.paths(self.arg(node, 0, "target"))
+            template = "rename files to {}"
+        else:
+            written, template = receiver or (HOLE,), _PATH_WRITE_METHODS[method]
+        self.report.flag("writes_files", f"{method} writes {_quote_all(written)}")
+        for path in written:
+            self.report.touch(path, "write", template)
+
+
+def _ha_action(scope: _Scope, node: ast.Call) -> str:
+    """'turn on light kitchen' from o1_ha.call_service('light', 'turn_on', entity_id='light.kitchen')."""
+    texts = [v[0] if len(v) == 1 else "" for v in (scope.values(a) for a in node.args)]
+    if texts and "." in texts[0]:
+        service, rest = texts[0].split(".", 1)[1], texts[1:]
+    elif len(texts) >= 2:
+        service, rest = texts[1], texts[2:]
+    else:
+        return ""
+    entity = next((t for t in rest if "." in t), "")
+    for keyword in node.keywords:
+        if keyword.arg == "entity_id":
+            values = scope.values(keyword.value)
+            entity = values[0] if len(values) == 1 else entity
+        elif isinstance(keyword.value, ast.Dict):
+            entity = _dict_entity(scope, keyword.value) or entity
+    for arg in node.args:
+        if isinstance(arg, ast.Dict):
+            entity = _dict_entity(scope, arg) or entity
+    words = " ".join(w for w in (service.replace("_", " "), entity.replace(".", " ").replace("_", " ")) if w)
+    return words if HOLE not in words else ""
+
+
+def _dict_entity(scope: _Scope, node: ast.Dict) -> str:
+    """The entity_id in a service data / target dict literal."""
+    for key, value in zip(node.keys, node.values):
+        if key is not None and scope.values(key) == ("entity_id",):
+            values = scope.values(value)
+            return values[0] if len(values) == 1 else ""
+    return ""

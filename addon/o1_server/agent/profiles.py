@@ -1,0 +1,246 @@
+"""Agent profiles: YAML data (never executed) validated with voluptuous.
+
+A profile file holds one mapping; the schema is ``PROFILE_SCHEMA`` below and is documented in
+``profiles/README.md``. Loading a folder never fails as a whole: a broken file is reported with its
+path, line and field (``ProfileError``) and the valid profiles keep being served.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import voluptuous as vol
+import yaml
+
+_LOGGER = logging.getLogger(__name__)
+
+CATEGORIES = (
+    "read_only",
+    "writes_files",
+    "deletes_files",
+    "outside_sandbox",
+    "network",
+    "installs_packages",
+    "process_control",
+    "home_assistant",
+    "unparseable",
+)
+DECISION = vol.In(["allow", "confirm", "deny"])
+LANGUAGES = ("python", "shell")
+HA_ACCESS = ("none", "read", "control")
+
+_DEFAULT_POLICY = {
+    "read_only": "allow",
+    "writes_files": "allow",
+    "deletes_files": "confirm",
+    "outside_sandbox": "deny",
+    "network": "confirm",
+    "installs_packages": "deny",
+    "process_control": "deny",
+    "home_assistant": "confirm",
+    "unparseable": "deny",
+}
+
+LLM_SCHEMA = vol.Schema(
+    {
+        # "inherit" = the server's --llm-model (the embedded SmolLM2 by default).
+        vol.Optional("model", default="inherit"): vol.All(str, vol.Length(min=1)),
+        vol.Optional("api_base", default=None): vol.Any(None, vol.Url()),
+        # A literal key, or "env:NAME" to read the environment variable NAME.
+        vol.Optional("api_key", default=None): vol.Any(None, str),
+        vol.Optional("temperature", default=0.01): vol.All(vol.Coerce(float), vol.Range(min=0.0, max=2.0)),
+        vol.Optional("context_window", default=8192): vol.All(int, vol.Range(min=512)),
+        vol.Optional("max_tokens", default=256): vol.All(int, vol.Range(min=16)),
+    }
+)
+
+LIMITS_SCHEMA = vol.Schema(
+    {
+        vol.Optional("seconds_per_block", default=20.0): vol.All(vol.Coerce(float), vol.Range(min=0.1, max=600)),
+        vol.Optional("blocks_per_turn", default=3): vol.All(int, vol.Range(min=1, max=50)),
+        vol.Optional("output_chars", default=2000): vol.All(int, vol.Range(min=100, max=1_000_000)),
+        vol.Optional("memory_mb", default=512): vol.All(int, vol.Range(min=32, max=65536)),
+        vol.Optional("seconds_per_turn", default=180.0): vol.All(vol.Coerce(float), vol.Range(min=1, max=3600)),
+    }
+)
+
+EXAMPLE_SCHEMA = vol.Schema(
+    {
+        vol.Required("question"): str,
+        vol.Optional("language", default="python"): vol.In(LANGUAGES),
+        vol.Required("code"): str,
+        vol.Required("output"): str,
+        vol.Required("answer"): str,
+    }
+)
+
+PROFILE_SCHEMA = vol.Schema(
+    {
+        vol.Required("name"): vol.All(str, vol.Match(r"^[a-z0-9][a-z0-9_-]{0,40}$")),
+        vol.Optional("description", default=""): str,
+        vol.Optional("persona", default=""): str,
+        vol.Optional("system_message", default=None): vol.Any(None, str),
+        vol.Optional("llm", default={}): LLM_SCHEMA,
+        vol.Optional("languages", default=["python"]): vol.All([vol.In(LANGUAGES)], vol.Length(min=1)),
+        vol.Optional("policy", default={}): vol.Schema({vol.In(CATEGORIES): DECISION}),
+        vol.Optional("limits", default={}): LIMITS_SCHEMA,
+        vol.Optional("home_assistant", default="none"): vol.In(HA_ACCESS),
+        vol.Optional("answer_style", default="voice"): vol.In(["voice", "text"]),
+        # Aids for small models: how the user's text is put to the LLM, worked examples placed at the start
+        # of every conversation, and whether the answer is the model's last words or the code's output.
+        vol.Optional("message_template", default="{text}"): vol.All(str, vol.Match(r"(?s).*\{text\}")),
+        vol.Optional("examples", default=[]): [EXAMPLE_SCHEMA],
+        vol.Optional("answer_from", default="model"): vol.In(["model", "output"]),
+    }
+)
+
+
+class ProfileError(Exception):
+    """A profile file is invalid. ``path``, ``line`` (1-based, or None) and ``field`` say where."""
+
+    def __init__(self, path: Path, line: int | None, field_name: str, message: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {field_name}: {message}")
+        self.path = path
+        self.line = line
+        self.field = field_name
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A validated profile. ``policy`` always holds a decision for every category."""
+
+    name: str
+    description: str
+    persona: str
+    system_message: str | None
+    llm: dict[str, Any]
+    languages: tuple[str, ...]
+    policy: dict[str, str]
+    limits: dict[str, Any]
+    home_assistant: str
+    answer_style: str
+    message_template: str = "{text}"
+    examples: tuple[dict[str, str], ...] = ()
+    answer_from: str = "model"
+    source: Path | None = None
+
+    def example_messages(self) -> list[dict[str, Any]]:
+        """The worked examples as Open Interpreter LMC messages (user, code, output, answer)."""
+        messages: list[dict[str, Any]] = []
+        for ex in self.examples:
+            messages += [
+                {"role": "user", "type": "message", "content": self.message_template.replace("{text}", ex["question"])},
+                {"role": "assistant", "type": "code", "format": ex["language"], "content": ex["code"]},
+                {"role": "computer", "type": "console", "format": "output", "content": ex["output"]},
+                {"role": "assistant", "type": "message", "content": ex["answer"]},
+            ]
+        return messages
+
+    def llm_api_key(self) -> str | None:
+        """Resolve the API key: ``env:NAME`` reads the environment variable NAME."""
+        key = self.llm.get("api_key")
+        if isinstance(key, str) and key.startswith("env:"):
+            return os.environ.get(key[4:]) or None
+        return key
+
+    def summary(self) -> dict[str, Any]:
+        """Return the public description used by ``GET /api/info``."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "ha_access": self.home_assistant,
+            "languages": list(self.languages),
+        }
+
+
+@dataclass
+class ProfileStore:
+    """Profiles by name, plus the errors of the files that failed to load."""
+
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    errors: list[ProfileError] = field(default_factory=list)
+
+    def get(self, name: str) -> Profile | None:
+        """Return the profile called ``name``, or None."""
+        return self.profiles.get(name)
+
+
+def _line_of(node: yaml.Node | None, path: list[Any]) -> int | None:
+    """Follow ``path`` (keys and indexes) through a composed YAML node tree and return its 1-based line."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for key in path:
+        if isinstance(node, yaml.MappingNode):
+            match = next((v for k, v in node.value if getattr(k, "value", None) == key), None)
+            if match is None:
+                key_node = next((k for k, _ in node.value if getattr(k, "value", None) == key), None)
+                return key_node.start_mark.line + 1 if key_node is not None else line
+            node = match
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+def parse_profile(text: str, path: Path) -> Profile:
+    """Validate one profile's YAML text. Raises ProfileError naming the file, the line and the field."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise ProfileError(path, mark.line + 1 if mark else None, "(yaml)", str(err).splitlines()[0]) from err
+    if not isinstance(data, dict):
+        raise ProfileError(path, 1, "(file)", "a profile must be a YAML mapping")
+    try:
+        valid = PROFILE_SCHEMA(data)
+    except vol.MultipleInvalid as err:
+        first = err.errors[0]
+        field_name = ".".join(str(p) for p in first.path) or "(file)"
+        raise ProfileError(path, _line_of(node, list(first.path)), field_name, first.msg) from err
+    return Profile(
+        name=valid["name"],
+        description=valid["description"],
+        persona=valid["persona"],
+        system_message=valid["system_message"],
+        llm=dict(valid["llm"]),
+        languages=tuple(valid["languages"]),
+        policy={**_DEFAULT_POLICY, **valid["policy"]},
+        limits=dict(valid["limits"]),
+        home_assistant=valid["home_assistant"],
+        answer_style=valid["answer_style"],
+        message_template=valid["message_template"],
+        examples=tuple(valid["examples"]),
+        answer_from=valid["answer_from"],
+        source=path,
+    )
+
+
+def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
+    """Load every ``*.yaml`` in ``folders``; a later folder's profile replaces an earlier one of the same name.
+
+    Never raises for a bad file: its ProfileError is logged and kept in ``ProfileStore.errors``.
+    """
+    store = ProfileStore()
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.yaml")):
+            try:
+                profile = parse_profile(path.read_text(encoding="utf-8"), path)
+            except ProfileError as err:
+                _LOGGER.error("Profile not loaded: %s", err)
+                store.errors.append(err)
+                continue
+            except OSError as err:
+                store.errors.append(ProfileError(path, None, "(file)", str(err)))
+                continue
+            store.profiles[profile.name] = profile
+    return store

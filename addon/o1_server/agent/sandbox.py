@@ -1,0 +1,148 @@
+"""Sandboxed execution of one code block: its own process, a working directory under the sandbox root,
+a time limit, a memory limit and a cap on the output kept.
+
+Each code block runs in a fresh process (``python -I -c`` or ``bash -c``) in a new session, so a timeout
+kills the whole process group, children included. The policy layer decides *whether* a block runs; this
+module only bounds *how* it runs.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+# Where the `o1_ha` helper lives, so generated Python can `import o1_ha`.
+HELPERS_DIR = Path(__file__).resolve().parent / "helpers"
+KILLED = -9
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Execution limits: seconds of wall time, MiB of address space, characters of output kept."""
+
+    seconds: float = 20.0
+    memory_mb: int = 512
+    output_chars: int = 2000
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """What one code block did. exit_status is the exit code, or -9 when it was killed at a limit."""
+
+    exit_status: int
+    output: str
+    seconds: float
+    timed_out: bool = False
+    truncated: bool = False
+
+
+def conversation_dir(sandbox_root: Path, conversation_id: str) -> Path:
+    """Return (and create) the working directory of one conversation, always inside ``sandbox_root``.
+
+    Raises ValueError when the id would escape the sandbox root.
+    """
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in conversation_id)[:100].strip(".") or "_"
+    path = (sandbox_root / safe).resolve()
+    if path.parent != sandbox_root.resolve():
+        raise ValueError(f"conversation id {conversation_id!r} escapes the sandbox")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _preexec(memory_mb: int) -> None:
+    """Child-side limits, applied between fork and exec."""
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # Bounds a fork bomb for unprivileged users (root is exempt: the policy denies fork bombs first).
+    resource.setrlimit(resource.RLIMIT_NPROC, (256, 256))
+
+
+def command_for(language: str, code: str) -> list[str]:
+    """Return the argv that runs ``code`` in ``language`` ("python" or "shell"). Raises ValueError otherwise."""
+    if language == "python":
+        # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path.
+        return [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r})\n" + code]
+    if language == "shell":
+        return ["/bin/bash", "--noprofile", "--norc", "-c", code]
+    raise ValueError(f"language {language!r} is not supported")
+
+
+def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None) -> ExecResult:
+    """Run one code block and return its ExecResult; never raises for anything the code does.
+
+    The output is stdout and stderr interleaved, decoded as UTF-8 (errors replaced) and cut to
+    ``limits.output_chars``; a process that keeps printing past 4x that is killed.
+    """
+    child_env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(cwd),
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",
+        "TMPDIR": str(cwd),
+    }
+    child_env.update(env or {})
+    argv = command_for(language, code)
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=child_env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=lambda: _preexec(limits.memory_mb),
+    )
+    chunks: list[bytes] = []
+    size = 0
+    hard_cap = max(limits.output_chars * 4, 65536)
+    flooded = threading.Event()
+
+    def reader() -> None:
+        nonlocal size
+        assert proc.stdout is not None
+        while data := proc.stdout.read1(65536):
+            if size < hard_cap:
+                chunks.append(data)
+            size += len(data)
+            if size >= hard_cap and not flooded.is_set():
+                flooded.set()
+                _kill_group(proc)
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=limits.seconds)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        proc.wait()
+    thread.join(timeout=5)
+    _kill_group(proc)  # stragglers left in the group by a finished parent
+    text = b"".join(chunks).decode("utf-8", errors="replace")
+    truncated = flooded.is_set() or len(text) > limits.output_chars
+    if len(text) > limits.output_chars:
+        text = text[: limits.output_chars] + f"\n[output cut at {limits.output_chars} characters]"
+    if timed_out:
+        text += f"\n[stopped: the code ran longer than {limits.seconds:g} seconds]"
+    elif flooded.is_set():
+        text += "\n[stopped: the code printed too much]"
+    status = KILLED if (timed_out or flooded.is_set()) else proc.returncode
+    return ExecResult(status, text.strip(), time.monotonic() - start, timed_out, truncated)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the process group of ``proc`` (it leads its own session); ignore one that is gone."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,0 +1,113 @@
+"""The agent service: profiles + sessions + the backend, behind the async ``Agent`` protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from pathlib import Path
+from typing import Any
+
+from .audit import AuditLog
+from .backend import LLMConfig, OpenInterpreterBackend
+from .profiles import Profile, ProfileStore
+from .session import Session, SessionManager
+from .types import AgentError, AgentReply
+
+_LOGGER = logging.getLogger(__name__)
+
+VOICE_SYSTEM_MESSAGE = (
+    "You are o1, a voice assistant that answers by running code on the user's computer.\n"
+    "To answer, write exactly one short ```python code block that prints the answer. "
+    "After you see its output, reply with one short plain sentence that states the answer. "
+    "Never use markdown in that sentence. The current directory is your private working folder."
+)
+
+
+class O1Agent:
+    """Answers user turns with Open Interpreter under the profile's policy and limits.
+
+    ``default_llm`` is used by profiles whose ``llm.model`` is ``inherit``. ``max_parallel`` bounds how
+    many turns run at once (each holds a worker thread and an LLM request).
+    """
+
+    def __init__(
+        self,
+        profiles: ProfileStore,
+        default_profile: str,
+        default_llm: LLMConfig,
+        data_dir: Path,
+        sandbox_root: Path,
+        max_parallel: int = 2,
+    ) -> None:
+        self.profiles = profiles
+        self.default_profile = default_profile
+        self.default_llm = default_llm
+        self.audit = AuditLog(data_dir / "audit.jsonl")
+        self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend)
+        self._slots = asyncio.Semaphore(max_parallel)
+
+    def llm_for(self, profile: Profile) -> LLMConfig:
+        """Resolve a profile's LLM settings against the server's default LLM.
+
+        One LLM request never outlives the turn: its timeout is capped by the profile's seconds_per_turn,
+        so a stopped turn's worker thread ends soon after the turn's deadline.
+        """
+        llm = profile.llm
+        timeout = min(self.default_llm.timeout, profile.limits["seconds_per_turn"])
+        if llm["model"] == "inherit":
+            base = self.default_llm
+            return LLMConfig(base.model, base.api_base, base.api_key, llm["temperature"],
+                             llm["context_window"], llm["max_tokens"], timeout)
+        return LLMConfig(llm["model"], llm["api_base"], profile.llm_api_key(), llm["temperature"],
+                         llm["context_window"], llm["max_tokens"], timeout)
+
+    def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
+        system = profile.system_message or VOICE_SYSTEM_MESSAGE
+        if profile.persona:
+            system += "\n" + profile.persona.strip()
+        return OpenInterpreterBackend(self.llm_for(profile), system, profile.languages, session.execute,
+                                      profile.limits["output_chars"])
+
+    def profile(self, name: str | None) -> Profile:
+        """Return the profile called ``name`` (default profile when None). Raises AgentError(unknown_profile)."""
+        chosen = name or self.default_profile
+        profile = self.profiles.get(chosen)
+        if profile is None:
+            known = ", ".join(sorted(self.profiles.profiles)) or "none"
+            raise AgentError("unknown_profile", f"There is no profile called {chosen}. Known profiles: {known}.")
+        return profile
+
+    async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
+                  language: str | None = None) -> AgentReply:
+        """Answer one user turn within the profile's seconds_per_turn. Raises AgentError."""
+        if not isinstance(text, str) or not text.strip():
+            raise AgentError("invalid_request", "I didn't hear a question.")
+        chosen = self.profile(profile)
+        conversation_id = conversation_id or uuid.uuid4().hex
+        session = self.sessions.get(conversation_id, chosen)
+        deadline = chosen.limits["seconds_per_turn"]
+        async with self._slots:
+            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip()))
+            try:
+                reply = await asyncio.wait_for(asyncio.shield(task), timeout=deadline)
+            except TimeoutError:
+                session.stop()
+                _LOGGER.warning("Turn in %s stopped after %s s", conversation_id, deadline)
+                raise AgentError("timeout", "That took too long, so I stopped. Please try again.") from None
+            finally:
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    await asyncio.to_thread(self.sessions.save, session)
+        return reply
+
+    def conversation(self, conversation_id: str) -> dict[str, Any] | None:
+        """Return a conversation's profile and turns, or None."""
+        state = self.sessions.find(conversation_id)
+        if state is None:
+            return None
+        return {"conversation_id": conversation_id, "profile": state.get("profile"),
+                "turns": state.get("turns", []), "pending": state.get("pending") is not None}
+
+    def reset(self, conversation_id: str) -> bool:
+        """Forget a conversation. Returns whether it existed."""
+        return self.sessions.reset(conversation_id)

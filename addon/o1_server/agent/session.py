@@ -1,0 +1,291 @@
+"""Sessions: one Open Interpreter conversation per conversation id, persisted to disk.
+
+A Session runs its turns in a worker thread (``turn`` is blocking); the SessionManager serialises turns of
+one conversation, keeps different conversations apart, saves each after every turn
+(``<data_dir>/sessions/<id>.json``) and forgets those idle longer than ``idle_seconds``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+
+from pathlib import Path
+from typing import Any
+
+from . import policy
+from .audit import AuditLog
+from .backend import AgentBackend, BackendError
+from .profiles import Profile
+from .sandbox import Limits, conversation_dir, run_code
+from .speech_text import speakable
+from .types import AgentError, AgentReply, CodeBlock
+
+_LOGGER = logging.getLogger(__name__)
+
+BackendFactory = Callable[[Profile, "Session"], AgentBackend]
+_YES = re.compile(r"^\s*(yes|yeah|yep|sure|ok|okay|do it|go ahead|please do|confirm(ed)?)\b", re.I)
+
+
+class Session:
+    """One conversation: its profile, its sandbox directory, its backend and its turns."""
+
+    def __init__(
+        self,
+        conversation_id: str,
+        profile: Profile,
+        sandbox_root: Path,
+        audit: AuditLog,
+        backend_factory: BackendFactory,
+        state: dict[str, Any] | None = None,
+    ) -> None:
+        self.conversation_id = conversation_id
+        self.profile = profile
+        self.workdir = conversation_dir(sandbox_root, conversation_id)
+        self.audit = audit
+        self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
+        self.pending: dict[str, Any] | None = (state or {}).get("pending")
+        self.last_used = time.monotonic()
+        self.lock = threading.Lock()
+        self._messages: list[dict[str, Any]] = list((state or {}).get("messages", []))
+        self._factory = backend_factory
+        self._backend: AgentBackend | None = None
+        self._current: CodeBlock | None = None
+
+    # ------------------------------------------------------------------ state
+    def state(self) -> dict[str, Any]:
+        """Return the JSON-serialisable state saved to disk."""
+        return {
+            "conversation_id": self.conversation_id,
+            "profile": self.profile.name,
+            "messages": self._backend.messages if self._backend else self._messages,
+            "turns": self.turns,
+            "pending": self.pending,
+        }
+
+    @property
+    def backend(self) -> AgentBackend:
+        """The agent backend, created on first use with the saved messages."""
+        if self._backend is None:
+            self._backend = self._factory(self.profile, self)
+            self._backend.messages[:] = self._messages or self.profile.example_messages()
+        return self._backend
+
+    def stop(self) -> None:
+        """Ask a running turn to stop (thread-safe)."""
+        if self._backend is not None:
+            self._backend.stop()
+
+    # ------------------------------------------------------------------ execution
+    def limits(self) -> Limits:
+        """The profile's execution limits."""
+        lim = self.profile.limits
+        return Limits(lim["seconds_per_block"], lim["memory_mb"], lim["output_chars"])
+
+    def execute(self, language: str, code: str) -> str:
+        """Run the block the gate just allowed, record it in the audit log, return its output."""
+        block = self._current or CodeBlock(language, code, decision="allow")
+        self._current = None
+        result = run_code(language, code, self.workdir, self.limits())
+        block.exit_status = result.exit_status
+        block.output = result.output
+        block.seconds = result.seconds
+        self.audit.record(self.conversation_id, self.profile.name, block)
+        return result.output or "(no output)"
+
+    # ------------------------------------------------------------------ turns
+    def turn(self, text: str) -> AgentReply:
+        """Answer one user message (blocking). Raises AgentError when the LLM fails."""
+        with self.lock:
+            self.last_used = time.monotonic()
+            if self.pending is not None:
+                reply = self._answer_pending(text)
+            else:
+                reply = self._chat(text)
+            self.turns.append({"text": text, "answer": reply.answer,
+                               "code_blocks": [b.as_dict() for b in reply.code_blocks]})
+            return reply
+
+    def _chat(self, text: str) -> AgentReply:
+        blocks: list[CodeBlock] = []
+        held: list[CodeBlock] = []
+        cap = self.profile.limits["blocks_per_turn"]
+
+        def gate(language: str, code: str) -> bool:
+            code = code.strip("\n")
+            if len([b for b in blocks if b.decision == "allow"]) >= cap:
+                blocks.append(CodeBlock(language, code, decision="skipped",
+                                        reason=f"more than {cap} code blocks in one turn"))
+                self.audit.record(self.conversation_id, self.profile.name, blocks[-1])
+                return False
+            language = _canonical_language(language)
+            if language not in self.profile.languages:
+                block = CodeBlock(language, code, decision="deny", category=["unparseable"],
+                                  reason=f"This profile does not run {language or 'that kind of'} code.")
+                blocks.append(block)
+                held.append(block)
+                self.audit.record(self.conversation_id, self.profile.name, block)
+                return False
+            found = policy.classify(language, code, self.workdir)
+            decision = policy.decide(self.profile.policy, found)
+            block = CodeBlock(language, code, decision=decision.action,
+                              category=sorted(found.categories), reason=decision.reason)
+            blocks.append(block)
+            if decision.action == "allow":
+                self._current = block
+                return True
+            held.append(block)
+            if decision.action == "confirm":
+                self.pending = {"block": block.as_dict(), "summary": found.summary}
+            self.audit.record(self.conversation_id, self.profile.name, block)
+            return False
+
+        deltas: list[str] = []
+        try:
+            prompt = self.profile.message_template.replace("{text}", text)
+            for delta in self.backend.send(prompt, gate, self.profile.answer_from == "output"):
+                deltas.append(delta)
+        except BackendError as err:
+            _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
+            raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
+        return AgentReply(self.conversation_id, self.profile.name, self._answer_text(deltas, blocks, held),
+                          blocks, continue_conversation=self.pending is not None)
+
+    def _answer_text(self, deltas: list[str], blocks: list[CodeBlock], held: list[CodeBlock]) -> str:
+        """Choose what to say: a confirmation question, a refusal, the model's words, or the code's output."""
+        if held:
+            block = held[-1]
+            if block.decision == "confirm" and self.pending is not None:
+                return f"{self.pending['summary'].rstrip('.')}. Shall I?"
+            return block.reason or "I won't run that."
+        ran = [b for b in blocks if b.decision == "allow"]
+        said = "" if (ran and self.profile.answer_from == "output") else speakable("".join(deltas))
+        if said:
+            return said
+        if ran:
+            output = speakable(ran[-1].output, max_sentences=2, max_chars=200)
+            if ran[-1].exit_status == 0 and output:
+                return f"The result is {output}"
+            return "The code I ran failed." if ran[-1].exit_status else "The code ran but printed nothing."
+        return "Sorry, I don't have an answer to that."
+
+    def _answer_pending(self, text: str) -> AgentReply:
+        """The user answered a confirmation question: 'yes' runs exactly the held block, anything else cancels."""
+        pending, self.pending = self.pending, None
+        data = pending["block"]
+        block = CodeBlock(data["language"], data["code"], decision="allow", category=data["category"],
+                          reason="confirmed by the user")
+        if not _YES.match(text):
+            block.decision = "cancelled"
+            block.reason = "the user did not confirm"
+            self.audit.record(self.conversation_id, self.profile.name, block)
+            self.backend.messages.append({"role": "user", "type": "message", "content": text})
+            self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
+            return AgentReply(self.conversation_id, self.profile.name, "Okay, I won't do it.", [block])
+        self._current = block
+        output = self.execute(block.language, block.code)
+        self.backend.messages.append({"role": "user", "type": "message", "content": text})
+        self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
+        said = speakable(output, max_sentences=2, max_chars=200)
+        answer = "Done." + (f" {said}" if said and block.exit_status == 0 else "")
+        if block.exit_status:
+            answer = "I ran it, but it failed."
+        return AgentReply(self.conversation_id, self.profile.name, answer, [block])
+
+
+def _canonical_language(language: str) -> str:
+    """Map Open Interpreter's language names and aliases onto 'python' / 'shell'."""
+    name = language.lower().strip()
+    if name in ("python", "py", "python3"):
+        return "python"
+    if name in ("shell", "bash", "sh", "zsh"):
+        return "shell"
+    return name
+
+
+class SessionManager:
+    """Sessions by conversation id, loaded from and saved to ``<data_dir>/sessions``."""
+
+    def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
+                 idle_seconds: float = 3600.0) -> None:
+        self.folder = data_dir / "sessions"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.sandbox_root = sandbox_root
+        self.audit = audit
+        self.idle_seconds = idle_seconds
+        self._factory = backend_factory
+        self._sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+
+    def _file(self, conversation_id: str) -> Path:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in conversation_id)[:100]
+        return self.folder / f"{safe}.json"
+
+    def get(self, conversation_id: str, profile: Profile) -> Session:
+        """Return the session for ``conversation_id`` (restored from disk if saved), creating it if new.
+
+        A conversation keeps the profile it started with unless another profile is asked for explicitly.
+        """
+        with self._lock:
+            self._expire()
+            session = self._sessions.get(conversation_id)
+            if session is not None and session.profile.name == profile.name:
+                return session
+            state = None
+            path = self._file(conversation_id)
+            if session is None and path.exists():
+                try:
+                    state = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, json.JSONDecodeError) as err:
+                    _LOGGER.warning("Could not restore %s: %s", path, err)
+                if state and state.get("profile") != profile.name:
+                    state = None
+            session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state)
+            self._sessions[conversation_id] = session
+            return session
+
+    def save(self, session: Session) -> None:
+        """Write the session's state atomically."""
+        path = self._file(session.conversation_id)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(session.state(), ensure_ascii=False, default=str), encoding="utf-8")
+        tmp.replace(path)
+
+    def find(self, conversation_id: str) -> dict[str, Any] | None:
+        """Return the saved or live state of a conversation, or None."""
+        with self._lock:
+            session = self._sessions.get(conversation_id)
+        if session is not None:
+            return session.state()
+        path = self._file(conversation_id)
+        if path.exists():
+            try:
+                return json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
+                return None
+        return None
+
+    def reset(self, conversation_id: str) -> bool:
+        """Forget a conversation (memory and disk). Returns whether it existed."""
+        with self._lock:
+            session = self._sessions.pop(conversation_id, None)
+        if session is not None:
+            session.stop()
+        path = self._file(conversation_id)
+        existed = session is not None or path.exists()
+        path.unlink(missing_ok=True)
+        return existed
+
+    def _expire(self) -> None:
+        """Drop idle sessions from memory (their state stays on disk)."""
+        now = time.monotonic()
+        for cid in [c for c, s in self._sessions.items() if now - s.last_used > self.idle_seconds
+                    and not s.lock.locked()]:
+            del self._sessions[cid]
+
+
+

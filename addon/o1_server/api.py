@@ -1,0 +1,126 @@
+"""The o1 HTTP API (v1) for the Home Assistant integration, served with aiohttp.
+
+Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors are JSON
+``{"error": code, "message": sentence}``: 400 invalid_request, 401 invalid_auth, 404 unknown_profile /
+unknown_conversation, 502 llm_unavailable, 504 timeout.
+
+Routes:
+- ``GET /api/health`` -> ``{"status": "ok", "version"}``
+- ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...]}``
+- ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
+- ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending"}``
+- ``DELETE /api/conversation/{id}`` -> 204
+- ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from .agent.service import O1Agent
+from .agent.types import AgentError
+
+_LOGGER = logging.getLogger(__name__)
+API_VERSION = 1
+STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502, "timeout": 504, "busy": 503}
+AGENT_KEY = web.AppKey("agent", O1Agent)
+MAX_TEXT = 4000
+
+
+def _error(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status)
+
+
+def _auth_middleware(token: str) -> Callable:
+    @web.middleware
+    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        if request.path != "/api/health":
+            given = request.headers.get("Authorization", "")
+            if not (given.startswith("Bearer ") and hmac.compare_digest(given[7:].encode(), token.encode())):
+                return _error(401, "invalid_auth", "The access token is missing or wrong.")
+        return await handler(request)
+
+    return middleware
+
+
+async def health(request: web.Request) -> web.Response:
+    """Liveness, no auth."""
+    return web.json_response({"status": "ok", "version": request.app["version"]})
+
+
+async def info(request: web.Request) -> web.Response:
+    """Server version and the profiles it offers."""
+    agent = request.app[AGENT_KEY]
+    return web.json_response({
+        "version": request.app["version"],
+        "api_version": API_VERSION,
+        "default_profile": agent.default_profile,
+        "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
+        "profile_errors": [str(e) for e in agent.profiles.errors],
+    })
+
+
+async def converse(request: web.Request) -> web.Response:
+    """Answer one user turn."""
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _error(400, "invalid_request", "The request body must be JSON.")
+    if not isinstance(body, dict):
+        return _error(400, "invalid_request", "The request body must be a JSON object.")
+    text, cid, profile, language = (body.get(k) for k in ("text", "conversation_id", "profile", "language"))
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+        return _error(400, "invalid_request", f"'text' must be a non-empty string of at most {MAX_TEXT} characters.")
+    for name, value in (("conversation_id", cid), ("profile", profile), ("language", language)):
+        if value is not None and (not isinstance(value, str) or len(value) > 200):
+            return _error(400, "invalid_request", f"'{name}' must be a string.")
+    try:
+        reply = await request.app[AGENT_KEY].ask(text, cid or None, profile or None, language)
+    except AgentError as err:
+        return _error(STATUS.get(err.code, 500), err.code, err.message)
+    return web.json_response(reply.as_dict())
+
+
+async def get_conversation(request: web.Request) -> web.Response:
+    """A conversation's turns and the code blocks that ran."""
+    state = request.app[AGENT_KEY].conversation(request.match_info["conversation_id"])
+    if state is None:
+        return _error(404, "unknown_conversation", "There is no such conversation.")
+    return web.json_response(state)
+
+
+async def delete_conversation(request: web.Request) -> web.Response:
+    """Forget a conversation."""
+    request.app[AGENT_KEY].reset(request.match_info["conversation_id"])
+    return web.Response(status=204)
+
+
+async def audit(request: web.Request) -> web.Response:
+    """The last audit records, optionally of one conversation."""
+    try:
+        limit = max(1, min(int(request.query.get("limit", "100")), 1000))
+    except ValueError:
+        return _error(400, "invalid_request", "'limit' must be a number.")
+    records = request.app[AGENT_KEY].audit.read(request.query.get("conversation_id"), limit)
+    return web.json_response({"records": records})
+
+
+def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
+    """Return the aiohttp application. Raises ValueError for an empty token."""
+    if not token:
+        raise ValueError("the API needs a token")
+    app = web.Application(middlewares=[_auth_middleware(token)], client_max_size=64 * 1024)
+    app[AGENT_KEY] = agent
+    app["version"] = version
+    app.router.add_get("/api/health", health)
+    app.router.add_get("/api/info", info)
+    app.router.add_post("/api/conversation", converse)
+    app.router.add_get("/api/conversation/{conversation_id}", get_conversation)
+    app.router.add_delete("/api/conversation/{conversation_id}", delete_conversation)
+    app.router.add_get("/api/audit", audit)
+    return app

@@ -1,0 +1,638 @@
+"""Wyoming protocol server: speech-to-text, text-to-speech and the o1 agent on one port.
+
+One Info advertises three programs, so Home Assistant's own ``wyoming`` integration creates an stt, a tts
+and a conversation entity from a single server (``homeassistant/components/wyoming/data.py`` adds the STT,
+TTS and CONVERSATION platforms for installed ``asr``, ``tts`` and ``handle`` programs).
+
+Event flows served (event names and fields from the ``wyoming`` package 1.10; the client side is
+``homeassistant/components/wyoming/{stt,tts,conversation}.py``):
+
+* ``describe`` -> ``info``.
+* asr: ``transcribe`` (optional ``language``), ``audio-start``, ``audio-chunk``..., ``audio-stop`` ->
+  ``transcript`` (``text``, ``language``). ``transcribe`` is optional; any PCM format in 8..48 kHz,
+  1/2/4-byte samples and any channel count is converted to 16 kHz mono.
+* tts: ``synthesize`` (``text``, optional ``voice``) -> ``audio-start``, ``audio-chunk``..., ``audio-stop``;
+  streaming text: ``synthesize-start``, ``synthesize-chunk``..., [``synthesize``, ignored],
+  ``synthesize-stop`` -> ``audio-start``, ``audio-chunk``... (sentence by sentence as text arrives),
+  ``audio-stop``, ``synthesize-stopped``.
+* handle: ``transcript`` (``text``, ``language``, ``context.conversation_id`` as sent by HA's
+  conversation entity) -> ``handled`` (``text`` = the agent's spoken answer, ``context.conversation_id``).
+  An ``AgentError`` becomes ``handled`` with its spoken message, so the user hears why.
+* ``ping`` -> ``pong``; ``select-program`` naming one of our programs is accepted silently.
+
+Bad input never ends the server: it gets an ``error`` event (``text``, stable ``code`` from
+:data:`ERROR_CODES`) and a log line, and the connection stays usable except after a framing error that
+makes the byte stream unreadable (then the connection is closed after the error).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from wyoming.asr import Transcribe, Transcript
+from wyoming.audio import AudioChunk, AudioStart, AudioStop
+from wyoming.error import Error
+from wyoming.event import Event, Eventable
+from wyoming.handle import Handled
+from wyoming.info import (
+    AsrModel,
+    AsrProgram,
+    Attribution,
+    Describe,
+    HandleModel,
+    HandleProgram,
+    Info,
+    SelectProgram,
+    TtsProgram,
+)
+from wyoming.ping import Ping, Pong
+from wyoming.server import AsyncEventHandler
+from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
+
+from .agent.types import Agent, AgentError
+from .stt import WHISPER_CHANNELS, WHISPER_RATE, WHISPER_WIDTH, PcmNormalizer, SpeechToText, check_format
+from .tts import TextToSpeech, split_sentences
+
+_LOGGER = logging.getLogger(__name__)
+
+ASR_PROGRAM = "o1 faster-whisper"
+TTS_PROGRAM = "o1 piper"
+HANDLE_PROGRAM = "o1"
+
+SAMPLES_PER_CHUNK = 1024
+"""Samples per ``audio-chunk`` event sent by text-to-speech (about 46 ms at 22,050 Hz)."""
+MAX_DATA_BYTES = 1 << 20
+"""Largest accepted ``data_length`` of one event, in bytes."""
+MAX_PAYLOAD_BYTES = 16 << 20
+"""Largest accepted ``payload_length`` of one event, in bytes (about 8 min of 16 kHz 16-bit mono)."""
+
+ERROR_CODES = {
+    "invalid_event": "the event could not be read or lacks a required field",
+    "unknown_event": "this server does not handle that event type",
+    "unknown_program": "select-program named no program of this server",
+    "audio_not_started": "audio-chunk or audio-stop without a preceding audio-start",
+    "unsupported_audio_format": "rate not in 8000..48000 Hz, width not 1/2/4 bytes, or channels < 1",
+    "audio_too_long": "the utterance is longer than the speech-to-text limit",
+    "no_audio": "audio-stop arrived before any whole audio frame",
+    "transcription_failed": "speech-to-text failed",
+    "invalid_text": "empty or too long text to synthesize",
+    "synthesize_not_started": "synthesize-chunk or synthesize-stop without synthesize-start",
+    "synthesis_failed": "text-to-speech failed",
+    "no_agent": "no agent is configured for transcript (handle) requests",
+    "internal_error": "an unexpected server error; see the server log",
+}
+"""Stable ``code`` values of the ``error`` events this server sends, with their meaning."""
+
+AGENT_FAILED_MESSAGE = "Sorry, something went wrong while answering."
+
+# Event types this handler understands, parsed with the wyoming package's own classes.
+_EVENT_CLASSES: tuple[type[Eventable], ...] = (
+    Describe, Ping, SelectProgram, Transcribe, AudioStart, AudioChunk, AudioStop,
+    Synthesize, SynthesizeStart, SynthesizeChunk, SynthesizeStop, Transcript,
+)
+
+
+def _package_version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _language_family(code: str) -> str:
+    return code.replace("_", "-").split("-")[0].lower()
+
+
+def build_info(
+    stt: SpeechToText,
+    tts: TextToSpeech,
+    version: str,
+    *,
+    handle_languages: list[str] | None = None,
+) -> Info:
+    """Describe this server: one ``asr``, one ``tts`` and one ``handle`` program, all installed.
+
+    Args:
+        stt: speech-to-text; its model name and languages (exact once loaded) are advertised.
+        tts: text-to-speech; its voices are advertised.
+        version: o1 server version, advertised on the handle program.
+        handle_languages: languages of the agent (HA only offers the conversation entity for these);
+            defaults to the language family of the TTS voice (``"en"`` for en_US-joe-medium), since the
+            answers are spoken with it.
+    """
+    if handle_languages is None:
+        handle_languages = sorted({_language_family(v.languages[0]) for v in tts.voices() if v.languages})
+    whisper_attribution = Attribution(name="OpenAI", url="https://github.com/openai/whisper")
+    asr = AsrProgram(
+        name=ASR_PROGRAM,
+        description="o1 speech-to-text (faster-whisper)",
+        attribution=Attribution(name="SYSTRAN", url="https://github.com/SYSTRAN/faster-whisper"),
+        installed=True,
+        version=_package_version("faster-whisper"),
+        models=[
+            AsrModel(
+                name=stt.model_name,
+                description=f"Whisper {stt.model_name} (CTranslate2)",
+                attribution=whisper_attribution,
+                installed=True,
+                version=None,
+                languages=stt.languages,
+            )
+        ],
+        supports_transcript_streaming=False,
+        requires_external_vad=True,
+    )
+    tts_program = TtsProgram(
+        name=TTS_PROGRAM,
+        description="o1 text-to-speech (piper)",
+        attribution=Attribution(name="rhasspy", url="https://github.com/rhasspy/piper"),
+        installed=True,
+        version=_package_version("piper-tts"),
+        voices=tts.voices(),
+        supports_synthesize_streaming=True,
+    )
+    o1_attribution = Attribution(name="Open Interpreter",
+                                 url="https://github.com/OpenInterpreter/open-interpreter")
+    handle = HandleProgram(
+        name=HANDLE_PROGRAM,
+        description="o1 agent: answers by writing and running code with Open Interpreter",
+        attribution=o1_attribution,
+        installed=True,
+        version=version,
+        models=[
+            HandleModel(
+                name=HANDLE_PROGRAM,
+                description="o1 agent",
+                attribution=o1_attribution,
+                installed=True,
+                version=version,
+                languages=list(handle_languages),
+            )
+        ],
+        supports_handled_streaming=False,
+        supports_home_control=False,
+    )
+    return Info(asr=[asr], tts=[tts_program], handle=[handle])
+
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+class _FramingError(Exception):
+    """An event line could not be read. ``fatal``: the byte stream can no longer be followed."""
+
+    def __init__(self, message: str, fatal: bool) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+async def _read_event(reader: asyncio.StreamReader) -> Event | None:
+    """Read one event (JSON header line, optional data JSON, optional payload); None at end of stream.
+
+    Same framing as ``wyoming.event.async_read_event``, but a bad line is reported instead of being
+    taken for the end of the stream.
+    """
+    try:
+        line = await reader.readline()
+    except ValueError as err:  # line over the StreamReader limit: cannot resynchronise
+        raise _FramingError(f"event header line too long: {err}", fatal=True) from err
+    if not line:
+        return None
+    if not line.strip():
+        raise _FramingError("empty event line", fatal=False)
+    try:
+        header = json.loads(line)
+    except ValueError as err:
+        raise _FramingError(f"event header is not JSON: {err}", fatal=False) from err
+    if not isinstance(header, dict) or not isinstance(header.get("type"), str):
+        raise _FramingError("event header must be a JSON object with a string 'type'", fatal=False)
+    data = header.get("data") or {}
+    if not isinstance(data, dict):
+        raise _FramingError("event 'data' must be a JSON object", fatal=False)
+    data_length = header.get("data_length") or 0
+    payload_length = header.get("payload_length") or 0
+    for name, value, limit in (("data_length", data_length, MAX_DATA_BYTES),
+                               ("payload_length", payload_length, MAX_PAYLOAD_BYTES)):
+        if not isinstance(value, int) or value < 0 or value > limit:
+            raise _FramingError(f"bad {name} {value!r} (0..{limit} bytes)", fatal=True)
+    try:
+        if data_length:
+            extra = json.loads(await reader.readexactly(data_length))
+            if not isinstance(extra, dict):
+                raise _FramingError("event data must be a JSON object", fatal=False)
+            data = {**data, **extra}
+        payload = await reader.readexactly(payload_length) if payload_length else None
+    except asyncio.IncompleteReadError:
+        return None
+    except ValueError as err:  # the data block was read whole; the stream stays in step
+        raise _FramingError(f"event data is not JSON: {err}", fatal=False) from err
+    return Event(type=header["type"], data=data, payload=payload)
+
+
+# ---------------------------------------------------------------------------------------------- handler
+
+
+class _Rejected(Exception):
+    """A request is refused with an ``error`` event."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+@dataclass
+class _AudioStream:
+    normalizer: PcmNormalizer
+    buffer: bytearray
+    rejected: bool = False  # an error was sent: drop the rest of the stream quietly
+
+
+@dataclass
+class _TextStream:
+    voice: str | None
+    speaker: str | None
+    pending: str = ""
+    audio_started: bool = False
+    failed: bool = False
+
+
+class O1EventHandler(AsyncEventHandler):
+    """Serves one Wyoming connection; several requests may follow one another on it.
+
+    Args:
+        reader, writer: the connection's streams.
+        stt, tts: shared speech services.
+        agent: object following :class:`o1_server.agent.types.Agent`, or None (``transcript`` requests
+            then get ``error`` with code ``no_agent``).
+        info: a fixed Info to send for ``describe``; when None, :func:`build_info` runs per request.
+        version: o1 version (only used to build Info).
+    """
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        stt: SpeechToText,
+        tts: TextToSpeech,
+        agent: Agent | None,
+        info: Info | None = None,
+        version: str = "",
+    ) -> None:
+        super().__init__(reader, writer)
+        self.stt = stt
+        self.tts = tts
+        self.agent = agent
+        self._info = info
+        self._version = version
+        self._language: str | None = None  # from the last transcribe event
+        self._audio: _AudioStream | None = None
+        self._orphan_audio_reported = False
+        self._text: _TextStream | None = None
+
+    # ----------------------------------------------------------------- plumbing
+    async def run(self) -> None:
+        """Read and handle events until the client leaves, :meth:`stop` is called or a fatal read error."""
+        self._is_running = True
+        try:
+            while self._is_running:
+                try:
+                    event = await _read_event(self.reader)
+                except _FramingError as err:
+                    _LOGGER.warning("Unreadable event from client: %s", err)
+                    await self._send_error("invalid_event", str(err))
+                    if err.fatal:
+                        break
+                    continue
+                if event is None:
+                    break
+                if not await self.handle_event(event):
+                    break
+        except (ConnectionError, OSError) as err:
+            _LOGGER.debug("Connection lost: %s", err)
+        finally:
+            await self.disconnect()
+            self.writer.close()
+
+    async def _send_error(self, code: str, text: str) -> None:
+        with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+            await self.write_event(Error(text=text, code=code).event())
+
+    async def handle_event(self, event: Event) -> bool:
+        """Dispatch one event. Always True (keep the connection) unless the client is gone."""
+        parsed: Eventable | None = None
+        for cls in _EVENT_CLASSES:
+            if cls.is_type(event.type):
+                try:
+                    parsed = cls.from_event(event)
+                except (KeyError, TypeError, ValueError, AttributeError) as err:
+                    _LOGGER.warning("Malformed %s event: %r", event.type, err)
+                    await self._send_error("invalid_event", f"malformed {event.type} event: {err!r}")
+                    return True
+                break
+        if parsed is None:
+            _LOGGER.warning("Unsupported event type %r", event.type)
+            await self._send_error("unknown_event", f"unsupported event type: {event.type}")
+            return True
+        try:
+            await self._dispatch(parsed)
+        except _Rejected as err:
+            _LOGGER.warning("Rejected %s: %s (%s)", event.type, err.text, err.code)
+            await self._send_error(err.code, err.text)
+        except (ConnectionError, OSError):
+            return False
+        except Exception as err:  # noqa: BLE001 - a bug must not end the server or this connection
+            _LOGGER.exception("Error while handling %s", event.type)
+            await self._send_error("internal_error", f"{type(err).__name__}: {err}")
+        return True
+
+    async def _dispatch(self, request: Eventable) -> None:
+        if isinstance(request, Describe):
+            # Built per request (cheap) so it shows the exact model languages once the model is loaded.
+            info = self._info or build_info(self.stt, self.tts, self._version)
+            await self.write_event(info.event())
+        elif isinstance(request, Ping):
+            await self.write_event(Pong(text=request.text).event())
+        elif isinstance(request, SelectProgram):
+            if request.name not in (ASR_PROGRAM, TTS_PROGRAM, HANDLE_PROGRAM):
+                raise _Rejected("unknown_program", f"no program named {request.name!r}")
+        elif isinstance(request, Transcribe):
+            self._language = request.language
+            self._audio = None
+        elif isinstance(request, AudioStart):
+            self._audio_start(request)
+        elif isinstance(request, AudioChunk):
+            self._audio_chunk(request)
+        elif isinstance(request, AudioStop):
+            await self._audio_stop()
+        elif isinstance(request, Synthesize):
+            await self._synthesize(request)
+        elif isinstance(request, SynthesizeStart):
+            await self._synthesize_start(request)
+        elif isinstance(request, SynthesizeChunk):
+            await self._synthesize_chunk(request)
+        elif isinstance(request, SynthesizeStop):
+            await self._synthesize_stop()
+        elif isinstance(request, Transcript):
+            await self._handle_transcript(request)
+
+    # ----------------------------------------------------------------- asr
+    def _audio_start(self, start: AudioStart) -> None:
+        self._orphan_audio_reported = False
+        self._audio = _AudioStream(PcmNormalizer(), bytearray())
+        try:
+            check_format(start.rate, start.width, start.channels)
+        except ValueError as err:
+            self._audio.rejected = True
+            raise _Rejected("unsupported_audio_format", str(err)) from err
+
+    def _audio_chunk(self, chunk: AudioChunk) -> None:
+        stream = self._audio
+        if stream is None:
+            if self._orphan_audio_reported:
+                return
+            self._orphan_audio_reported = True
+            raise _Rejected("audio_not_started", "audio-chunk before audio-start")
+        if stream.rejected:
+            return
+        try:
+            stream.buffer += stream.normalizer.convert(chunk.audio, chunk.rate, chunk.width, chunk.channels)
+        except ValueError as err:
+            stream.rejected = True
+            stream.buffer = bytearray()
+            raise _Rejected("unsupported_audio_format", str(err)) from err
+        if stream.normalizer.seconds > self.stt.max_seconds:
+            stream.rejected = True
+            stream.buffer = bytearray()
+            raise _Rejected("audio_too_long",
+                            f"audio is longer than the {self.stt.max_seconds:g} s limit")
+
+    async def _audio_stop(self) -> None:
+        stream, self._audio = self._audio, None
+        language, self._language = self._language, None
+        if stream is None:
+            if self._orphan_audio_reported:
+                self._orphan_audio_reported = False
+                return
+            raise _Rejected("audio_not_started", "audio-stop before audio-start")
+        if stream.rejected:
+            return
+        if not stream.buffer:
+            raise _Rejected("no_audio", "no audio to transcribe")
+        started = time.monotonic()
+        try:
+            text = await self.stt.transcribe(bytes(stream.buffer), WHISPER_RATE, WHISPER_WIDTH,
+                                             WHISPER_CHANNELS, language=language)
+        except ValueError as err:
+            raise _Rejected("transcription_failed", str(err)) from err
+        except Exception as err:
+            _LOGGER.exception("Speech-to-text failed")
+            raise _Rejected("transcription_failed", f"speech-to-text failed: {err}") from err
+        _LOGGER.info("Transcribed %.1f s of audio in %.1f s: %r", stream.normalizer.seconds,
+                     time.monotonic() - started, text)
+        await self.write_event(Transcript(text=text, language=language or self.stt.language).event())
+
+    # ----------------------------------------------------------------- tts
+    async def _speak(self, text: str, voice: str | None, speaker: str | None, send_start: bool) -> bool:
+        """Write the audio of ``text`` (audio-start first when ``send_start``).
+
+        Returns True once audio-start has been sent (by this call or before it).
+        """
+        rate, width, channels = self.tts.rate, self.tts.width, self.tts.channels
+        bytes_per_chunk = SAMPLES_PER_CHUNK * width * channels
+        try:
+            async with contextlib.aclosing(self.tts.synthesize(text, voice=voice, speaker=speaker)) as stream:
+                async for audio in stream:
+                    if send_start:
+                        await self.write_event(AudioStart(rate=rate, width=width, channels=channels).event())
+                        send_start = False
+                    for offset in range(0, len(audio), bytes_per_chunk):
+                        piece = audio[offset:offset + bytes_per_chunk]
+                        await self.write_event(
+                            AudioChunk(rate=rate, width=width, channels=channels, audio=piece).event())
+        except ValueError as err:
+            raise _Rejected("invalid_text", str(err)) from err
+        except (ConnectionError, OSError):
+            raise
+        except Exception as err:
+            _LOGGER.exception("Text-to-speech failed")
+            raise _Rejected("synthesis_failed", f"text-to-speech failed: {err}") from err
+        return not send_start
+
+    async def _synthesize(self, request: Synthesize) -> None:
+        if self._text is not None:
+            # Inside a text stream HA also sends the whole message for older servers: already spoken.
+            return
+        voice = request.voice.name if request.voice else None
+        speaker = request.voice.speaker if request.voice else None
+        started = time.monotonic()
+        if not await self._speak(request.text, voice, speaker, send_start=True):
+            raise _Rejected("invalid_text", "nothing to say in that text")
+        await self.write_event(AudioStop().event())
+        _LOGGER.info("Synthesized %d characters in %.1f s", len(request.text), time.monotonic() - started)
+
+    async def _synthesize_start(self, request: SynthesizeStart) -> None:
+        if self._text is not None:
+            _LOGGER.warning("synthesize-start inside a text stream: starting over")
+        voice = request.voice.name if request.voice else None
+        speaker = request.voice.speaker if request.voice else None
+        self._text = _TextStream(voice=voice, speaker=speaker)
+
+    async def _speak_stream(self, stream: _TextStream, text: str) -> None:
+        if stream.failed or not text.strip():
+            return
+        try:
+            if await self._speak(text, stream.voice, stream.speaker, send_start=not stream.audio_started):
+                stream.audio_started = True
+        except _Rejected:
+            stream.failed = True
+            raise
+
+    async def _synthesize_chunk(self, request: SynthesizeChunk) -> None:
+        stream = self._text
+        if stream is None:
+            raise _Rejected("synthesize_not_started", "synthesize-chunk before synthesize-start")
+        sentences, stream.pending = split_sentences(stream.pending + request.text)
+        if len(stream.pending) > self.tts.max_chars:
+            stream.failed = True
+            raise _Rejected("invalid_text", f"a sentence is longer than {self.tts.max_chars} characters")
+        if sentences:
+            await self._speak_stream(stream, " ".join(sentences))
+
+    async def _synthesize_stop(self) -> None:
+        stream, self._text = self._text, None
+        if stream is None:
+            raise _Rejected("synthesize_not_started", "synthesize-stop before synthesize-start")
+        try:
+            await self._speak_stream(stream, stream.pending)
+        except _Rejected as err:
+            # The error goes first: HA's streaming reader stops reading at synthesize-stopped.
+            _LOGGER.warning("Rejected synthesize-stop: %s (%s)", err.text, err.code)
+            await self._send_error(err.code, err.text)
+        if stream.audio_started and not stream.failed:
+            await self.write_event(AudioStop().event())
+        await self.write_event(SynthesizeStopped().event())
+
+    # ----------------------------------------------------------------- handle (agent)
+    async def _handle_transcript(self, transcript: Transcript) -> None:
+        if self.agent is None:
+            raise _Rejected("no_agent", "no agent is configured on this server")
+        context: dict[str, Any] = transcript.context if isinstance(transcript.context, dict) else {}
+        conversation_id = context.get("conversation_id")
+        if conversation_id is not None:
+            conversation_id = str(conversation_id)
+        started = time.monotonic()
+        try:
+            reply = await self.agent.ask(transcript.text, conversation_id=conversation_id,
+                                         language=transcript.language)
+        except AgentError as err:
+            _LOGGER.warning("Agent could not answer (%s): %s", err.code, err.message)
+            answer, reply_context = err.message, {"error_code": err.code}
+            if conversation_id is not None:
+                reply_context["conversation_id"] = conversation_id
+        except Exception:
+            _LOGGER.exception("Agent failed")
+            answer, reply_context = AGENT_FAILED_MESSAGE, {"error_code": "internal_error"}
+            if conversation_id is not None:
+                reply_context["conversation_id"] = conversation_id
+        else:
+            answer = reply.answer
+            reply_context = {"conversation_id": reply.conversation_id or conversation_id,
+                             "continue_conversation": bool(reply.continue_conversation)}
+        _LOGGER.info("Answered %r in %.1f s: %r", transcript.text, time.monotonic() - started, answer)
+        await self.write_event(Handled(text=answer, context=reply_context).event())
+
+
+# ---------------------------------------------------------------------------------------------- server
+
+
+class WyomingServer:
+    """A Wyoming server on ``tcp://HOST:PORT`` (PORT 0 = any free port) or ``unix://PATH``.
+
+    ``await start()`` returns the bound TCP port (0 for unix sockets); ``await stop()`` closes the listener
+    and every open connection. Each connection gets its own :class:`O1EventHandler`; the speech services
+    and the agent are shared.
+    """
+
+    def __init__(self, uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
+                 version: str) -> None:
+        parsed = urlparse(uri)
+        if parsed.scheme == "tcp":
+            if parsed.hostname is None or parsed.port is None:
+                raise ValueError(f"a tcp:// URI needs a host and a port: {uri!r}")
+        elif parsed.scheme == "unix":
+            if not parsed.path:
+                raise ValueError(f"a unix:// URI needs a socket path: {uri!r}")
+        else:
+            raise ValueError(f"only tcp:// and unix:// URIs are supported: {uri!r}")
+        self.uri = uri
+        self._parsed = parsed
+        self.stt, self.tts, self.agent, self.version = stt, tts, agent, version
+        self._server: asyncio.AbstractServer | None = None
+        self._connections: dict[asyncio.Task[Any], O1EventHandler] = {}
+        self.port = 0
+        """Bound TCP port once started (0 for unix sockets)."""
+
+    async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        handler = O1EventHandler(reader, writer, stt=self.stt, tts=self.tts, agent=self.agent,
+                                 version=self.version)
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[task] = handler
+        try:
+            await handler.run()
+        finally:
+            self._connections.pop(task, None)
+
+    async def start(self) -> int:
+        """Start listening; returns the bound TCP port (0 for unix sockets)."""
+        if self._server is not None:
+            return self.port
+        if self._parsed.scheme == "tcp":
+            self._server = await asyncio.start_server(self._on_connect, host=self._parsed.hostname,
+                                                      port=self._parsed.port)
+            self.port = self._server.sockets[0].getsockname()[1]
+        else:
+            Path(self._parsed.path).unlink(missing_ok=True)
+            self._server = await asyncio.start_unix_server(self._on_connect, path=self._parsed.path)
+        _LOGGER.info("Wyoming server listening on %s (port %d)", self.uri, self.port)
+        return self.port
+
+    async def stop(self) -> None:
+        """Stop listening and close every open connection."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+        tasks = list(self._connections)
+        for handler in list(self._connections.values()):
+            with contextlib.suppress(Exception):
+                await handler.stop()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if server is not None:
+            await server.wait_closed()
+        if self._parsed.scheme == "unix":
+            Path(self._parsed.path).unlink(missing_ok=True)
+
+
+async def serve_wyoming(uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
+                        version: str) -> None:
+    """Serve Wyoming on ``uri`` (e.g. ``"tcp://0.0.0.0:10700"``) until cancelled, then close cleanly."""
+    server = WyomingServer(uri, stt, tts, agent, version)
+    await server.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await server.stop()

@@ -1,0 +1,341 @@
+"""HTTP client of the o1 server API (v1).
+
+This is the only module that knows the wire format. Everything else in the
+integration works with the typed results and errors defined here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import asdict, dataclass, field
+from http import HTTPStatus
+import json
+from typing import Any
+
+import aiohttp
+from yarl import URL
+
+from .const import CONVERSATION_TIMEOUT, REQUEST_TIMEOUT
+
+
+class O1Error(Exception):
+    """Base class of every error raised by the o1 client."""
+
+
+class O1ConnectionError(O1Error):
+    """The server could not be reached or did not answer in HTTP/JSON."""
+
+
+class O1TimeoutError(O1ConnectionError):
+    """The server did not answer in time."""
+
+
+class O1AuthError(O1Error):
+    """The server rejected the access token (HTTP 401/403)."""
+
+
+class O1ResponseError(O1Error):
+    """The server answered with an error of its API.
+
+    `code` is the machine-readable reason (for example ``unknown_profile``),
+    `message` one short sentence that can be spoken to the user.
+    """
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        """Keep the error's code, message and HTTP status."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class O1Profile:
+    """A profile offered by the server (an agent configuration)."""
+
+    name: str
+    description: str = ""
+    ha_access: str = "none"
+    languages: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class O1ServerInfo:
+    """What `GET /api/info` tells about the server."""
+
+    version: str
+    api_version: int
+    default_profile: str
+    profiles: list[O1Profile]
+
+    def profile_names(self) -> list[str]:
+        """Return the names of the profiles, in the server's order."""
+        return [profile.name for profile in self.profiles]
+
+
+@dataclass(frozen=True, slots=True)
+class O1CodeBlock:
+    """One code block the agent wrote during a turn, and what became of it."""
+
+    language: str
+    code: str
+    decision: str = ""
+    category: list[str] = field(default_factory=list)
+    reason: str = ""
+    exit_status: int | None = None
+    output: str = ""
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the code block as a JSON-serialisable dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class O1Reply:
+    """The server's answer to one conversation turn."""
+
+    conversation_id: str
+    profile: str
+    answer: str
+    continue_conversation: bool = False
+    code_blocks: list[O1CodeBlock] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the reply as a JSON-serialisable dict."""
+        return {
+            "conversation_id": self.conversation_id,
+            "profile": self.profile,
+            "answer": self.answer,
+            "continue_conversation": self.continue_conversation,
+            "code_blocks": [block.as_dict() for block in self.code_blocks],
+        }
+
+
+def normalize_url(url: str) -> str:
+    """Return the canonical form of a server URL (scheme, host, port, path).
+
+    Raises ValueError when the text is not an http(s) URL with a host.
+    """
+    parsed = URL(url.strip())
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        raise ValueError(f"Not an http(s) URL: {url!r}")
+    path = parsed.path.rstrip("/")
+    return str(URL.build(scheme=parsed.scheme, host=parsed.host.lower(), port=parsed.explicit_port, path=path))
+
+
+def _parse_profile(data: dict[str, Any]) -> O1Profile:
+    """Build a profile from its JSON object."""
+    return O1Profile(
+        name=str(data["name"]),
+        description=str(data.get("description") or ""),
+        ha_access=str(data.get("ha_access") or "none"),
+        languages=[str(lang) for lang in data.get("languages") or []],
+    )
+
+
+def _parse_code_block(data: dict[str, Any]) -> O1CodeBlock:
+    """Build a code block from its JSON object."""
+    exit_status = data.get("exit_status")
+    return O1CodeBlock(
+        language=str(data.get("language") or ""),
+        code=str(data.get("code") or ""),
+        decision=str(data.get("decision") or ""),
+        category=[str(item) for item in data.get("category") or []],
+        reason=str(data.get("reason") or ""),
+        exit_status=None if exit_status is None else int(exit_status),
+        output=str(data.get("output") or ""),
+        seconds=float(data.get("seconds") or 0.0),
+    )
+
+
+class O1Client:
+    """Talk to one o1 server over its HTTP API."""
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        url: str,
+        token: str,
+        *,
+        conversation_timeout: float | None = None,
+        request_timeout: float | None = None,
+    ) -> None:
+        """Keep the HTTP session, the server's base URL and the access token.
+
+        Timeouts (seconds) default to CONVERSATION_TIMEOUT and REQUEST_TIMEOUT.
+        """
+        self._session = session
+        self._base = URL(normalize_url(url))
+        self._token = token
+        self._conversation_timeout = conversation_timeout
+        self._request_timeout = request_timeout
+
+    @property
+    def conversation_timeout(self) -> float:
+        """Return the timeout of a conversation turn, in seconds."""
+        if self._conversation_timeout is None:
+            return CONVERSATION_TIMEOUT
+        return self._conversation_timeout
+
+    @property
+    def request_timeout(self) -> float:
+        """Return the timeout of the quick requests, in seconds."""
+        if self._request_timeout is None:
+            return REQUEST_TIMEOUT
+        return self._request_timeout
+
+    @property
+    def url(self) -> str:
+        """Return the server's base URL."""
+        return str(self._base)
+
+    def _url(self, *parts: str) -> URL:
+        """Return the URL of an API path below the base URL."""
+        url = self._base
+        for part in parts:
+            url = url / part
+        return url
+
+    async def _request(
+        self,
+        method: str,
+        parts: tuple[str, ...],
+        *,
+        timeout: float,
+        payload: dict[str, Any] | None = None,
+        auth: bool = True,
+    ) -> Any:
+        """Send one request and return its decoded JSON body (None when empty).
+
+        Turns every failure into an O1Error subclass.
+        """
+        headers = {"Accept": "application/json"}
+        if auth:
+            headers["Authorization"] = f"Bearer {self._token}"
+        try:
+            async with asyncio.timeout(timeout):
+                async with self._session.request(
+                    method, self._url(*parts), json=payload, headers=headers
+                ) as response:
+                    body = await response.read()
+                    status = response.status
+                    content_type = response.content_type
+        except TimeoutError as err:
+            raise O1TimeoutError(
+                f"The o1 server did not answer within {timeout:g} seconds"
+            ) from err
+        except aiohttp.ClientError as err:
+            raise O1ConnectionError(f"Cannot reach the o1 server: {err}") from err
+
+        data: Any = None
+        if body:
+            try:
+                data = json.loads(body)
+            except ValueError as err:
+                if status < 400:
+                    raise O1ConnectionError(
+                        f"The o1 server sent a reply that is not JSON ({content_type})"
+                    ) from err
+                data = None
+
+        if status in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN):
+            raise O1AuthError(_error_message(data) or "The access token was rejected")
+        if status >= 400:
+            code = "http_error"
+            if isinstance(data, dict) and isinstance(data.get("error"), str):
+                code = data["error"]
+            message = _error_message(data) or f"The o1 server answered HTTP {status}"
+            raise O1ResponseError(code, message, status)
+        return data
+
+    async def async_get_health(self) -> dict[str, Any]:
+        """Return the server's health (no authentication needed)."""
+        data = await self._request(
+            "GET", ("api", "health"), timeout=self.request_timeout, auth=False
+        )
+        if not isinstance(data, dict):
+            raise O1ConnectionError("Unexpected health reply from the o1 server")
+        return data
+
+    async def async_get_info(self) -> O1ServerInfo:
+        """Return the server's version and profiles; checks the token too."""
+        data = await self._request("GET", ("api", "info"), timeout=self.request_timeout)
+        try:
+            profiles = [_parse_profile(item) for item in data["profiles"]]
+            return O1ServerInfo(
+                version=str(data["version"]),
+                api_version=int(data.get("api_version", 1)),
+                default_profile=str(
+                    data.get("default_profile") or (profiles[0].name if profiles else "")
+                ),
+                profiles=profiles,
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise O1ConnectionError("Unexpected info reply from the o1 server") from err
+
+    async def async_converse(
+        self,
+        text: str,
+        *,
+        conversation_id: str | None = None,
+        profile: str | None = None,
+        language: str | None = None,
+    ) -> O1Reply:
+        """Send one user turn and return the agent's reply."""
+        payload = {
+            "text": text,
+            "conversation_id": conversation_id,
+            "profile": profile,
+            "language": language,
+        }
+        data = await self._request(
+            "POST",
+            ("api", "conversation"),
+            timeout=self.conversation_timeout,
+            payload=payload,
+        )
+        try:
+            return O1Reply(
+                conversation_id=str(data["conversation_id"]),
+                profile=str(data.get("profile") or profile or ""),
+                answer=str(data.get("answer") or ""),
+                continue_conversation=bool(data.get("continue_conversation", False)),
+                code_blocks=[
+                    _parse_code_block(item) for item in data.get("code_blocks") or []
+                ],
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise O1ConnectionError(
+                "Unexpected conversation reply from the o1 server"
+            ) from err
+
+    async def async_get_conversation(self, conversation_id: str) -> dict[str, Any]:
+        """Return what the server remembers of a conversation (raises on 404)."""
+        data = await self._request(
+            "GET",
+            ("api", "conversation", conversation_id),
+            timeout=self.request_timeout,
+        )
+        if not isinstance(data, dict):
+            raise O1ConnectionError("Unexpected conversation reply from the o1 server")
+        return data
+
+    async def async_reset(self, conversation_id: str) -> None:
+        """Make the server forget a conversation. An unknown id is not an error."""
+        try:
+            await self._request(
+                "DELETE",
+                ("api", "conversation", conversation_id),
+                timeout=self.request_timeout,
+            )
+        except O1ResponseError as err:
+            if err.status != HTTPStatus.NOT_FOUND:
+                raise
+
+
+def _error_message(data: Any) -> str | None:
+    """Return the server's spoken-friendly message from an error body, if any."""
+    if isinstance(data, dict) and isinstance(data.get("message"), str) and data["message"]:
+        return data["message"]
+    return None

@@ -1,0 +1,324 @@
+"""Config flow for the o1 integration.
+
+The config entry is one o1 server (URL + access token). Each conversation
+agent is a config subentry of type ``conversation`` bound to one of the
+server's profiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, override
+
+import probatio
+from yarl import URL
+
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    ConfigSubentryFlow,
+    SubentryFlowResult,
+)
+from homeassistant.const import CONF_TOKEN, CONF_URL
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers.selector import (
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+from . import O1ConfigEntry, async_create_client
+from .client import (
+    O1AuthError,
+    O1ConnectionError,
+    O1Error,
+    O1Profile,
+    O1ServerInfo,
+    normalize_url,
+)
+from .const import (
+    CONF_PROFILE,
+    DEFAULT_NAME,
+    DEFAULT_URL,
+    DOMAIN,
+    LOGGER,
+    SUBENTRY_CONVERSATION,
+)
+
+
+URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
+TOKEN_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
+
+STEP_USER_DATA_SCHEMA = probatio.Schema(
+    {
+        probatio.Required(CONF_URL): URL_SELECTOR,
+        probatio.Required(CONF_TOKEN): TOKEN_SELECTOR,
+    }
+)
+STEP_REAUTH_DATA_SCHEMA = probatio.Schema(
+    {probatio.Required(CONF_TOKEN): TOKEN_SELECTOR}
+)
+
+
+def entry_title(url: str) -> str:
+    """Return the title of the config entry of the server at `url`."""
+    parsed = URL(url)
+    location = parsed.host or url
+    if parsed.explicit_port:
+        location = f"{location}:{parsed.explicit_port}"
+    return f"{DEFAULT_NAME} ({location})"
+
+
+def profile_title(profile: str) -> str:
+    """Return the title of the conversation subentry (and agent) of a profile."""
+    return f"{DEFAULT_NAME} {profile}"
+
+
+def conversation_subentry(profile: str) -> dict[str, Any]:
+    """Return the subentry description of the conversation agent of a profile."""
+    return {
+        "subentry_type": SUBENTRY_CONVERSATION,
+        "data": {CONF_PROFILE: profile},
+        "title": profile_title(profile),
+        "unique_id": profile,
+    }
+
+
+async def async_validate_server(
+    hass: HomeAssistant, url: str, token: str
+) -> tuple[O1ServerInfo | None, dict[str, str]]:
+    """Check that the o1 server at `url` answers and accepts `token`.
+
+    Returns the server's info and the form errors (empty on success).
+    """
+    client = async_create_client(hass, url, token)
+    try:
+        info = await client.async_get_info()
+    except O1AuthError:
+        return None, {"base": "invalid_auth"}
+    except O1ConnectionError:
+        return None, {"base": "cannot_connect"}
+    except O1Error:
+        LOGGER.warning("The o1 server at %s answered /api/info with an error", url)
+        return None, {"base": "unknown"}
+    except Exception:  # noqa: BLE001 - the form must show an error, not crash
+        LOGGER.exception("Unexpected exception while validating the o1 server")
+        return None, {"base": "unknown"}
+    return info, {}
+
+
+class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Handle a config flow for an o1 server."""
+
+    VERSION = 1
+    MINOR_VERSION = 1
+
+    @override
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for the server's URL and access token."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            token = user_input[CONF_TOKEN].strip()
+            try:
+                url = normalize_url(user_input[CONF_URL])
+            except ValueError:
+                errors[CONF_URL] = "invalid_url"
+            else:
+                await self.async_set_unique_id(url)
+                self._abort_if_unique_id_configured()
+                info, errors = await async_validate_server(self.hass, url, token)
+                if info is not None:
+                    subentries = (
+                        [conversation_subentry(info.default_profile)]
+                        if info.default_profile
+                        else []
+                    )
+                    return self.async_create_entry(
+                        title=entry_title(url),
+                        data={CONF_URL: url, CONF_TOKEN: token},
+                        subentries=subentries,
+                    )
+
+        return self.async_show_form(
+            step_id="user",
+            data_schema=self.add_suggested_values_to_schema(
+                STEP_USER_DATA_SCHEMA, user_input or {CONF_URL: DEFAULT_URL}
+            ),
+            errors=errors,
+        )
+
+    async def async_step_reauth(
+        self, entry_data: Mapping[str, Any]
+    ) -> ConfigFlowResult:
+        """Start re-authentication when the server rejected the access token."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for a new access token and check it."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            token = user_input[CONF_TOKEN].strip()
+            info, errors = await async_validate_server(
+                self.hass, entry.data[CONF_URL], token
+            )
+            if info is not None:
+                return self.async_update_reload_and_abort(
+                    entry, data_updates={CONF_TOKEN: token}
+                )
+
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=STEP_REAUTH_DATA_SCHEMA,
+            errors=errors,
+            description_placeholders={"url": entry.data[CONF_URL]},
+        )
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Change the server's URL or access token."""
+        entry = self._get_reconfigure_entry()
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            token = user_input[CONF_TOKEN].strip()
+            try:
+                url = normalize_url(user_input[CONF_URL])
+            except ValueError:
+                errors[CONF_URL] = "invalid_url"
+            else:
+                if any(
+                    other.unique_id == url and other.entry_id != entry.entry_id
+                    for other in self._async_current_entries(include_ignore=False)
+                ):
+                    return self.async_abort(reason="already_configured")
+                info, errors = await async_validate_server(self.hass, url, token)
+                if info is not None:
+                    return self.async_update_reload_and_abort(
+                        entry,
+                        unique_id=url,
+                        title=entry_title(url),
+                        data_updates={CONF_URL: url, CONF_TOKEN: token},
+                    )
+
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=self.add_suggested_values_to_schema(
+                STEP_USER_DATA_SCHEMA, user_input or dict(entry.data)
+            ),
+            errors=errors,
+        )
+
+    @classmethod
+    @callback
+    @override
+    def async_get_supported_subentry_types(
+        cls, config_entry: ConfigEntry
+    ) -> dict[str, type[ConfigSubentryFlow]]:
+        """Return the subentry types of an o1 server: its conversation agents."""
+        return {SUBENTRY_CONVERSATION: O1ConversationSubentryFlow}
+
+
+class O1ConversationSubentryFlow(ConfigSubentryFlow):
+    """Add or change a conversation agent bound to one o1 profile."""
+
+    async def _async_profile_choices(
+        self, current: str | None
+    ) -> list[O1Profile] | SubentryFlowResult:
+        """Return the profiles not yet used by another agent, or an abort result."""
+        entry: O1ConfigEntry = self._get_entry()
+        if entry.state is not ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+        try:
+            info = await entry.runtime_data.client.async_get_info()
+        except O1Error as err:
+            LOGGER.warning("Cannot list the profiles of the o1 server: %s", err)
+            return self.async_abort(reason="cannot_connect")
+        used = {
+            subentry.data.get(CONF_PROFILE)
+            for subentry in entry.subentries.values()
+            if subentry.subentry_type == SUBENTRY_CONVERSATION
+        }
+        used.discard(current)
+        choices = [profile for profile in info.profiles if profile.name not in used]
+        if not choices:
+            return self.async_abort(reason="no_profiles_left")
+        return choices
+
+    def _profile_form(
+        self, step_id: str, choices: list[O1Profile], current: str | None
+    ) -> SubentryFlowResult:
+        """Show the form to pick a profile among `choices`."""
+        options = [
+            SelectOptionDict(
+                value=profile.name,
+                label=(
+                    f"{profile.name}: {profile.description}"
+                    if profile.description
+                    else profile.name
+                ),
+            )
+            for profile in choices
+        ]
+        schema = probatio.Schema(
+            {
+                probatio.Required(
+                    CONF_PROFILE, default=current or choices[0].name
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=options, mode=SelectSelectorMode.DROPDOWN
+                    )
+                )
+            }
+        )
+        return self.async_show_form(step_id=step_id, data_schema=schema)
+
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Add a conversation agent for a profile of the server."""
+        choices = await self._async_profile_choices(None)
+        if not isinstance(choices, list):
+            return choices
+        if user_input is not None:
+            profile = user_input[CONF_PROFILE]
+            if profile in {choice.name for choice in choices}:
+                return self.async_create_entry(
+                    title=profile_title(profile),
+                    data={CONF_PROFILE: profile},
+                    unique_id=profile,
+                )
+            return self.async_abort(reason="already_configured")
+        return self._profile_form("user", choices, None)
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Bind an existing conversation agent to another profile."""
+        subentry = self._get_reconfigure_subentry()
+        current = subentry.data.get(CONF_PROFILE)
+        choices = await self._async_profile_choices(current)
+        if not isinstance(choices, list):
+            return choices
+        if user_input is not None:
+            profile = user_input[CONF_PROFILE]
+            if profile in {choice.name for choice in choices}:
+                return self.async_update_and_abort(
+                    self._get_entry(),
+                    subentry,
+                    unique_id=profile,
+                    title=profile_title(profile),
+                    data={CONF_PROFILE: profile},
+                )
+            return self.async_abort(reason="already_configured")
+        return self._profile_form("reconfigure", choices, current)

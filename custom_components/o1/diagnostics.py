@@ -1,0 +1,48 @@
+"""Diagnostics of the o1 integration."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from homeassistant.components.diagnostics import async_redact_data
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import CONF_TOKEN
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from . import O1ConfigEntry
+
+TO_REDACT = {CONF_TOKEN}
+
+
+async def async_get_config_entry_diagnostics(
+    hass: HomeAssistant, entry: O1ConfigEntry
+) -> dict[str, Any]:
+    """Return diagnostics of an o1 config entry, with the access token redacted."""
+    server: dict[str, Any] | None = None
+    if entry.state is ConfigEntryState.LOADED:
+        server = asdict(entry.runtime_data.info)
+    return {
+        "title": entry.title,
+        "entry_version": f"{entry.version}.{entry.minor_version}",
+        "state": entry.state.value,
+        "data": async_redact_data(entry.data, TO_REDACT),
+        "options": async_redact_data(entry.options, TO_REDACT),
+        "subentries": {
+            subentry.subentry_id: {
+                "title": subentry.title,
+                "subentry_type": subentry.subentry_type,
+                "unique_id": subentry.unique_id,
+                "data": dict(subentry.data),
+            }
+            for subentry in entry.subentries.values()
+        },
+        "server": server,
+        "entities": {
+            entity_entry.entity_id: entity_entry.extended_dict
+            for entity_entry in er.async_entries_for_config_entry(
+                er.async_get(hass), entry.entry_id
+            )
+        },
+    }

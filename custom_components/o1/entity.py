@@ -1,0 +1,39 @@
+"""Base entity of the o1 integration."""
+
+from __future__ import annotations
+
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
+from homeassistant.helpers.entity import Entity
+
+from . import O1ConfigEntry
+from .client import O1Client
+from .const import CONF_PROFILE, DOMAIN
+
+
+class O1Entity(Entity):
+    """An entity bound to one profile (config subentry) of an o1 server."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+
+    def __init__(self, entry: O1ConfigEntry, subentry: ConfigSubentry) -> None:
+        """Describe the entity and its device (one device per profile subentry)."""
+        self.entry = entry
+        self.subentry = subentry
+        self.profile: str = subentry.data[CONF_PROFILE]
+        self._attr_unique_id = subentry.subentry_id
+        self._attr_device_info = DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="o1",
+            model=f"Profile {self.profile}",
+            sw_version=entry.runtime_data.info.version,
+            entry_type=DeviceEntryType.SERVICE,
+            configuration_url=entry.runtime_data.client.url,
+        )
+
+    @property
+    def client(self) -> O1Client:
+        """Return the client of the entity's o1 server."""
+        return self.entry.runtime_data.client

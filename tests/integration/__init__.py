@@ -1,0 +1,1 @@
+"""Tests of the o1 Home Assistant integration."""

@@ -1,0 +1,430 @@
+"""Tests of the o1 config flow and of its conversation subentry flow."""
+
+from __future__ import annotations
+
+from unittest.mock import patch
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.o1.const import CONF_PROFILE, DOMAIN, SUBENTRY_CONVERSATION
+from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
+from homeassistant.const import CONF_TOKEN, CONF_URL
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+
+from .stub_server import TOKEN, Failure, StubO1Server
+
+
+async def _start_user_flow(hass: HomeAssistant) -> str:
+    """Start the user step and return the flow id (checks the form)."""
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_USER}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "user"
+    assert result["errors"] == {}
+    return result["flow_id"]
+
+
+async def test_user_flow_creates_entry_with_default_agent(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """A valid URL and token create the entry and the default profile's agent."""
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: f"  {o1_server.url}/ ", CONF_TOKEN: f" {TOKEN} "}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == f"o1 (127.0.0.1:{o1_server.port})"
+    assert result["data"] == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    entry = result["result"]
+    assert entry.unique_id == o1_server.url
+    assert entry.state is ConfigEntryState.LOADED
+    subentries = list(entry.subentries.values())
+    assert len(subentries) == 1
+    assert subentries[0].subentry_type == SUBENTRY_CONVERSATION
+    assert subentries[0].data == {CONF_PROFILE: "default"}
+    assert subentries[0].title == "o1 default"
+    assert subentries[0].unique_id == "default"
+    # The token went to the server as a bearer token.
+    info_requests = o1_server.requests_to("GET", "/api/info")
+    assert info_requests
+    assert info_requests[0].headers["Authorization"] == f"Bearer {TOKEN}"
+
+
+async def test_user_flow_without_profiles_creates_no_agent(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """A server that offers no profile gives an entry without subentries."""
+    o1_server.info = {"version": "0.1.0", "api_version": 1, "profiles": []}
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["result"].subentries == {}
+
+
+@pytest.mark.parametrize(
+    ("token", "failure", "error"),
+    [
+        ("wrong-token", None, "invalid_auth"),
+        (TOKEN, Failure(status=500, body={"error": "boom", "message": "Boom."}), "unknown"),
+        (TOKEN, Failure(status=200, raw=b"<html>not the o1 API</html>"), "cannot_connect"),
+        (TOKEN, Failure(status=200, body={"unexpected": True}), "cannot_connect"),
+    ],
+)
+async def test_user_flow_server_errors_then_recover(
+    hass: HomeAssistant,
+    setup_ha: None,
+    o1_server: StubO1Server,
+    token: str,
+    failure: Failure | None,
+    error: str,
+) -> None:
+    """Server-side failures show an error; fixing them creates the entry."""
+    if failure is not None:
+        o1_server.failures["info"] = failure
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: token}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": error}
+
+    o1_server.failures.clear()
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+async def test_user_flow_cannot_connect(
+    hass: HomeAssistant, setup_ha: None, closed_port_url: str
+) -> None:
+    """Nobody listening at the URL shows cannot_connect."""
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: closed_port_url, CONF_TOKEN: TOKEN}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "cannot_connect"}
+
+
+async def test_user_flow_timeout(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """A server that does not answer in time shows cannot_connect."""
+    o1_server.failures["info"] = Failure(status=200, body={}, delay=5)
+    flow_id = await _start_user_flow(hass)
+    with patch("custom_components.o1.client.REQUEST_TIMEOUT", 0.2):
+        result = await hass.config_entries.flow.async_configure(
+            flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+        )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "cannot_connect"}
+
+
+async def test_user_flow_unexpected_exception(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """An unexpected exception shows unknown instead of crashing the flow."""
+    flow_id = await _start_user_flow(hass)
+    with patch(
+        "custom_components.o1.client.O1Client.async_get_info",
+        side_effect=RuntimeError("bug"),
+    ):
+        result = await hass.config_entries.flow.async_configure(
+            flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+        )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "unknown"}
+
+
+@pytest.mark.parametrize("url", ["not a url", "ftp://127.0.0.1/", "http://"])
+async def test_user_flow_invalid_url(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server, url: str
+) -> None:
+    """A text that is not an http(s) URL is refused before any request."""
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: url, CONF_TOKEN: TOKEN}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_URL: "invalid_url"}
+    assert o1_server.requests == []
+
+
+async def test_user_flow_already_configured(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """The same server (same normalised URL) cannot be added twice."""
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url.upper() + "/", CONF_TOKEN: TOKEN}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+
+
+async def test_reauth_flow(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """Re-authentication checks the new token and stores it."""
+    entry = init_integration
+    o1_server.token = "new-token"
+    result = await entry.start_reauth_flow(hass)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "reauth_confirm"
+    assert result["description_placeholders"]["url"] == o1_server.url
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_TOKEN: "still-wrong"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "invalid_auth"}
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_TOKEN: "new-token"}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reauth_successful"
+    assert entry.data[CONF_TOKEN] == "new-token"
+    assert entry.data[CONF_URL] == o1_server.url
+    assert entry.state is ConfigEntryState.LOADED
+
+
+async def test_reconfigure_flow(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    o1_server: StubO1Server,
+) -> None:
+    """Reconfigure moves the entry to another server URL and token."""
+    entry = init_integration
+    other = StubO1Server(token="other-token")
+    await other.start()
+    try:
+        result = await entry.start_reconfigure_flow(hass)
+        assert result["type"] is FlowResultType.FORM
+        assert result["step_id"] == "reconfigure"
+
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_URL: "nonsense", CONF_TOKEN: "x"}
+        )
+        assert result["errors"] == {CONF_URL: "invalid_url"}
+
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_URL: other.url, CONF_TOKEN: TOKEN}
+        )
+        assert result["type"] is FlowResultType.FORM
+        assert result["errors"] == {"base": "invalid_auth"}
+
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_URL: other.url, CONF_TOKEN: "other-token"}
+        )
+        await hass.async_block_till_done()
+        assert result["type"] is FlowResultType.ABORT
+        assert result["reason"] == "reconfigure_successful"
+        assert entry.data == {CONF_URL: other.url, CONF_TOKEN: "other-token"}
+        assert entry.unique_id == other.url
+        assert entry.title == f"o1 (127.0.0.1:{other.port})"
+        assert entry.state is ConfigEntryState.LOADED
+        assert other.requests_to("GET", "/api/info")
+    finally:
+        await hass.config_entries.async_unload(entry.entry_id)
+        await other.stop()
+
+
+async def test_reconfigure_flow_same_url(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """Reconfigure may keep the URL and only change the token."""
+    entry = init_integration
+    o1_server.token = "rotated"
+    result = await entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_URL: o1_server.url, CONF_TOKEN: "rotated"}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.data[CONF_TOKEN] == "rotated"
+
+
+async def test_reconfigure_flow_to_another_configured_server(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """Reconfigure refuses the URL of another configured entry."""
+    taken = MockConfigEntry(
+        domain=DOMAIN,
+        unique_id="http://taken.example:10800",
+        data={CONF_URL: "http://taken.example:10800", CONF_TOKEN: "t"},
+    )
+    taken.add_to_hass(hass)
+    result = await init_integration.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_URL: "http://TAKEN.example:10800/", CONF_TOKEN: "t"}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+
+
+# --- Conversation subentries -------------------------------------------------
+
+
+async def test_subentry_add_profile(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """A second profile can be added as a conversation agent."""
+    entry = init_integration
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": SOURCE_USER}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "user"
+    # Only the profile without an agent is offered.
+    schema = result["data_schema"].schema
+    (key,) = schema
+    assert key == CONF_PROFILE
+    options = schema[key].config["options"]
+    assert [option["value"] for option in options] == ["coder"]
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "o1 coder"
+    assert result["data"] == {CONF_PROFILE: "coder"}
+    profiles = sorted(s.data[CONF_PROFILE] for s in entry.subentries.values())
+    assert profiles == ["coder", "default"]
+    assert hass.states.get("conversation.o1_coder") is not None
+
+
+async def test_subentry_profile_taken_meanwhile(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """A profile taken by another agent between form and submit aborts."""
+    entry = init_integration
+    o1_server.info["profiles"].append({"name": "third"})
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": SOURCE_USER}
+    )
+    other = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": SOURCE_USER}
+    )
+    await hass.config_entries.subentries.async_configure(
+        other["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    await hass.async_block_till_done()
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+
+
+async def test_subentry_no_profiles_left(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """When every profile has an agent, the subentry flow aborts."""
+    o1_server.info["profiles"] = o1_server.info["profiles"][:1]
+    result = await hass.config_entries.subentries.async_init(
+        (init_integration.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": SOURCE_USER},
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "no_profiles_left"
+
+
+async def test_subentry_entry_not_loaded(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """Adding an agent to an unloaded server aborts."""
+    await hass.config_entries.async_unload(init_integration.entry_id)
+    result = await hass.config_entries.subentries.async_init(
+        (init_integration.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": SOURCE_USER},
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "entry_not_loaded"
+
+
+async def test_subentry_cannot_connect(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """A server that fails while listing profiles aborts the subentry flow."""
+    o1_server.failures["info"] = Failure(status=502, body={"error": "x", "message": "X."})
+    result = await hass.config_entries.subentries.async_init(
+        (init_integration.entry_id, SUBENTRY_CONVERSATION),
+        context={"source": SOURCE_USER},
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "cannot_connect"
+
+
+async def test_subentry_reconfigure(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """An agent can be bound to another profile."""
+    entry = init_integration
+    subentry = next(iter(entry.subentries.values()))
+    result = await entry.start_subentry_reconfigure_flow(hass, subentry.subentry_id)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "reconfigure"
+    options = result["data_schema"].schema[CONF_PROFILE].config["options"]
+    assert [option["value"] for option in options] == ["default", "coder"]
+    assert options[0]["label"] == "default: Answers questions, runs safe code"
+    assert options[1]["label"] == "coder"
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    subentry = entry.subentries[subentry.subentry_id]
+    assert subentry.data == {CONF_PROFILE: "coder"}
+    assert subentry.title == "o1 coder"
+    assert subentry.unique_id == "coder"
+
+
+async def test_subentry_reconfigure_profile_taken_meanwhile(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """Reconfiguring to a profile that another agent took meanwhile aborts."""
+    entry = init_integration
+    o1_server.info["profiles"].append({"name": "third"})
+    subentry = next(iter(entry.subentries.values()))
+    result = await entry.start_subentry_reconfigure_flow(hass, subentry.subentry_id)
+    add = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": SOURCE_USER}
+    )
+    await hass.config_entries.subentries.async_configure(
+        add["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    await hass.async_block_till_done()
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+
+
+async def test_subentry_reconfigure_cannot_connect(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """Reconfiguring an agent while the server fails aborts."""
+    subentry = next(iter(init_integration.subentries.values()))
+    o1_server.failures["info"] = Failure(status=500)
+    result = await init_integration.start_subentry_reconfigure_flow(
+        hass, subentry.subentry_id
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "cannot_connect"

@@ -1,0 +1,84 @@
+"""Fixtures of the server tests (add-on server env, Python 3.11/3.12): a scripted LLM and real agents."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent.backend import LLMConfig, prepare_offline_environment
+
+prepare_offline_environment()
+
+from o1_server.agent.profiles import load_profiles, parse_profile  # noqa: E402
+from o1_server.agent.service import O1Agent  # noqa: E402
+from tests.support.scripted_llm import ScriptedLLM  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def scripted_llm() -> Iterator[ScriptedLLM]:
+    """One scripted OpenAI-compatible server for the whole session (tests call ``script`` first)."""
+    llm = ScriptedLLM().start()
+    yield llm
+    llm.stop()
+
+
+@pytest.fixture
+def llm(scripted_llm: ScriptedLLM) -> ScriptedLLM:
+    """The scripted LLM with an empty queue."""
+    scripted_llm.script()
+    return scripted_llm
+
+
+TEST_PROFILE = """
+name: {name}
+languages: [python, shell]
+llm: {{model: inherit}}
+policy: {policy}
+limits: {{seconds_per_block: {seconds}, blocks_per_turn: {blocks}, seconds_per_turn: {turn}, output_chars: 500}}
+"""
+
+
+@pytest.fixture
+def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Callable[..., O1Agent]:
+    """Build a real O1Agent (Open Interpreter + sandbox + audit) whose LLM is the scripted server.
+
+    Keyword arguments shape the test profile ``t``: policy (dict), seconds (per block), blocks (per turn),
+    turn (seconds per turn), api_base (to point the LLM elsewhere), llm_timeout (seconds).
+    """
+
+    def factory(policy: dict | None = None, seconds: float = 5, blocks: int = 3, turn: float = 60,
+                api_base: str | None = None, llm_timeout: float = 10.0, data_dir: Path | None = None) -> O1Agent:
+        folder = tmp_path / "profiles"
+        folder.mkdir(exist_ok=True)
+        (folder / "t.yaml").write_text(TEST_PROFILE.format(
+            name="t", policy=policy or {}, seconds=seconds, blocks=blocks, turn=turn))
+        profiles = load_profiles([REPO / "profiles", folder])
+        data = data_dir or tmp_path / "data"
+        llm = LLMConfig("openai/scripted", api_base or scripted_llm.api_base, "none", timeout=llm_timeout)
+        return O1Agent(profiles, "t", llm, data, data / "sandbox")
+
+    return factory
+
+
+def tree_digest(root: Path, skip: Path) -> str:
+    """SHA-256 over every file path, size and content under ``root``, ignoring ``skip`` (the sandbox)."""
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not Path(dirpath, d).resolve().is_relative_to(skip))
+        for name in sorted(filenames):
+            path = Path(dirpath, name)
+            h.update(str(path.relative_to(root)).encode())
+            try:
+                h.update(path.read_bytes())
+            except OSError:
+                h.update(b"?")
+    return h.hexdigest()
+
+
+__all__ = ["parse_profile", "tree_digest"]

@@ -1,0 +1,84 @@
+"""The HTTP API over real TCP on 127.0.0.1: auth, validation, errors and a real agent turn."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from o1_server.api import build_app
+from tests.support.scripted_llm import ScriptedLLM
+
+TOKEN = "test-token"
+
+
+@pytest.fixture
+async def api(make_agent) -> AsyncIterator[str]:
+    """Serve the API of a real agent on a free port; yield its base URL."""
+    runner = web.AppRunner(build_app(make_agent(), TOKEN, "9.9.9"))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    await runner.cleanup()
+
+
+async def call(method: str, url: str, token: str | None = TOKEN, **kwargs) -> tuple[int, object]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with aiohttp.ClientSession() as http, http.request(method, url, headers=headers, **kwargs) as r:
+        body = await r.json() if r.content_type == "application/json" else await r.text()
+        return r.status, body
+
+
+async def test_health_needs_no_token(api: str) -> None:
+    assert await call("GET", f"{api}/api/health", token=None) == (200, {"status": "ok", "version": "9.9.9"})
+
+
+@pytest.mark.parametrize("token", [None, "wrong", ""])
+async def test_everything_else_needs_the_token(api: str, token: str | None) -> None:
+    status, body = await call("GET", f"{api}/api/info", token=token)
+    assert status == 401 and body["error"] == "invalid_auth"
+
+
+async def test_info_lists_the_shipped_profiles(api: str) -> None:
+    status, body = await call("GET", f"{api}/api/info")
+    assert status == 200
+    names = {p["name"] for p in body["profiles"]}
+    assert {"default", "safe", "home", "power", "t"} <= names
+    assert body["default_profile"] == "t" and body["api_version"] == 1
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [b"not json", b"[1,2]", b'{"text": ""}', b'{"text": 5}', b'{"text": "hi", "profile": 3}'],
+)
+async def test_bad_requests_get_400(api: str, payload: bytes) -> None:
+    status, body = await call("POST", f"{api}/api/conversation", data=payload)
+    assert status == 400 and body["error"] == "invalid_request" and body["message"]
+
+
+async def test_unknown_profile_gets_404(api: str) -> None:
+    status, body = await call("POST", f"{api}/api/conversation", json={"text": "hi", "profile": "ghost"})
+    assert status == 404 and body["error"] == "unknown_profile" and "ghost" in body["message"]
+
+
+async def test_a_turn_and_its_record(api: str, llm: ScriptedLLM) -> None:
+    llm.script("```python\nprint(6 * 7)\n```", "Six times seven is 42.")
+    status, body = await call("POST", f"{api}/api/conversation", json={"text": "6 times 7?", "conversation_id": "c1"})
+    assert status == 200, body
+    assert body["answer"] == "Six times seven is 42."
+    assert body["code_blocks"][0]["output"] == "42" and body["code_blocks"][0]["exit_status"] == 0
+    status, record = await call("GET", f"{api}/api/conversation/c1")
+    assert status == 200 and record["turns"][0]["code_blocks"][0]["code"] == "print(6 * 7)"
+    status, audit = await call("GET", f"{api}/api/audit?conversation_id=c1")
+    assert status == 200 and audit["records"][0]["decision"] == "allow"
+    assert (await call("DELETE", f"{api}/api/conversation/c1"))[0] == 204
+    assert (await call("GET", f"{api}/api/conversation/c1"))[0] == 404
+
+
+async def test_llm_failure_is_502_with_a_sentence(api: str, llm: ScriptedLLM) -> None:
+    llm.script(500, 500, 500, 500)
+    status, body = await call("POST", f"{api}/api/conversation", json={"text": "hi"})
+    assert status == 502 and body["error"] == "llm_unavailable" and body["message"].endswith(".")

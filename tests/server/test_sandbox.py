@@ -1,0 +1,43 @@
+"""Sandboxed execution limits on real processes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent.sandbox import KILLED, Limits, conversation_dir, run_code
+
+
+def test_runs_python_and_shell_in_the_given_directory(tmp_path: Path) -> None:
+    assert run_code("python", "import os; print(os.getcwd())", tmp_path, Limits()).output == str(tmp_path)
+    result = run_code("shell", "pwd; exit 3", tmp_path, Limits())
+    assert result.output == str(tmp_path) and result.exit_status == 3
+
+
+def test_huge_output_is_cut_and_the_process_killed(tmp_path: Path) -> None:
+    start = time.monotonic()
+    result = run_code("python", "while True: print('x' * 1000)", tmp_path, Limits(seconds=30, output_chars=500))
+    assert time.monotonic() - start < 10
+    assert result.exit_status == KILLED and result.truncated
+    assert len(result.output) < 700
+
+
+def test_memory_limit(tmp_path: Path) -> None:
+    result = run_code("python", "x = bytearray(400 * 1024 * 1024); print('allocated')", tmp_path,
+                      Limits(memory_mb=128))
+    assert result.exit_status != 0 and "MemoryError" in result.output
+
+
+def test_timeout_kills_children_too(tmp_path: Path) -> None:
+    marker = tmp_path / "late"
+    run_code("shell", f"(sleep 3; touch {marker}) & sleep 30", tmp_path, Limits(seconds=1))
+    time.sleep(3.5)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("cid", ["../escape", "/etc", "a/../../b", "..", ""])
+def test_conversation_ids_cannot_escape_the_sandbox(cid: str, tmp_path: Path) -> None:
+    path = conversation_dir(tmp_path, cid)
+    assert path.parent == tmp_path.resolve()

@@ -1,0 +1,533 @@
+"""The o1 Wyoming server over real TCP on 127.0.0.1, with real faster-whisper and piper.
+
+Clients below speak the protocol the way Home Assistant's wyoming integration does
+(homeassistant/components/wyoming/{data,stt,tts,conversation}.py): one request per connection for
+Describe, Transcribe+audio, Synthesize (plain and streaming) and Transcript -> Handled. Some tests also
+reuse one connection for several requests, and feed it bad input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import wave
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from o1_server.agent.types import AgentError, AgentReply
+from o1_server.stt import SpeechToText
+from o1_server.tts import TextToSpeech
+from o1_server.wyoming_server import (
+    ERROR_CODES,
+    HANDLE_PROGRAM,
+    WyomingServer,
+    build_info,
+    serve_wyoming,
+)
+from wyoming.asr import Transcribe, Transcript
+from wyoming.audio import AudioChunk, AudioStart, AudioStop
+from wyoming.error import Error
+from wyoming.event import Event, async_read_event, async_write_event
+from wyoming.handle import Handled
+from wyoming.info import Describe, Info
+from wyoming.ping import Ping, Pong
+from wyoming.tts import (
+    Synthesize,
+    SynthesizeChunk,
+    SynthesizeStart,
+    SynthesizeStop,
+    SynthesizeVoice,
+)
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+TIMEOUT = 60.0
+
+
+# --------------------------------------------------------------------------------------------- helpers
+
+
+class Client:
+    """A raw Wyoming client on one TCP connection."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    async def send(self, *events: Event) -> None:
+        for event in events:
+            await async_write_event(event, self.writer)
+
+    async def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def read(self, timeout: float = TIMEOUT) -> Event:
+        event = await asyncio.wait_for(async_read_event(self.reader), timeout)
+        assert event is not None, "server closed the connection"
+        return event
+
+    async def read_until(self, *types: str) -> list[Event]:
+        """Events up to and including the first one of ``types``."""
+        events = []
+        while True:
+            events.append(await self.read())
+            if events[-1].type in types:
+                return events
+
+    async def expect(self, event_type: str) -> Event:
+        event = await self.read()
+        assert event.type == event_type, f"expected {event_type}, got {event.type} {event.data}"
+        return event
+
+    async def expect_error(self, code: str) -> Error:
+        error = Error.from_event(await self.expect("error"))
+        assert error.code == code, error
+        assert code in ERROR_CODES and error.text
+        return error
+
+    async def ping(self) -> None:
+        """Prove nothing else is queued and the connection still works: the next event is the pong."""
+        await self.send(Ping(text="still there?").event())
+        assert Pong.from_event(await self.expect("pong")).text == "still there?"
+
+    async def close(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
+async def connect(port: int) -> Client:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    return Client(reader, writer)
+
+
+def read_wav(name: str) -> tuple[bytes, int, int, int]:
+    with wave.open(str(FIXTURES / name), "rb") as wav:
+        return wav.readframes(wav.getnframes()), wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
+
+
+def audio_events(pcm: bytes, rate: int, width: int, channels: int,
+                 samples_per_chunk: int = 1024) -> list[Event]:
+    """AudioStart, AudioChunk..., AudioStop for ``pcm``."""
+    step = samples_per_chunk * width * channels
+    return [
+        AudioStart(rate=rate, width=width, channels=channels).event(),
+        *(AudioChunk(rate=rate, width=width, channels=channels, audio=pcm[i:i + step]).event()
+          for i in range(0, len(pcm), step)),
+        AudioStop().event(),
+    ]
+
+
+def collect_audio(events: list[Event]) -> tuple[bytes, AudioStart]:
+    """Audio of a tts reply: exactly one audio-start, chunks in its format, then audio-stop."""
+    starts = [AudioStart.from_event(e) for e in events if AudioStart.is_type(e.type)]
+    assert len(starts) == 1, [e.type for e in events]
+    start = starts[0]
+    assert AudioStart.is_type(events[0].type)
+    chunks = [AudioChunk.from_event(e) for e in events if AudioChunk.is_type(e.type)]
+    assert chunks and all((c.rate, c.width, c.channels) == (start.rate, start.width, start.channels)
+                          for c in chunks)
+    assert all(len(c.audio) <= 1024 * c.width * c.channels for c in chunks)
+    return b"".join(c.audio for c in chunks), start
+
+
+def has_words(text: str, *key_words: tuple[str, ...]) -> bool:
+    heard = " " + "".join(ch if ch.isalnum() or ch == "+" else " " for ch in text.lower()) + " "
+    return all(any(f" {alt} " in heard for alt in alternatives) for alternatives in key_words)
+
+
+class EchoAgent:
+    """Test agent following o1_server.agent.types.Agent: echoes, or fails on request."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
+                  language: str | None = None) -> AgentReply:
+        self.calls.append({"text": text, "conversation_id": conversation_id, "profile": profile,
+                           "language": language})
+        if text == "time out":
+            raise AgentError("timeout", "Sorry, that took too long.")
+        if text == "crash":
+            raise RuntimeError("boom")
+        if text == "slow":
+            await asyncio.sleep(0.5)
+        return AgentReply(conversation_id=conversation_id or "new-conversation", profile="default",
+                          answer=f"You said: {text}")
+
+
+# --------------------------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def stt() -> SpeechToText:
+    speech = SpeechToText("tiny.en", language="en")
+    speech.load()
+    return speech
+
+
+@pytest.fixture(scope="module")
+def tts() -> TextToSpeech:
+    speech = TextToSpeech("en_US-joe-medium")
+    speech.load()
+    return speech
+
+
+@pytest.fixture
+def agent() -> EchoAgent:
+    return EchoAgent()
+
+
+@pytest.fixture
+async def server(stt: SpeechToText, tts: TextToSpeech, agent: EchoAgent) -> AsyncIterator[WyomingServer]:
+    """A server on a free port of 127.0.0.1 for one test (the models are shared by the module)."""
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, agent, "9.9.9")
+    port = await wyoming.start()
+    assert port > 0 and wyoming.port == port
+    yield wyoming
+    await wyoming.stop()
+
+
+@pytest.fixture
+async def client(server: WyomingServer) -> AsyncIterator[Client]:
+    conn = await connect(server.port)
+    yield conn
+    await conn.close()
+
+
+# --------------------------------------------------------------------------------------------- describe
+
+
+async def test_describe_lists_asr_tts_and_handle(client: Client) -> None:
+    await client.send(Describe().event())
+    info = Info.from_event(await client.expect("info"))
+
+    [asr] = info.asr
+    assert asr.installed and asr.requires_external_vad and not asr.supports_transcript_streaming
+    [model] = asr.models
+    assert (model.name, model.languages, model.installed) == ("tiny.en", ["en"], True)
+
+    [tts] = info.tts
+    assert tts.installed and tts.supports_synthesize_streaming
+    [voice] = tts.voices
+    assert (voice.name, voice.languages, voice.installed) == ("en_US-joe-medium", ["en_US"], True)
+
+    [handle] = info.handle
+    assert (handle.name, handle.installed, handle.version) == (HANDLE_PROGRAM, True, "9.9.9")
+    [handle_model] = handle.models
+    assert handle_model.installed and handle_model.languages == ["en"]
+
+    # What HA's WyomingService turns into platforms: stt, tts and conversation.
+    assert not info.wake and not info.intent and info.satellite is None
+    await client.ping()
+
+
+def test_build_info_handle_languages(stt: SpeechToText, tts: TextToSpeech) -> None:
+    info = build_info(stt, tts, "1.0", handle_languages=["en", "de"])
+    assert info.handle[0].models[0].languages == ["en", "de"]
+    assert Info.from_event(info.event()) == info
+
+
+# --------------------------------------------------------------------------------------------- asr
+
+
+@pytest.mark.parametrize(
+    ("name", "key_words"),
+    [
+        ("what_is_two_plus_two.wav", [("two", "2"), ("plus", "+")]),
+        ("how_many_files.wav", [("files",), ("sandbox",)]),
+    ],
+)
+async def test_transcribe_like_home_assistant(server: WyomingServer, name: str,
+                                              key_words: list[tuple[str, ...]]) -> None:
+    client = await connect(server.port)
+    pcm, rate, width, channels = read_wav(name)
+    await client.send(Transcribe(language="en").event(), *audio_events(pcm, rate, width, channels))
+    transcript = Transcript.from_event(await client.expect("transcript"))
+    assert has_words(transcript.text, *key_words), transcript.text
+    assert transcript.language == "en"
+    await client.close()
+
+
+async def test_transcribe_stereo_48k_without_transcribe_event(client: Client) -> None:
+    """Chunks are converted as they arrive; ``transcribe`` is optional; the connection is reusable."""
+    pcm, _, _, _ = read_wav("what_day_is_it.wav")
+    # 16 kHz mono -> 48 kHz stereo by sample repetition (a crude upsampling, good enough for speech).
+    samples = [pcm[i:i + 2] for i in range(0, len(pcm), 2)]
+    stereo48 = b"".join(s * 6 for s in samples)
+    for _ in range(2):
+        await client.send(*audio_events(stereo48, 48000, 2, 2, samples_per_chunk=777))
+        transcript = Transcript.from_event(await client.expect("transcript"))
+        assert has_words(transcript.text, ("day",), ("week",)), transcript.text
+    await client.ping()
+
+
+async def test_describe_answers_while_transcribing(server: WyomingServer) -> None:
+    """Whisper runs in a worker thread: another connection is served meanwhile."""
+    busy, other = await connect(server.port), await connect(server.port)
+    pcm, rate, width, channels = read_wav("what_is_seven_times_six.wav")
+    await busy.send(*audio_events(pcm * 4, rate, width, channels))
+    await asyncio.sleep(0.1)
+    await other.send(Describe().event())
+    await other.expect("info")
+    transcript_task = asyncio.create_task(busy.expect("transcript"))
+    done, _ = await asyncio.wait({transcript_task}, timeout=0.05)
+    assert not done, "describe should come back while the transcription is still running"
+    transcript = Transcript.from_event(await transcript_task)
+    assert has_words(transcript.text, ("seven", "7"), ("six", "6")), transcript.text
+    await busy.close()
+    await other.close()
+
+
+# --------------------------------------------------------------------------------------------- tts
+
+
+async def test_synthesize_round_trip(client: Client) -> None:
+    """Piper audio sent back through whisper on the same connection keeps the key words."""
+    await client.send(Synthesize(text="The answer is forty two. Have a nice day.",
+                                 voice=SynthesizeVoice(name="en_US-joe-medium")).event())
+    audio, start = collect_audio(await client.read_until("audio-stop"))
+    assert (start.rate, start.width, start.channels) == (22050, 2, 1)
+    assert 1.5 < len(audio) / 2 / 22050 < 8
+
+    await client.send(Transcribe().event(), *audio_events(audio, start.rate, start.width, start.channels))
+    transcript = Transcript.from_event(await client.expect("transcript"))
+    assert has_words(transcript.text, ("answer",), ("42", "forty"), ("nice",)), transcript.text
+
+
+async def test_synthesize_streaming_like_home_assistant(client: Client, stt: SpeechToText) -> None:
+    """synthesize-start, chunks cut mid-word, the compatibility synthesize, synthesize-stop."""
+    text = "The lights are on. Good night, see you tomorrow."
+    pieces = ["The li", "ghts are on", ". Good ni", "ght, see you", " tomorrow."]
+    await client.send(SynthesizeStart(voice=SynthesizeVoice(name="en_US-joe-medium")).event(),
+                      *(SynthesizeChunk(text=p).event() for p in pieces),
+                      Synthesize(text=text).event(),
+                      SynthesizeStop().event())
+    events = await client.read_until("synthesize-stopped")
+    assert [e.type for e in events][-2:] == ["audio-stop", "synthesize-stopped"]
+    audio, start = collect_audio(events[:-1])
+    heard = await stt.transcribe(audio, start.rate, start.width, start.channels)
+    assert has_words(heard, ("lights",), ("night",), ("tomorrow",)), heard
+    await client.ping()
+
+
+async def test_unknown_voice_falls_back_to_the_installed_one(client: Client) -> None:
+    await client.send(Synthesize(text="Hello.", voice=SynthesizeVoice(name="de_DE-thorsten-high")).event())
+    audio, _ = collect_audio(await client.read_until("audio-stop"))
+    assert audio
+
+
+# --------------------------------------------------------------------------------------------- handle
+
+
+async def test_transcript_is_handled_by_the_agent(server: WyomingServer, agent: EchoAgent) -> None:
+    """What HA's wyoming conversation entity sends: Transcript with context.conversation_id."""
+    client = await connect(server.port)
+    await client.send(Transcript(text="What is two plus two?", language="en",
+                                 context={"conversation_id": "01HXYZ", "device_id": "kitchen"}).event())
+    handled = Handled.from_event(await client.expect("handled"))
+    assert handled.text == "You said: What is two plus two?"
+    assert handled.context is not None and handled.context["conversation_id"] == "01HXYZ"
+    assert agent.calls == [{"text": "What is two plus two?", "conversation_id": "01HXYZ",
+                            "profile": None, "language": "en"}]
+    await client.close()
+
+
+async def test_agent_error_is_spoken(client: Client, agent: EchoAgent) -> None:
+    await client.send(Transcript(text="time out").event())
+    handled = Handled.from_event(await client.expect("handled"))
+    assert handled.text == "Sorry, that took too long."
+    assert handled.context == {"error_code": "timeout"}
+    assert agent.calls[0]["conversation_id"] is None
+
+
+async def test_agent_crash_gets_a_spoken_apology(client: Client) -> None:
+    await client.send(Transcript(text="crash", context={"conversation_id": "c1"}).event())
+    handled = Handled.from_event(await client.expect("handled"))
+    assert handled.text and "wrong" in handled.text
+    await client.send(Transcript(text="still alive?").event())
+    assert Handled.from_event(await client.expect("handled")).text == "You said: still alive?"
+
+
+async def test_concurrent_conversations(server: WyomingServer) -> None:
+    clients = [await connect(server.port) for _ in range(3)]
+    for i, conn in enumerate(clients):
+        await conn.send(Transcript(text="slow", context={"conversation_id": f"c{i}"}).event())
+    replies = await asyncio.gather(*(conn.expect("handled") for conn in clients))
+    assert [Handled.from_event(r).context["conversation_id"] for r in replies] == ["c0", "c1", "c2"]
+    for conn in clients:
+        await conn.close()
+
+
+async def test_no_agent(stt: SpeechToText, tts: TextToSpeech) -> None:
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, None, "1")
+    client = await connect(await wyoming.start())
+    await client.send(Transcript(text="hello").event())
+    await client.expect_error("no_agent")
+    await client.ping()
+    await client.close()
+    await wyoming.stop()
+
+
+# --------------------------------------------------------------------------------------------- bad input
+
+
+async def test_bad_input_gets_errors_and_the_connection_survives(client: Client,
+                                                                 server: WyomingServer) -> None:
+    # Audio before audio-start: one error, further orphan chunks and the stop are dropped quietly.
+    chunk = AudioChunk(rate=16000, width=2, channels=1, audio=bytes(3200)).event()
+    await client.send(chunk, chunk, chunk, AudioStop().event())
+    await client.expect_error("audio_not_started")
+    await client.ping()
+
+    # audio-stop alone
+    await client.send(AudioStop().event())
+    await client.expect_error("audio_not_started")
+
+    # Unsupported formats: at audio-start, or in a chunk of an accepted stream.
+    for rate, width, channels in ((16000, 3, 1), (16000, 2, 0), (96000, 2, 1), (4000, 2, 1)):
+        await client.send(AudioStart(rate=rate, width=width, channels=channels).event(),
+                          AudioChunk(rate=rate, width=width, channels=channels, audio=bytes(960)).event(),
+                          AudioStop().event())
+        await client.expect_error("unsupported_audio_format")
+        await client.ping()
+    await client.send(AudioStart(rate=16000, width=2, channels=1).event(),
+                      AudioChunk(rate=16000, width=5, channels=1, audio=bytes(960)).event(),
+                      AudioChunk(rate=16000, width=2, channels=1, audio=bytes(960)).event(),
+                      AudioStop().event())
+    await client.expect_error("unsupported_audio_format")
+    await client.ping()
+
+    # No whole frame of audio.
+    await client.send(AudioStart(rate=16000, width=2, channels=1).event(), AudioStop().event())
+    await client.expect_error("no_audio")
+
+    # Unknown and malformed events.
+    await client.send(Event(type="detect", data={"names": ["ok_nabu"]}))
+    await client.expect_error("unknown_event")
+    await client.send(Event(type="synthesize", data={"voice": {}}))  # no text
+    await client.expect_error("invalid_event")
+    await client.send(Event(type="audio-start", data={"rate": 16000}))  # no width/channels
+    await client.expect_error("invalid_event")
+    await client.send_raw(b"this is not json\n")
+    await client.expect_error("invalid_event")
+    await client.send_raw(b'["a list"]\n')
+    await client.expect_error("invalid_event")
+    header = json.dumps({"type": "ping", "data_length": 5}).encode() + b"\n"
+    await client.send_raw(header + b"{oops")  # data block that is not JSON: skipped whole
+    await client.expect_error("invalid_event")
+    await client.send(Event(type="select-program", data={"name": "nobody"}))
+    await client.expect_error("unknown_program")
+    await client.send(Event(type="select-program", data={"name": HANDLE_PROGRAM}))
+    await client.ping()
+
+    # Text-to-speech misuse.
+    await client.send(SynthesizeChunk(text="Hello.").event())
+    await client.expect_error("synthesize_not_started")
+    await client.send(SynthesizeStop().event())
+    await client.expect_error("synthesize_not_started")
+    await client.send(Synthesize(text="   ").event())
+    await client.expect_error("invalid_text")
+
+    # The same connection still does real work, and so does a new one.
+    await client.send(Synthesize(text="Still here.").event())
+    audio, _ = collect_audio(await client.read_until("audio-stop"))
+    assert audio
+    other = await connect(server.port)
+    await other.send(Describe().event())
+    await other.expect("info")
+    await other.close()
+
+
+async def test_audio_over_the_limit(tts: TextToSpeech, agent: EchoAgent) -> None:
+    """Audio past max_seconds is refused as soon as it passes the limit, without loading whisper."""
+    short = SpeechToText(max_seconds=1.0)
+    wyoming = WyomingServer("tcp://127.0.0.1:0", short, tts, agent, "1")
+    client = await connect(await wyoming.start())
+    await client.send(*audio_events(bytes(16000 * 2 * 2), 16000, 2, 1))  # 2 s
+    await client.expect_error("audio_too_long")
+    await client.ping()
+    assert not short.loaded
+    await client.close()
+    await wyoming.stop()
+
+
+async def test_fatal_framing_error_closes_only_that_connection(server: WyomingServer) -> None:
+    client = await connect(server.port)
+    await client.send_raw(json.dumps({"type": "audio-chunk", "payload_length": 1 << 40}).encode() + b"\n")
+    await client.expect_error("invalid_event")
+    assert await asyncio.wait_for(async_read_event(client.reader), TIMEOUT) is None  # closed
+    await client.close()
+    other = await connect(server.port)
+    await other.ping()
+    await other.close()
+
+
+async def test_client_disconnect_mid_request(server: WyomingServer) -> None:
+    client = await connect(server.port)
+    text = "This is a longer answer. It has a few sentences. Nobody listens."
+    await client.send(Synthesize(text=text).event())
+    await client.close()
+    await asyncio.sleep(0.5)
+    other = await connect(server.port)
+    await other.ping()
+    await other.close()
+
+
+# --------------------------------------------------------------------------------------------- lifecycle
+
+
+async def test_serve_wyoming_runs_until_cancelled(stt: SpeechToText, tts: TextToSpeech,
+                                                  agent: EchoAgent) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    task = asyncio.create_task(serve_wyoming(f"tcp://127.0.0.1:{port}", stt, tts, agent, "1"))
+    for _ in range(100):
+        try:
+            client = await connect(port)
+            break
+        except OSError:
+            await asyncio.sleep(0.05)
+    else:
+        pytest.fail("serve_wyoming did not start listening")
+    await client.send(Describe().event())
+    await client.expect("info")
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await asyncio.wait_for(async_read_event(client.reader), TIMEOUT) is None  # closed by stop
+    await client.close()
+    with pytest.raises(OSError):
+        await connect(port)
+
+
+async def test_stop_closes_open_connections(stt: SpeechToText, tts: TextToSpeech) -> None:
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, None, "1")
+    client = await connect(await wyoming.start())
+    await client.ping()
+    await wyoming.stop()
+    assert await asyncio.wait_for(async_read_event(client.reader), TIMEOUT) is None
+    await client.close()
+
+
+async def test_unix_socket(tmp_path: Path, stt: SpeechToText, tts: TextToSpeech) -> None:
+    path = tmp_path / "o1.sock"
+    wyoming = WyomingServer(f"unix://{path}", stt, tts, None, "1")
+    assert await wyoming.start() == 0
+    reader, writer = await asyncio.open_unix_connection(str(path))
+    client = Client(reader, writer)
+    await client.ping()
+    await client.close()
+    await wyoming.stop()
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("uri", ["http://127.0.0.1:1", "tcp://127.0.0.1", "stdio://", "unix://"])
+def test_bad_uri(uri: str, stt: SpeechToText, tts: TextToSpeech) -> None:
+    with pytest.raises(ValueError):
+        WyomingServer(uri, stt, tts, None, "1")

@@ -1,0 +1,107 @@
+"""A scripted OpenAI-compatible chat-completions server for deterministic tests.
+
+Each request to ``POST /v1/chat/completions`` pops the next reply from a queue and streams it back as
+Server-Sent Events token by token (words, punctuation runs, whitespace), the way real servers do; with an empty queue it answers
+``"I have nothing more to say."``. ``requests`` keeps every request body so tests can check what the agent
+sent. Replies can also be ``ScriptedLLM.HANG`` (accept the request, never answer) or an int HTTP status
+(answer with that error). Runs in its own thread and event loop, so sync and async tests can use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections import deque
+from typing import Any
+
+from aiohttp import web
+
+# Stream roughly the way a tokenizer splits text: words, runs of punctuation, whitespace.
+_TOKENS = re.compile(r"\s+|\w+|[^\w\s]+")
+
+
+class ScriptedLLM:
+    """Start with ``start()``; ``api_base`` is ``http://127.0.0.1:<port>/v1``; stop with ``stop()``."""
+
+    HANG = object()
+
+    def __init__(self) -> None:
+        self.replies: deque[Any] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._runner: web.AppRunner | None = None
+
+    @property
+    def api_base(self) -> str:
+        """OpenAI-compatible base URL."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def script(self, *replies: Any) -> None:
+        """Replace the queue with ``replies`` (strings, HANG, or HTTP status ints)."""
+        self.replies.clear()
+        self.replies.extend(replies)
+        self.requests.clear()
+
+    def start(self) -> "ScriptedLLM":
+        """Start serving on 127.0.0.1 (a free port)."""
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(10)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and end the thread."""
+        if self._runner is not None:
+            self._loop.call_soon_threadsafe(self._stopping.set)
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+    async def _start(self) -> None:
+        self._stopping = asyncio.Event()
+        app = web.Application()
+        app.router.add_get("/v1/models", self._models)
+        app.router.add_post("/v1/chat/completions", self._chat)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.requests.append(body)
+        reply = self.replies.popleft() if self.replies else "I have nothing more to say."
+        if reply is self.HANG:
+            await self._stopping.wait()  # until stop(): never answers
+        if isinstance(reply, int):
+            return web.json_response({"error": {"message": "scripted failure", "type": "server_error"}}, status=reply)
+        model = body.get("model", "scripted")
+        if not body.get("stream"):
+            return web.json_response({
+                "id": "scripted", "object": "chat.completion", "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            })
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        pieces = _TOKENS.findall(reply) or [""]
+        for n, piece in enumerate(pieces):
+            delta = {"role": "assistant", "content": piece} if n == 0 else {"content": piece}
+            await self._send(response, model, delta, None)
+        await self._send(response, model, {}, "stop")
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+    @staticmethod
+    async def _send(response: web.StreamResponse, model: str, delta: dict, finish: str | None) -> None:
+        chunk = {"id": "scripted", "object": "chat.completion.chunk", "created": 0, "model": model,
+                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
