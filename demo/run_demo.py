@@ -450,12 +450,32 @@ async def _save_reply_audio(rest: HomeAssistantREST, events: dict[str, dict[str,
     return note, took, True
 
 
-def _all_alive(*procs: ManagedProcess):
-    """Return a check that raises when any of the processes has exited."""
+def _all_alive(server: ManagedProcess, hass: ManagedProcess):
+    """Return a check that raises when a process has exited or HA fell back to recovery mode."""
     def check() -> None:
-        for proc in procs:
-            proc.ensure_running()
+        server.ensure_running()
+        hass.ensure_running()
+        _raise_on_recovery_mode(hass)
     return check
+
+
+def _raise_on_recovery_mode(hass: ManagedProcess) -> None:
+    """Raise with HA's setup errors if it started in recovery mode (it then ignores our configuration).
+
+    HA always sets up its default integrations (frontend, camera, ...) and falls back to recovery mode
+    when `frontend` fails, typically because a requirement is missing from the HA environment.
+    """
+    try:
+        text = hass.log_path.read_text(errors="replace")
+    except OSError:
+        return
+    if "Activating recovery mode" not in text:
+        return
+    errors = [line for line in text.splitlines() if " ERROR " in line and "Setup failed" in line
+              or "Error during setup" in line]
+    raise RuntimeError("Home Assistant started in recovery mode (a requirement of its always-loaded "
+                       "integrations is probably missing from the HA environment):\n  "
+                       + "\n  ".join(errors[-10:] or ["(no setup error logged)"]))
 
 
 def _raise_on_sigterm() -> None:
