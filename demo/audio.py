@@ -59,7 +59,7 @@ def save_reply(data: bytes, out: Path, ffmpeg: str | None) -> str:
     """
     if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
         wav_bytes = _fix_streamed_wav(data)
-        source = "wav from HA, no conversion"
+        source = "WAV as HA sent it"
     else:
         if ffmpeg is None:
             raise RuntimeError("the reply is not WAV and no ffmpeg was found to decode it")
@@ -79,7 +79,8 @@ def _decode_with_ffmpeg(data: bytes, ffmpeg: str) -> bytes:
         input=data, capture_output=True, timeout=60, check=False,
     )
     if proc.returncode != 0 or not proc.stdout:
-        raise RuntimeError(f"ffmpeg could not decode the reply: {proc.stderr.decode(errors='replace')[-500:]}")
+        message = proc.stderr.decode(errors="replace")[-500:]
+        raise RuntimeError(f"ffmpeg could not decode the reply: {message}")
     return _fix_streamed_wav(proc.stdout)
 
 

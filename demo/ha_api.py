@@ -14,6 +14,8 @@ import aiohttp
 
 # A fresh instance logs in through the IndieAuth-style flow: the client id is just a URL.
 _OWNER = {"name": "o1 demo", "username": "demo", "language": "en"}
+# Seconds for one WebSocket command's answer (a pipeline run's events are bounded by the caller).
+COMMAND_TIMEOUT = 60
 
 
 class HAError(RuntimeError):
@@ -82,7 +84,8 @@ class HomeAssistantREST:
         flow = await self.request("POST", "/api/config/config_entries/flow",
                                   {"handler": domain, "show_advanced_options": False})
         if flow.get("type") == "form":
-            flow = await self.request("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", user_input)
+            path = f"/api/config/config_entries/flow/{flow['flow_id']}"
+            flow = await self.request("POST", path, user_input)
         if flow.get("type") != "create_entry":
             raise HAError(f"the {domain} config flow did not create an entry: "
                           f"{flow.get('type')} {flow.get('reason') or flow.get('errors')}")
@@ -105,6 +108,15 @@ class HomeAssistantWS:
         self.rest = rest
         self._ids = itertools.count(1)
         self.ws: aiohttp.ClientWebSocketResponse | None = None
+
+    async def __aenter__(self) -> HomeAssistantWS:
+        """Connect and authenticate."""
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        """Close the socket."""
+        await self.close()
 
     async def connect(self) -> None:
         """Open the socket and authenticate."""
@@ -144,7 +156,8 @@ class HomeAssistantWS:
     async def command(self, type_: str, **fields: Any) -> Any:
         """Send one command and return its result; raise HAError with HA's error message on failure."""
         message_id = await self._send({"type": type_, **fields})
-        answer = await self._receive(message_id)
+        async with asyncio.timeout(COMMAND_TIMEOUT):
+            answer = await self._receive(message_id)
         if not answer.get("success"):
             raise HAError(f"{type_} failed: {answer.get('error')}")
         return answer.get("result")
@@ -152,7 +165,8 @@ class HomeAssistantWS:
     async def subscribe(self, type_: str, **fields: Any) -> tuple[int, AsyncIterator[dict[str, Any]]]:
         """Send a subscription command; return its id and an iterator over its events' payloads."""
         message_id = await self._send({"type": type_, **fields})
-        answer = await self._receive(message_id)
+        async with asyncio.timeout(COMMAND_TIMEOUT):
+            answer = await self._receive(message_id)
         if not answer.get("success"):
             raise HAError(f"{type_} failed: {answer.get('error')}")
 
@@ -176,13 +190,13 @@ def _json_messages(msg: aiohttp.WSMessage) -> list[dict[str, Any]]:
     return data if isinstance(data, list) else [data]
 
 
-async def wait_for(check: Callable[[], Any], what: str, timeout: float, interval: float = 0.5,
+async def wait_for(check: Callable[[], Any], what: str, limit: float, interval: float = 0.5,
                    alive: Callable[[], None] | None = None) -> Any:
-    """Poll the coroutine function `check` until it returns something truthy; raise on timeout.
+    """Poll the coroutine function `check` until it returns something truthy; raise after `limit` seconds.
 
     `alive`, if given, is called on every round and should raise when a process we wait for has died.
     """
-    deadline = asyncio.get_running_loop().time() + timeout
+    deadline = asyncio.get_running_loop().time() + limit
     while True:
         if alive is not None:
             alive()
@@ -190,5 +204,5 @@ async def wait_for(check: Callable[[], Any], what: str, timeout: float, interval
         if result:
             return result
         if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError(f"{what}: nothing after {timeout:.0f} s")
+            raise TimeoutError(f"{what}: nothing after {limit:.0f} s")
         await asyncio.sleep(interval)

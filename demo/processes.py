@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -13,22 +14,30 @@ from pathlib import Path
 
 from progress import log
 
+
+def free_ports(count: int) -> list[int]:
+    """Return `count` distinct TCP ports on 127.0.0.1 that are free right now."""
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) for _ in range(count)]
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))  # all held open together, so no port is handed out twice
+        return [sock.getsockname()[1] for sock in socks]
+
+
 _PR_SET_PDEATHSIG = 1
-
-
-def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+try:
+    _LIBC: ctypes.CDLL | None = ctypes.CDLL("libc.so.6", use_errno=True)
+except OSError:  # not glibc Linux: no parent-death signal, the normal cleanup still applies
+    _LIBC = None
 
 
 def _die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM if the demo itself dies (a safety net for SIGKILL)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass
+    """In the child, before exec: get SIGTERM if the demo itself dies (a safety net for SIGKILL).
+
+    libc is loaded in the parent, so the child only makes one system call.
+    """
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 class ManagedProcess:
@@ -38,12 +47,11 @@ class ManagedProcess:
     the child's whole process group: SIGTERM first, SIGKILL after a grace period.
     """
 
-    def __init__(self, name: str, argv: Sequence[str], log_path: Path, env: dict[str, str] | None = None):
-        """Remember what to start; nothing runs before start()."""
+    def __init__(self, name: str, argv: Sequence[str], log_path: Path):
+        """Remember what to start (with the demo's environment); nothing runs before start()."""
         self.name = name
         self.argv = list(argv)
         self.log_path = log_path
-        self.env = env
         self._proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -54,9 +62,8 @@ class ManagedProcess:
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
-                env=self.env,
                 start_new_session=True,
-                preexec_fn=_die_with_parent,
+                preexec_fn=_die_with_parent,  # noqa: PLW1509 - started before any thread exists
             )
         log(f"{self.name}: started, pid {self._proc.pid}, log {self.log_path}")
 
@@ -93,10 +100,8 @@ class ManagedProcess:
                 log(f"{self.name}: still running after {grace:.0f} s, SIGKILL")
         # Also end helpers the leader left behind in its group (they would outlive it otherwise).
         _signal_group(pgid, signal.SIGKILL)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
         if not _group_gone(pgid, timeout=5):
             log(f"{self.name}: WARNING: processes of group {pgid} survived SIGKILL")
         log(f"{self.name}: stopped (exit code {self._proc.returncode})")

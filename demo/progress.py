@@ -24,6 +24,8 @@ def log(message: str) -> None:
 def stage(name: str, timings: dict[str, float] | None = None) -> Iterator[None]:
     """Log the start and the duration of a setup stage; record the duration in `timings` if given."""
     log(f"{name} ...")
+    if timings is not None:
+        timings[name] = 0.0  # keep the stages in the order they started
     began = time.monotonic()
     yield
     took = time.monotonic() - began

@@ -46,6 +46,7 @@ class EmbeddedLLM:
         self.context = context
         self.port = 0
         self._proc: asyncio.subprocess.Process | None = None
+        self._drainer: asyncio.Future | None = None
 
     @property
     def api_base(self) -> str:
@@ -78,16 +79,17 @@ class EmbeddedLLM:
                         if r.status == 200:
                             _LOGGER.info("Embedded LLM %s ready on %s in %.1f s", model.name, self.api_base,
                                          time.monotonic() - start)
-                            asyncio.ensure_future(self._drain())
+                            self._drainer = asyncio.ensure_future(self._drain(self._proc))
                             return
                 await asyncio.sleep(0.25)
         await self.stop()
         raise RuntimeError(f"embedded LLM server did not answer within {timeout:g} s")
 
-    async def _drain(self) -> None:
+    @staticmethod
+    async def _drain(proc: asyncio.subprocess.Process) -> None:
         """Keep reading the child's stderr so it never blocks on a full pipe."""
-        if self._proc and self._proc.stderr:
-            while await self._proc.stderr.read(65536):
+        if proc.stderr is not None:
+            while await proc.stderr.read(65536):
                 pass
 
     async def stop(self) -> None:
@@ -101,3 +103,5 @@ class EmbeddedLLM:
         except TimeoutError:
             proc.kill()
             await proc.wait()
+        if self._drainer is not None:
+            await self._drainer
