@@ -8,6 +8,7 @@ Routes:
 - ``GET /api/health`` -> ``{"status": "ok", "version"}``
 - ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...]}``
 - ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
+- ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
 - ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending"}``
 - ``DELETE /api/conversation/{id}`` -> 204
 - ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
@@ -29,6 +30,7 @@ _LOGGER = logging.getLogger(__name__)
 API_VERSION = 1
 STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502, "timeout": 504, "busy": 503}
 AGENT_KEY = web.AppKey("agent", O1Agent)
+VERSION_KEY = web.AppKey("version", str)
 MAX_TEXT = 4000
 
 
@@ -50,14 +52,14 @@ def _auth_middleware(token: str) -> Callable:
 
 async def health(request: web.Request) -> web.Response:
     """Liveness, no auth."""
-    return web.json_response({"status": "ok", "version": request.app["version"]})
+    return web.json_response({"status": "ok", "version": request.app[VERSION_KEY]})
 
 
 async def info(request: web.Request) -> web.Response:
     """Server version and the profiles it offers."""
     agent = request.app[AGENT_KEY]
     return web.json_response({
-        "version": request.app["version"],
+        "version": request.app[VERSION_KEY],
         "api_version": API_VERSION,
         "default_profile": agent.default_profile,
         "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
@@ -65,25 +67,70 @@ async def info(request: web.Request) -> web.Response:
     })
 
 
-async def converse(request: web.Request) -> web.Response:
-    """Answer one user turn."""
+async def _turn_request(request: web.Request) -> tuple[str, str | None, str | None, str | None]:
+    """Parse and validate a turn's JSON body. Raises web.HTTPBadRequest with our error shape."""
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error(400, "invalid_request", "The request body must be JSON.")
+        raise _bad("The request body must be JSON.") from None
     if not isinstance(body, dict):
-        return _error(400, "invalid_request", "The request body must be a JSON object.")
+        raise _bad("The request body must be a JSON object.")
     text, cid, profile, language = (body.get(k) for k in ("text", "conversation_id", "profile", "language"))
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
-        return _error(400, "invalid_request", f"'text' must be a non-empty string of at most {MAX_TEXT} characters.")
+        raise _bad(f"'text' must be a non-empty string of at most {MAX_TEXT} characters.")
     for name, value in (("conversation_id", cid), ("profile", profile), ("language", language)):
         if value is not None and (not isinstance(value, str) or len(value) > 200):
-            return _error(400, "invalid_request", f"'{name}' must be a string.")
+            raise _bad(f"'{name}' must be a string.")
+    return text, cid or None, profile or None, language
+
+
+def _bad(message: str) -> web.HTTPBadRequest:
+    return web.HTTPBadRequest(text=json.dumps({"error": "invalid_request", "message": message}),
+                              content_type="application/json")
+
+
+async def converse(request: web.Request) -> web.Response:
+    """Answer one user turn."""
+    text, cid, profile, language = await _turn_request(request)
     try:
-        reply = await request.app[AGENT_KEY].ask(text, cid or None, profile or None, language)
+        reply = await request.app[AGENT_KEY].ask(text, cid, profile, language)
     except AgentError as err:
         return _error(STATUS.get(err.code, 500), err.code, err.message)
     return web.json_response(reply.as_dict())
+
+
+async def converse_stream(request: web.Request) -> web.StreamResponse:
+    """Answer one user turn as newline-delimited JSON events (``application/x-ndjson``).
+
+    Lines: ``{"type": "delta", "text"}`` (answer sentences; concatenated they are the answer),
+    ``{"type": "code", "block"}``, then ``{"type": "done", "reply"}`` or ``{"type": "error", "error", "message"}``.
+    A bad request or an unknown profile is refused before streaming, with the usual status and JSON error.
+    """
+    text, cid, profile, language = await _turn_request(request)
+    stream = request.app[AGENT_KEY].ask_stream(text, cid, profile, language)
+    try:
+        first = await anext(stream)
+    except AgentError as err:
+        return _error(STATUS.get(err.code, 500), err.code, err.message)
+    response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-cache"})
+    await response.prepare(request)
+
+    async def send(event: dict) -> None:
+        if event["type"] == "done":
+            event = {"type": "done", "reply": event["reply"].as_dict()}
+        await response.write(json.dumps(event).encode() + b"\n")
+
+    try:
+        await send(first)
+        async for event in stream:
+            await send(event)
+    except AgentError as err:
+        await send({"type": "error", "error": err.code, "message": err.message})
+    except ConnectionResetError:
+        _LOGGER.info("Streaming client went away")
+        return response
+    await response.write_eof()
+    return response
 
 
 async def get_conversation(request: web.Request) -> web.Response:
@@ -116,10 +163,11 @@ def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
         raise ValueError("the API needs a token")
     app = web.Application(middlewares=[_auth_middleware(token)], client_max_size=64 * 1024)
     app[AGENT_KEY] = agent
-    app["version"] = version
+    app[VERSION_KEY] = version
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/info", info)
     app.router.add_post("/api/conversation", converse)
+    app.router.add_post("/api/conversation/stream", converse_stream)
     app.router.add_get("/api/conversation/{conversation_id}", get_conversation)
     app.router.add_delete("/api/conversation/{conversation_id}", delete_conversation)
     app.router.add_get("/api/audit", audit)

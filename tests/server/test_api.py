@@ -82,3 +82,44 @@ async def test_llm_failure_is_502_with_a_sentence(api: str, llm: ScriptedLLM) ->
     llm.script(500, 500, 500, 500)
     status, body = await call("POST", f"{api}/api/conversation", json={"text": "hi"})
     assert status == 502 and body["error"] == "llm_unavailable" and body["message"].endswith(".")
+
+
+async def stream_events(url: str, payload: dict) -> tuple[int, list[dict]]:
+    """POST to the streaming endpoint; return the status and the NDJSON events."""
+    import json
+
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with aiohttp.ClientSession() as http, http.post(url, json=payload, headers=headers) as r:
+        if r.content_type == "application/json":
+            return r.status, [await r.json()]
+        assert r.content_type == "application/x-ndjson"
+        return r.status, [json.loads(line) async for line in r.content if line.strip()]
+
+
+async def test_streamed_turn_sends_sentences_code_and_done(api: str, llm: ScriptedLLM) -> None:
+    llm.script("Let me work that out. ```python\nprint(6 * 7)\n```", "It is 42. Anything else?")
+    status, events = await stream_events(f"{api}/api/conversation/stream", {"text": "6 times 7?"})
+    assert status == 200
+    kinds = [e["type"] for e in events]
+    assert kinds[-1] == "done" and "code" in kinds
+    deltas = "".join(e["text"] for e in events if e["type"] == "delta")
+    reply = events[-1]["reply"]
+    assert deltas == reply["answer"] == "Let me work that out. It is 42. Anything else?"
+    # The first sentence was sent before the code ran.
+    assert kinds.index("delta") < kinds.index("code")
+    assert [e["block"]["output"] for e in events if e["type"] == "code"] == ["42"]
+
+
+async def test_streamed_turn_errors(api: str, llm: ScriptedLLM) -> None:
+    status, [body] = await stream_events(f"{api}/api/conversation/stream", {"text": "hi", "profile": "ghost"})
+    assert status == 404 and body["error"] == "unknown_profile"
+    # A failure before anything was said is an HTTP error ...
+    llm.script(500)
+    status, [body] = await stream_events(f"{api}/api/conversation/stream", {"text": "hi"})
+    assert status == 502 and body["error"] == "llm_unavailable"
+    # ... and after the first sentence, the stream's last event.
+    llm.script("Let me check. ```python\nprint(1)\n```", 500)
+    status, events = await stream_events(f"{api}/api/conversation/stream", {"text": "hi"})
+    assert status == 200
+    assert events[0] == {"type": "delta", "text": "Let me check."}
+    assert events[-1]["type"] == "error" and events[-1]["error"] == "llm_unavailable"

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import uuid
 from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 from .audit import AuditLog
@@ -81,24 +82,52 @@ class O1Agent:
     async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
                   language: str | None = None) -> AgentReply:
         """Answer one user turn within the profile's seconds_per_turn. Raises AgentError."""
+        async for event in self.ask_stream(text, conversation_id, profile, language):
+            if event["type"] == "done":
+                return event["reply"]
+        raise AssertionError("ask_stream ended without a reply")  # pragma: no cover
+
+    async def ask_stream(self, text: str, conversation_id: str | None = None, profile: str | None = None,
+                         language: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Answer one user turn as a stream of events, within the profile's seconds_per_turn.
+
+        Yields ``{"type": "delta", "text"}`` (the spoken answer, sentence by sentence; concatenated they are
+        the answer), ``{"type": "code", "block"}`` (each code block once its fate is known) and finally
+        ``{"type": "done", "reply": AgentReply}``. Raises AgentError before the first event for a bad request
+        or an unknown profile, and from the stream for an LLM failure or the turn's timeout.
+        """
         if not isinstance(text, str) or not text.strip():
             raise AgentError("invalid_request", "I didn't hear a question.")
         chosen = self.profile(profile)
         conversation_id = conversation_id or uuid.uuid4().hex
         session = self.sessions.get(conversation_id, chosen)
-        deadline = chosen.limits["seconds_per_turn"]
+        deadline = asyncio.get_running_loop().time() + chosen.limits["seconds_per_turn"]
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        def emit(event: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, event)
+
         async with self._slots:
-            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip()))
+            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit))
             try:
-                reply = await asyncio.wait_for(asyncio.shield(task), timeout=deadline)
-            except TimeoutError:
-                session.stop()
-                _LOGGER.warning("Turn in %s stopped after %s s", conversation_id, deadline)
-                raise AgentError("timeout", "That took too long, so I stopped. Please try again.") from None
+                while not (task.done() and events.empty()):
+                    getter = asyncio.ensure_future(events.get())
+                    done, _ = await asyncio.wait({getter, task}, timeout=deadline - loop.time(),
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    if getter in done:
+                        yield getter.result()
+                        continue
+                    getter.cancel()
+                    if not done:
+                        session.stop()
+                        _LOGGER.warning("Turn in %s stopped at its deadline", conversation_id)
+                        raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
+                reply = task.result()  # raises the turn's AgentError
             finally:
                 if task.done() and not task.cancelled() and task.exception() is None:
                     await asyncio.to_thread(self.sessions.save, session)
-        return reply
+        yield {"type": "done", "reply": reply}
 
     def conversation(self, conversation_id: str) -> dict[str, Any] | None:
         """Return a conversation's profile and turns, or None."""

@@ -22,12 +22,14 @@ from .audit import AuditLog
 from .backend import AgentBackend, BackendError
 from .profiles import Profile
 from .sandbox import Limits, conversation_dir, run_code
-from .speech_text import speakable
+from .speech_text import AnswerStream, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
 _LOGGER = logging.getLogger(__name__)
 
 BackendFactory = Callable[[Profile, "Session"], AgentBackend]
+# emit(event) receives {"type": "delta", "text": ...} and {"type": "code", "block": {...}} while a turn runs.
+Emit = Callable[[dict[str, Any]], None]
 _YES = re.compile(r"^\s*(yes|yeah|yep|sure|ok|okay|do it|go ahead|please do|confirm(ed)?)\b", re.I)
 
 
@@ -55,6 +57,7 @@ class Session:
         self._factory = backend_factory
         self._backend: AgentBackend | None = None
         self._current: CodeBlock | None = None
+        self._emit: Emit | None = None
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -94,21 +97,40 @@ class Session:
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
-        self.audit.record(self.conversation_id, self.profile.name, block)
+        self._record(block)
         return result.output or "(no output)"
 
+    def _record(self, block: CodeBlock) -> None:
+        """Audit a block whose fate is final, and tell the streaming client about it."""
+        self.audit.record(self.conversation_id, self.profile.name, block)
+        if self._emit is not None:
+            self._emit({"type": "code", "block": block.as_dict()})
+
     # ------------------------------------------------------------------ turns
-    def turn(self, text: str) -> AgentReply:
-        """Answer one user message (blocking). Raises AgentError when the LLM fails."""
+    def turn(self, text: str, emit: Emit | None = None) -> AgentReply:
+        """Answer one user message (blocking). Raises AgentError when the LLM fails.
+
+        ``emit`` (optional, called from this worker thread) gets the answer's sentences and each code block
+        as they happen; the deltas it gets, concatenated, equal the reply's answer.
+        """
         with self.lock:
             self.last_used = time.monotonic()
-            if self.pending is not None:
-                reply = self._answer_pending(text)
-            else:
-                reply = self._chat(text)
+            self._emit = emit
+            try:
+                if self.pending is not None:
+                    reply = self._answer_pending(text)
+                else:
+                    reply = self._chat(text)
+            finally:
+                self._emit = None
             self.turns.append({"text": text, "answer": reply.answer,
                                "code_blocks": [b.as_dict() for b in reply.code_blocks]})
             return reply
+
+    def _answer(self, live: bool) -> AnswerStream:
+        """An AnswerStream that forwards sentences to the streaming client, if any."""
+        emit = self._emit
+        return AnswerStream((lambda text: emit({"type": "delta", "text": text})) if emit else None, live)
 
     def _chat(self, text: str) -> AgentReply:
         blocks: list[CodeBlock] = []
@@ -120,7 +142,7 @@ class Session:
             if len([b for b in blocks if b.decision == "allow"]) >= cap:
                 blocks.append(CodeBlock(language, code, decision="skipped",
                                         reason=f"more than {cap} code blocks in one turn"))
-                self.audit.record(self.conversation_id, self.profile.name, blocks[-1])
+                self._record(blocks[-1])
                 return False
             language = _canonical_language(language)
             if language not in self.profile.languages:
@@ -128,7 +150,7 @@ class Session:
                                   reason=f"This profile does not run {language or 'that kind of'} code.")
                 blocks.append(block)
                 held.append(block)
-                self.audit.record(self.conversation_id, self.profile.name, block)
+                self._record(block)
                 return False
             found = policy.classify(language, code, self.workdir)
             decision = policy.decide(self.profile.policy, found)
@@ -141,31 +163,33 @@ class Session:
             held.append(block)
             if decision.action == "confirm":
                 self.pending = {"block": block.as_dict(), "summary": found.summary}
-            self.audit.record(self.conversation_id, self.profile.name, block)
+            self._record(block)
             return False
 
-        deltas: list[str] = []
+        from_output = self.profile.answer_from == "output"
+        answer = self._answer(live=not from_output)
         try:
             prompt = self.profile.message_template.replace("{text}", text)
-            for delta in self.backend.send(prompt, gate, self.profile.answer_from == "output"):
-                deltas.append(delta)
+            for delta in self.backend.send(prompt, gate, from_output):
+                answer.feed(delta)
         except BackendError as err:
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
             raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
-        return AgentReply(self.conversation_id, self.profile.name, self._answer_text(deltas, blocks, held),
-                          blocks, continue_conversation=self.pending is not None)
+        text_out = answer.finish(self._tail(answer, blocks, held))
+        return AgentReply(self.conversation_id, self.profile.name, text_out, blocks,
+                          continue_conversation=self.pending is not None)
 
-    def _answer_text(self, deltas: list[str], blocks: list[CodeBlock], held: list[CodeBlock]) -> str:
-        """Choose what to say: a confirmation question, a refusal, the model's words, or the code's output."""
+    def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock]) -> str | None:
+        """What to say after the model's own words: a confirmation question, a refusal, or the code's output."""
         if held:
             block = held[-1]
             if block.decision == "confirm" and self.pending is not None:
                 return f"{self.pending['summary'].rstrip('.')}. Shall I?"
             return block.reason or "I won't run that."
         ran = [b for b in blocks if b.decision == "allow"]
-        said = "" if (ran and self.profile.answer_from == "output") else speakable("".join(deltas))
-        if said:
-            return said
+        from_output = ran and self.profile.answer_from == "output"
+        if answer.model_text and not from_output:
+            return None  # the model's words are the answer (already streamed in live mode)
         if ran:
             output = speakable(ran[-1].output, max_sentences=2, max_chars=200)
             if ran[-1].exit_status == 0 and output:
@@ -182,10 +206,11 @@ class Session:
         if not _YES.match(text):
             block.decision = "cancelled"
             block.reason = "the user did not confirm"
-            self.audit.record(self.conversation_id, self.profile.name, block)
+            self._record(block)
             self.backend.messages.append({"role": "user", "type": "message", "content": text})
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
-            return AgentReply(self.conversation_id, self.profile.name, "Okay, I won't do it.", [block])
+            said = self._answer(live=False).finish("Okay, I won't do it.")
+            return AgentReply(self.conversation_id, self.profile.name, said, [block])
         self._current = block
         output = self.execute(block.language, block.code)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
@@ -194,7 +219,7 @@ class Session:
         answer = "Done." + (f" {said}" if said and block.exit_status == 0 else "")
         if block.exit_status:
             answer = "I ran it, but it failed."
-        return AgentReply(self.conversation_id, self.profile.name, answer, [block])
+        return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
 
 
 def _canonical_language(language: str) -> str:
