@@ -49,6 +49,8 @@ class Settings:
     llm_api_key: str | None = None
     llm_timeout: float = 120.0
     threads: int = 2
+    ha_url: str | None = None
+    ha_token: str | None = None
     log_level: str = "INFO"
     version: str = field(default=__version__)
 
@@ -98,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--llm-api-key", default="")
     p.add_argument("--llm-timeout", type=float, default=120.0, help="seconds per LLM request")
     p.add_argument("--threads", type=int, default=2, help="CPU threads for whisper and the embedded LLM")
+    p.add_argument("--ha-url", default="", help="Home Assistant URL for generated code (add-on: http://supervisor/core)")
+    p.add_argument("--ha-token", default="", help="Home Assistant token for generated code (add-on: the Supervisor token)")
     p.add_argument("--log-level", default="INFO")
     p.add_argument("--version", action="version", version=__version__)
     return p
@@ -127,5 +131,7 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         llm_api_key=args.llm_api_key or None,
         llm_timeout=args.llm_timeout,
         threads=args.threads,
+        ha_url=args.ha_url or None,
+        ha_token=args.ha_token or None,
         log_level=args.log_level.upper(),
     )

@@ -11,7 +11,7 @@ from typing import Any
 
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
-from .profiles import Profile, ProfileStore
+from .profiles import LANGUAGES, Profile, ProfileStore
 from .session import Session, SessionManager
 from .types import AgentError, AgentReply
 
@@ -40,12 +40,15 @@ class O1Agent:
         data_dir: Path,
         sandbox_root: Path,
         max_parallel: int = 2,
+        ha_url: str | None = None,
+        ha_token: str | None = None,
     ) -> None:
         self.profiles = profiles
         self.default_profile = default_profile
         self.default_llm = default_llm
         self.audit = AuditLog(data_dir / "audit.jsonl")
-        self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend)
+        self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend,
+                                       ha=(ha_url, ha_token))
         self._slots = asyncio.Semaphore(max_parallel)
 
     def llm_for(self, profile: Profile) -> LLMConfig:
@@ -67,7 +70,9 @@ class O1Agent:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
         if profile.persona:
             system += "\n" + profile.persona.strip()
-        return OpenInterpreterBackend(self.llm_for(profile), system, profile.languages, session.execute,
+        # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
+        # refuses the languages the profile does not allow.
+        return OpenInterpreterBackend(self.llm_for(profile), system, LANGUAGES, session.execute,
                                       profile.limits["output_chars"])
 
     def profile(self, name: str | None) -> Profile:

@@ -44,8 +44,10 @@ class Session:
         audit: AuditLog,
         backend_factory: BackendFactory,
         state: dict[str, Any] | None = None,
+        ha: tuple[str | None, str | None] = (None, None),
     ) -> None:
         self.conversation_id = conversation_id
+        self._ha = ha
         self.profile = profile
         self.workdir = conversation_dir(sandbox_root, conversation_id)
         self.audit = audit
@@ -93,12 +95,19 @@ class Session:
         """Run the block the gate just allowed, record it in the audit log, return its output."""
         block = self._current or CodeBlock(language, code, decision="allow")
         self._current = None
-        result = run_code(language, code, self.workdir, self.limits())
+        result = run_code(language, code, self.workdir, self.limits(), self._code_env())
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
         self._record(block)
         return result.output or "(no output)"
+
+    def _code_env(self) -> dict[str, str]:
+        """Environment for generated code: Home Assistant access for the o1_ha helper, per the profile."""
+        url, token = self._ha
+        if self.profile.home_assistant == "none" or not url or not token:
+            return {"O1_HA_ACCESS": "none"}
+        return {"O1_HA_URL": url, "O1_HA_TOKEN": token, "O1_HA_ACCESS": self.profile.home_assistant}
 
     def _record(self, block: CodeBlock) -> None:
         """Audit a block whose fate is final, and tell the streaming client about it."""
@@ -236,7 +245,8 @@ class SessionManager:
     """Sessions by conversation id, loaded from and saved to ``<data_dir>/sessions``."""
 
     def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
-                 idle_seconds: float = 3600.0) -> None:
+                 idle_seconds: float = 3600.0, ha: tuple[str | None, str | None] = (None, None)) -> None:
+        self._ha = ha
         self.folder = data_dir / "sessions"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.sandbox_root = sandbox_root
@@ -269,7 +279,7 @@ class SessionManager:
                     _LOGGER.warning("Could not restore %s: %s", path, err)
                 if state and state.get("profile") != profile.name:
                     state = None
-            session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state)
+            session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state, self._ha)
             self._sessions[conversation_id] = session
             return session
 
