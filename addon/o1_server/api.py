@@ -11,6 +11,7 @@ Routes:
 - ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
 - ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending"}``
 - ``DELETE /api/conversation/{id}`` -> 204
+- ``POST /api/conversation/{id}/cancel`` -> 204 (stops a running turn) or 404
 - ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
 """
 
@@ -147,6 +148,13 @@ async def delete_conversation(request: web.Request) -> web.Response:
     return web.Response(status=204)
 
 
+async def cancel_conversation(request: web.Request) -> web.Response:
+    """Stop a conversation's running turn (it answers with a timeout-like stop); 404 when unknown."""
+    if not request.app[AGENT_KEY].cancel(request.match_info["conversation_id"]):
+        return _error(404, "unknown_conversation", "There is no such conversation running.")
+    return web.Response(status=204)
+
+
 async def audit(request: web.Request) -> web.Response:
     """The last audit records, optionally of one conversation."""
     try:
@@ -170,5 +178,6 @@ def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
     app.router.add_post("/api/conversation/stream", converse_stream)
     app.router.add_get("/api/conversation/{conversation_id}", get_conversation)
     app.router.add_delete("/api/conversation/{conversation_id}", delete_conversation)
+    app.router.add_post("/api/conversation/{conversation_id}/cancel", cancel_conversation)
     app.router.add_get("/api/audit", audit)
     return app

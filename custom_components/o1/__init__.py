@@ -7,19 +7,14 @@ from dataclasses import dataclass
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_TOKEN, CONF_URL, Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.typing import ConfigType
 
-from .client import (
-    O1AuthError,
-    O1Client,
-    O1ConnectionError,
-    O1ResponseError,
-    O1ServerInfo,
-)
+from .client import O1Client, O1ServerInfo
 from .const import DOMAIN
+from .coordinator import O1Coordinator
+from .issues import async_delete_issues
 from .services import async_setup_services
 
 PLATFORMS: tuple[Platform, ...] = (Platform.CONVERSATION,)
@@ -28,10 +23,15 @@ CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 @dataclass(slots=True)
 class O1RuntimeData:
-    """What a loaded o1 config entry holds: the server's client and what it told at setup."""
+    """What a loaded o1 config entry holds: the server's client and the coordinator watching it."""
 
     client: O1Client
-    info: O1ServerInfo
+    coordinator: O1Coordinator
+
+    @property
+    def info(self) -> O1ServerInfo:
+        """Return what the server last told about itself (version, profiles)."""
+        return self.coordinator.data
 
 
 type O1ConfigEntry = ConfigEntry[O1RuntimeData]
@@ -51,28 +51,24 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 async def async_setup_entry(hass: HomeAssistant, entry: O1ConfigEntry) -> bool:
     """Set up an o1 server from a config entry."""
     client = async_create_client(hass, entry.data[CONF_URL], entry.data[CONF_TOKEN])
-    try:
-        info = await client.async_get_info()
-    except O1AuthError as err:
-        raise ConfigEntryAuthFailed(
-            translation_domain=DOMAIN, translation_key="invalid_auth"
-        ) from err
-    except (O1ConnectionError, O1ResponseError) as err:
-        raise ConfigEntryNotReady(
-            translation_domain=DOMAIN,
-            translation_key="cannot_connect",
-            translation_placeholders={"url": client.url, "error": str(err)},
-        ) from err
-
-    entry.runtime_data = O1RuntimeData(client=client, info=info)
+    coordinator = O1Coordinator(hass, entry, client)
+    # Raises ConfigEntryNotReady (unreachable, incompatible) or ConfigEntryAuthFailed.
+    await coordinator.async_config_entry_first_refresh()
+    entry.runtime_data = O1RuntimeData(client=client, coordinator=coordinator)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
     return True
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: O1ConfigEntry) -> bool:
-    """Unload an o1 config entry."""
+    """Unload an o1 config entry (and drop its repair issues: nobody watches the server now)."""
+    async_delete_issues(hass, entry)
     return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: O1ConfigEntry) -> None:
+    """Drop the repair issues of a removed o1 config entry."""
+    async_delete_issues(hass, entry)
 
 
 async def _async_update_listener(hass: HomeAssistant, entry: O1ConfigEntry) -> None:

@@ -7,6 +7,7 @@ integration works with the typed results and errors defined here.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator, Awaitable
 from dataclasses import asdict, dataclass, field
 from http import HTTPStatus
 import json
@@ -15,7 +16,9 @@ from typing import Any
 import aiohttp
 from yarl import URL
 
-from .const import CONVERSATION_TIMEOUT, REQUEST_TIMEOUT
+from .const import CONVERSATION_TIMEOUT, MAX_STREAM_LINE, REQUEST_TIMEOUT
+
+NDJSON = "application/x-ndjson"
 
 
 class O1Error(Exception):
@@ -28,6 +31,10 @@ class O1ConnectionError(O1Error):
 
 class O1TimeoutError(O1ConnectionError):
     """The server did not answer in time."""
+
+
+class O1StreamError(O1ConnectionError):
+    """The server's streamed answer broke off before its end (no ``done`` event)."""
 
 
 class O1AuthError(O1Error):
@@ -72,6 +79,10 @@ class O1ServerInfo:
         """Return the names of the profiles, in the server's order."""
         return [profile.name for profile in self.profiles]
 
+    def profile(self, name: str) -> O1Profile | None:
+        """Return the profile called `name`, if the server offers it."""
+        return next((profile for profile in self.profiles if profile.name == name), None)
+
 
 @dataclass(frozen=True, slots=True)
 class O1CodeBlock:
@@ -112,6 +123,30 @@ class O1Reply:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class O1DeltaEvent:
+    """Streamed: the next piece of the spoken answer (the pieces, joined, are the answer)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class O1CodeEvent:
+    """Streamed: a code block whose fate is known (ran, refused, held for confirmation...)."""
+
+    block: O1CodeBlock
+
+
+@dataclass(frozen=True, slots=True)
+class O1DoneEvent:
+    """Streamed last: the whole reply of the turn."""
+
+    reply: O1Reply
+
+
+type O1StreamEvent = O1DeltaEvent | O1CodeEvent | O1DoneEvent
+
+
 def normalize_url(url: str) -> str:
     """Return the canonical form of a server URL (scheme, host, port, path).
 
@@ -147,6 +182,71 @@ def _parse_code_block(data: dict[str, Any]) -> O1CodeBlock:
         output=str(data.get("output") or ""),
         seconds=float(data.get("seconds") or 0.0),
     )
+
+
+def _parse_reply(data: Any, profile: str | None) -> O1Reply:
+    """Build a reply from its JSON object; O1ConnectionError when it is not one."""
+    try:
+        return O1Reply(
+            conversation_id=str(data["conversation_id"]),
+            profile=str(data.get("profile") or profile or ""),
+            answer=str(data.get("answer") or ""),
+            continue_conversation=bool(data.get("continue_conversation", False)),
+            code_blocks=[_parse_code_block(item) for item in data.get("code_blocks") or []],
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise O1ConnectionError("Unexpected conversation reply from the o1 server") from err
+
+
+def _parse_stream_event(line: bytes, profile: str | None) -> O1StreamEvent | None:
+    """Turn one NDJSON line into an event (None for blank lines and unknown types).
+
+    An ``error`` event raises O1ResponseError; a line that is not an event raises O1ConnectionError.
+    """
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+        kind = data["type"]
+    except (ValueError, TypeError, KeyError) as err:
+        raise O1ConnectionError("The o1 server streamed a line that is not an event") from err
+    try:
+        if kind == "delta":
+            return O1DeltaEvent(str(data.get("text") or ""))
+        if kind == "code":
+            return O1CodeEvent(_parse_code_block(data["block"]))
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise O1ConnectionError(f"The o1 server streamed a malformed {kind} event") from err
+    if kind == "done":
+        return O1DoneEvent(_parse_reply(data.get("reply"), profile))
+    if kind == "error":
+        raise O1ResponseError(
+            str(data.get("error") or "error"),
+            _error_message(data) or "The o1 server could not answer",
+        )
+    return None  # an event type of a newer server: not for us
+
+
+def _raise_for_status(status: int, data: Any) -> None:
+    """Raise the O1Error of an HTTP error status (401/403 and >= 400); nothing otherwise."""
+    if status in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN):
+        raise O1AuthError(_error_message(data) or "The access token was rejected")
+    if status >= 400:
+        code = "http_error"
+        if isinstance(data, dict) and isinstance(data.get("error"), str):
+            code = data["error"]
+        message = _error_message(data) or f"The o1 server answered HTTP {status}"
+        raise O1ResponseError(code, message, status)
+
+
+def _decode_json(body: bytes) -> Any:
+    """Return the decoded JSON of a body; None when it is empty or not JSON."""
+    if not body:
+        return None
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
 
 
 class O1Client:
@@ -228,25 +328,12 @@ class O1Client:
         except aiohttp.ClientError as err:
             raise O1ConnectionError(f"Cannot reach the o1 server: {err}") from err
 
-        data: Any = None
-        if body:
-            try:
-                data = json.loads(body)
-            except ValueError as err:
-                if status < 400:
-                    raise O1ConnectionError(
-                        f"The o1 server sent a reply that is not JSON ({content_type})"
-                    ) from err
-                data = None
-
-        if status in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN):
-            raise O1AuthError(_error_message(data) or "The access token was rejected")
-        if status >= 400:
-            code = "http_error"
-            if isinstance(data, dict) and isinstance(data.get("error"), str):
-                code = data["error"]
-            message = _error_message(data) or f"The o1 server answered HTTP {status}"
-            raise O1ResponseError(code, message, status)
+        data = _decode_json(body)
+        if data is None and body and status < 400:
+            raise O1ConnectionError(
+                f"The o1 server sent a reply that is not JSON ({content_type})"
+            )
+        _raise_for_status(status, data)
         return data
 
     async def async_get_health(self) -> dict[str, Any]:
@@ -295,20 +382,84 @@ class O1Client:
             timeout=self.conversation_timeout,
             payload=payload,
         )
+        return _parse_reply(data, profile)
+
+    async def async_converse_stream(
+        self,
+        text: str,
+        *,
+        conversation_id: str | None = None,
+        profile: str | None = None,
+        language: str | None = None,
+    ) -> AsyncGenerator[O1StreamEvent]:
+        """Send one user turn and yield the agent's answer as it comes.
+
+        Yields O1DeltaEvent (answer pieces) and O1CodeEvent (code blocks) in the
+        server's order, and O1DoneEvent last. The whole turn is bounded by the
+        conversation timeout (O1TimeoutError). A stream that ends before ``done``
+        raises O1StreamError, a streamed ``error`` O1ResponseError, and an HTTP
+        error before the stream the same errors as `async_converse`.
+        """
+        payload = {
+            "text": text,
+            "conversation_id": conversation_id,
+            "profile": profile,
+            "language": language,
+        }
+        headers = {"Accept": NDJSON, "Authorization": f"Bearer {self._token}"}
+        timeout = self.conversation_timeout
+        deadline = asyncio.get_running_loop().time() + timeout
+        url = self._url("api", "conversation", "stream")
         try:
-            return O1Reply(
-                conversation_id=str(data["conversation_id"]),
-                profile=str(data.get("profile") or profile or ""),
-                answer=str(data.get("answer") or ""),
-                continue_conversation=bool(data.get("continue_conversation", False)),
-                code_blocks=[
-                    _parse_code_block(item) for item in data.get("code_blocks") or []
-                ],
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise O1ConnectionError(
-                "Unexpected conversation reply from the o1 server"
+            async with asyncio.timeout_at(deadline):
+                response = await self._session.post(url, json=payload, headers=headers)
+        except TimeoutError as err:
+            raise O1TimeoutError(
+                f"The o1 server did not answer within {timeout:g} seconds"
             ) from err
+        except aiohttp.ClientError as err:
+            raise O1ConnectionError(f"Cannot reach the o1 server: {err}") from err
+
+        try:
+            if response.status >= 400 or response.content_type != NDJSON:
+                body = await self._read_until(deadline, timeout, response.read())
+                _raise_for_status(response.status, _decode_json(body))
+                raise O1ConnectionError(
+                    f"The o1 server did not stream its answer ({response.content_type})"
+                )
+            buffer = b""
+            while True:
+                chunk = await self._read_until(deadline, timeout, response.content.readany())
+                if not chunk:  # the server closed the stream
+                    break
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    if (event := _parse_stream_event(line, profile)) is not None:
+                        yield event
+                        if isinstance(event, O1DoneEvent):
+                            return
+                if len(buffer) > MAX_STREAM_LINE:
+                    raise O1ConnectionError("The o1 server streamed a line that is too long")
+            if isinstance(event := _parse_stream_event(buffer, profile), O1DoneEvent):
+                yield event  # a last line without its newline
+                return
+            raise O1StreamError("The o1 server stopped answering before the end of its answer")
+        finally:
+            response.release()
+
+    @staticmethod
+    async def _read_until[T](deadline: float, timeout: float, read: Awaitable[T]) -> T:
+        """Await one read of a response before the turn's deadline, as an O1Error on failure."""
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await read
+        except TimeoutError as err:
+            raise O1TimeoutError(
+                f"The o1 server did not finish answering within {timeout:g} seconds"
+            ) from err
+        except aiohttp.ClientError as err:
+            raise O1StreamError(f"The o1 server's answer broke off: {err}") from err
 
     async def async_get_conversation(self, conversation_id: str) -> dict[str, Any]:
         """Return what the server remembers of a conversation (raises on 404)."""

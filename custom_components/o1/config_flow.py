@@ -50,6 +50,7 @@ from .const import (
     LOGGER,
     SUBENTRY_CONVERSATION,
 )
+from .issues import is_compatible
 
 
 URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
@@ -110,6 +111,14 @@ async def async_validate_server(
     except Exception:  # noqa: BLE001 - the form must show an error, not crash
         LOGGER.exception("Unexpected exception while validating the o1 server")
         return None, {"base": "unknown"}
+    if not is_compatible(info.version, info.api_version):
+        LOGGER.warning(
+            "The o1 server at %s is version %s with API version %s: not supported",
+            url,
+            info.version,
+            info.api_version,
+        )
+        return None, {"base": "incompatible_server"}
     return info, {}
 
 

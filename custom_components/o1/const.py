@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 import logging
 from typing import Final
 
@@ -19,9 +20,32 @@ DEFAULT_NAME: Final = "o1"
 DEFAULT_URL: Final = "http://localhost:10800"
 
 # Seconds. A conversation turn may run a slow local LLM and code: be generous, never unbounded.
-CONVERSATION_TIMEOUT: Final = 180
+# A little above the server's own default turn limit (180 s), so its spoken "took too long" comes first.
+CONVERSATION_TIMEOUT: Final = 190
 # Seconds for quick calls: /api/info, /api/health, DELETE and GET of a conversation.
 REQUEST_TIMEOUT: Final = 15
+
+# Bytes: the longest NDJSON line accepted from the streaming endpoint (code and output are capped server-side).
+MAX_STREAM_LINE: Final = 1 << 20
+
+# How often the server's /api/info is checked (availability, profiles, version).
+UPDATE_INTERVAL: Final = timedelta(seconds=60)
+# A repair issue is raised once the server has been unreachable for this long.
+UNREACHABLE_ISSUE_AFTER: Final = timedelta(minutes=5)
+
+# What this integration speaks: the o1 HTTP API v1, from this server version on.
+SUPPORTED_API_VERSION: Final = 1
+MIN_SERVER_VERSION: Final = "0.1.0"
+
+# Repair issue ids (suffixed with the config entry id) and translation keys.
+ISSUE_UNREACHABLE: Final = "server_unreachable"
+ISSUE_INCOMPATIBLE: Final = "incompatible_server"
+
+# Fired on HA's bus for each code block the agent wrote (ran, refused, held for confirmation...).
+EVENT_CODE_BLOCK: Final = "o1_code_block"
+# Characters of code and of output kept in an event (events are recorded).
+EVENT_MAX_CODE: Final = 2000
+EVENT_MAX_OUTPUT: Final = 1000
 
 # Most recent HA conversation ids whose o1 id differs, kept per agent entity.
 MAX_CONVERSATION_ID_ALIASES: Final = 256

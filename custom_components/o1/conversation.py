@@ -1,28 +1,43 @@
-"""Conversation agent platform of the o1 integration."""
+"""Conversation agent platform of the o1 integration.
+
+Each turn is streamed from the server (``POST /api/conversation/stream``) into HA's
+chat log: the answer's sentences as assistant text deltas (so a streaming TTS can
+start speaking before the agent is done), each code block as an external tool call
+followed by its result. Each code block also fires an ``o1_code_block`` event.
+"""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Literal, override
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from typing import Any, Literal, override
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import O1ConfigEntry
 from .client import (
     O1AuthError,
+    O1CodeBlock,
+    O1CodeEvent,
     O1ConnectionError,
+    O1DeltaEvent,
     O1Error,
     O1Reply,
     O1ResponseError,
+    O1StreamError,
     O1TimeoutError,
 )
-from .const import LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERSATION
+from .const import DOMAIN, LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERSATION
 from .entity import O1Entity
+from .events import async_fire_code_block, code_block_event_data
 
 # Entities only talk to the server; the server serialises its own work.
 PARALLEL_UPDATES = 0
@@ -30,11 +45,15 @@ PARALLEL_UPDATES = 0
 # Name of the (external) tool under which code run by o1 shows in the chat log.
 CODE_TOOL_NAME = "o1_code"
 
-# Sentences spoken when the server cannot give its own.
-MESSAGE_AUTH = "The o1 server rejected Home Assistant's access token. Please re-authenticate the o1 integration."
-MESSAGE_TIMEOUT = "The o1 server took too long to answer."
-MESSAGE_CONNECTION = "I could not reach the o1 server."
-MESSAGE_UNKNOWN = "Something went wrong while talking to the o1 server."
+# Profiles whose agent may control the home (the server's ``ha_access``).
+HA_ACCESS_CONTROL = "control"
+
+# Translation keys (exceptions) of the sentences spoken when the server cannot give its own.
+SPEECH_AUTH = "speech_auth_failed"
+SPEECH_TIMEOUT = "speech_timeout"
+SPEECH_STREAM_DROPPED = "speech_stream_dropped"
+SPEECH_CONNECTION = "speech_unreachable"
+SPEECH_UNKNOWN = "speech_failed"
 
 
 async def async_setup_entry(
@@ -52,17 +71,45 @@ async def async_setup_entry(
         )
 
 
+def error_speech_key(err: O1Error) -> str:
+    """Return the translation key of the sentence to speak for a failed turn."""
+    if isinstance(err, O1AuthError):
+        return SPEECH_AUTH
+    if isinstance(err, O1TimeoutError):
+        return SPEECH_TIMEOUT
+    if isinstance(err, O1StreamError):
+        return SPEECH_STREAM_DROPPED
+    if isinstance(err, O1ConnectionError):
+        return SPEECH_CONNECTION
+    return SPEECH_UNKNOWN
+
+
 def error_message(err: O1Error) -> str:
-    """Return the sentence to speak for a failed turn."""
+    """Return the sentence to speak for a failed turn (the server's own when it gave one)."""
     if isinstance(err, O1ResponseError):
         return err.message
-    if isinstance(err, O1AuthError):
-        return MESSAGE_AUTH
-    if isinstance(err, O1TimeoutError):
-        return MESSAGE_TIMEOUT
-    if isinstance(err, O1ConnectionError):
-        return MESSAGE_CONNECTION
-    return MESSAGE_UNKNOWN
+    return str(HomeAssistantError(translation_domain=DOMAIN, translation_key=error_speech_key(err)))
+
+
+def _code_block_result(block: O1CodeBlock) -> llm.ToolResult:
+    """Return the chat log's tool result of a code block: its fate, not its code."""
+    data: dict[str, Any] = block.as_dict()
+    del data["language"], data["code"]
+    return llm.ToolResult(data=data, error=block.exit_status not in (None, 0))
+
+
+@dataclass
+class _Turn:
+    """What one streamed turn produced so far."""
+
+    spoken: list[str] = field(default_factory=list)
+    reply: O1Reply | None = None
+    error: str | None = None
+
+    @property
+    def text(self) -> str:
+        """Return what was spoken so far."""
+        return "".join(self.spoken)
 
 
 class O1ConversationEntity(
@@ -72,7 +119,7 @@ class O1ConversationEntity(
 ):
     """A Home Assistant conversation agent answered by one o1 profile."""
 
-    _attr_supports_streaming = False
+    _attr_supports_streaming = True
     _attr_translation_key = "conversation"
 
     def __init__(self, entry: O1ConfigEntry, subentry: ConfigSubentry) -> None:
@@ -80,12 +127,28 @@ class O1ConversationEntity(
         super().__init__(entry, subentry)
         # HA conversation id -> o1 conversation id, for the rare server that picks its own.
         self._o1_ids: OrderedDict[str, str] = OrderedDict()
+        self._update_features()
 
     @property
     @override
     def supported_languages(self) -> list[str] | Literal["*"]:
         """Return the supported languages: any, the LLM decides."""
         return MATCH_ALL
+
+    def _update_features(self) -> None:
+        """Offer CONTROL only when the server lets the profile control the home."""
+        profile = self.server_profile
+        if profile is not None and profile.ha_access == HA_ACCESS_CONTROL:
+            self._attr_supported_features = conversation.ConversationEntityFeature.CONTROL
+        else:
+            self._attr_supported_features = conversation.ConversationEntityFeature(0)
+
+    @callback
+    @override
+    def _handle_coordinator_update(self) -> None:
+        """Follow the server's profiles (their home access may change)."""
+        self._update_features()
+        super()._handle_coordinator_update()
 
     @override
     async def async_added_to_hass(self) -> None:
@@ -119,75 +182,108 @@ class O1ConversationEntity(
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
-        """Send the user's sentence to the o1 server and speak its answer."""
+        """Stream the server's answer into the chat log and return the turn's result."""
         ha_id = chat_log.conversation_id
+        turn = _Turn()
+        async for _content in chat_log.async_add_delta_content_stream(
+            user_input.agent_id, self._async_stream_turn(user_input, ha_id, turn)
+        ):
+            pass  # the chat log keeps the content; the deltas already reached its listener
+
+        response = intent.IntentResponse(language=user_input.language)
+        if turn.reply is None:
+            response.async_set_error(
+                intent.IntentResponseErrorCode.UNKNOWN, turn.text
+            )
+            return conversation.ConversationResult(response=response, conversation_id=ha_id)
+
+        self._remember_o1_id(ha_id, turn.reply.conversation_id)
+        response.async_set_speech(turn.reply.answer)
+        return conversation.ConversationResult(
+            response=response,
+            conversation_id=ha_id,
+            continue_conversation=turn.reply.continue_conversation,
+        )
+
+    async def _async_stream_turn(
+        self, user_input: conversation.ConversationInput, ha_id: str, turn: _Turn
+    ) -> AsyncGenerator[dict[str, Any]]:
+        """Yield the chat log deltas of one turn; a failure becomes a spoken sentence.
+
+        The answer's sentences are assistant text; each code block is an external
+        tool call and its result. When the turn fails, even mid-answer, the error
+        sentence is streamed too, so a TTS that already started speaks it.
+        """
+        in_text = False
         try:
-            reply = await self.client.async_converse(
+            events = self.client.async_converse_stream(
                 user_input.text,
                 conversation_id=self.o1_conversation_id(ha_id),
                 profile=self.profile,
                 language=user_input.language,
             )
+            async with aclosing(events):
+                async for event in events:
+                    if isinstance(event, O1DeltaEvent):
+                        if event.text:
+                            yield self._text_delta(turn, event.text, in_text)
+                            in_text = True
+                    elif isinstance(event, O1CodeEvent):
+                        in_text = False
+                        for delta in self._code_deltas(user_input, ha_id, event.block):
+                            yield delta
+                    else:
+                        turn.reply = event.reply
+                        if not turn.spoken and event.reply.answer:
+                            # A server that did not stream its answer: say it at once.
+                            yield self._text_delta(turn, event.reply.answer, in_text)
         except O1Error as err:
             LOGGER.warning("o1 could not answer %r: %s", user_input.text, err)
             if isinstance(err, O1AuthError):
                 self.entry.async_start_reauth(self.hass)
-            return self._error_result(user_input, ha_id, error_message(err))
-
-        self._remember_o1_id(ha_id, reply.conversation_id)
-        self._add_reply_to_chat_log(user_input, chat_log, reply)
-
-        response = intent.IntentResponse(language=user_input.language)
-        response.async_set_speech(reply.answer)
-        return conversation.ConversationResult(
-            response=response,
-            conversation_id=ha_id,
-            continue_conversation=reply.continue_conversation,
-        )
+            elif isinstance(err, O1ConnectionError):
+                # Check the server now: its agents turn unavailable if it is gone.
+                await self.coordinator.async_request_refresh()
+            message = error_message(err)
+            if turn.spoken and not turn.text[-1].isspace():
+                message = f" {message}"
+            yield self._text_delta(turn, message, in_text)
 
     @staticmethod
-    def _error_result(
-        user_input: conversation.ConversationInput, conversation_id: str, message: str
-    ) -> conversation.ConversationResult:
-        """Return a result that tells the user, in one sentence, what went wrong."""
-        response = intent.IntentResponse(language=user_input.language)
-        response.async_set_error(intent.IntentResponseErrorCode.UNKNOWN, message)
-        return conversation.ConversationResult(
-            response=response, conversation_id=conversation_id
-        )
+    def _text_delta(turn: _Turn, text: str, in_text: bool) -> dict[str, Any]:
+        """Return the delta of a piece of the answer (a new assistant message unless one is open)."""
+        turn.spoken.append(text)
+        if in_text:
+            return {"content": text}
+        return {"role": "assistant", "content": text}
 
-    @staticmethod
-    def _add_reply_to_chat_log(
-        user_input: conversation.ConversationInput,
-        chat_log: conversation.ChatLog,
-        reply: O1Reply,
-    ) -> None:
-        """Record the reply in HA's chat log: code run by o1 as external tool calls, then the answer."""
-        agent_id = user_input.agent_id
-        for block in reply.code_blocks:
-            tool_input = llm.ToolInput(
-                tool_name=CODE_TOOL_NAME,
-                tool_args={"language": block.language, "code": block.code},
-                external=True,
-            )
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.AssistantContent(
-                    agent_id=agent_id, tool_calls=[tool_input]
-                )
-            )
-            result = block.as_dict()
-            del result["language"], result["code"]
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.ToolResultContent(
-                    agent_id=agent_id,
-                    tool_call_id=tool_input.id,
-                    tool_name=CODE_TOOL_NAME,
-                    result=llm.ToolResult(
-                        data=result,
-                        error=block.exit_status not in (None, 0),
-                    ),
-                )
-            )
-        chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(agent_id=agent_id, content=reply.answer)
+    def _code_deltas(
+        self, user_input: conversation.ConversationInput, ha_id: str, block: O1CodeBlock
+    ) -> list[dict[str, Any]]:
+        """Return the deltas of a code block (tool call, then result) and fire its event."""
+        tool_input = llm.ToolInput(
+            tool_name=CODE_TOOL_NAME,
+            tool_args={"language": block.language, "code": block.code},
+            external=True,
         )
+        async_fire_code_block(
+            self.hass,
+            code_block_event_data(
+                block,
+                entry_id=self.entry.entry_id,
+                subentry_id=self.subentry.subentry_id,
+                entity_id=self.entity_id,
+                conversation_id=ha_id,
+                profile=self.profile,
+            ),
+            user_input.context,
+        )
+        return [
+            {"role": "assistant", "tool_calls": [tool_input]},
+            {
+                "role": "tool_result",
+                "tool_call_id": tool_input.id,
+                "tool_name": CODE_TOOL_NAME,
+                "result": _code_block_result(block),
+            },
+        ]

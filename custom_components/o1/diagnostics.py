@@ -22,7 +22,14 @@ async def async_get_config_entry_diagnostics(
     """Return diagnostics of an o1 config entry, with the access token redacted."""
     server: dict[str, Any] | None = None
     if entry.state is ConfigEntryState.LOADED:
-        server = asdict(entry.runtime_data.info)
+        coordinator = entry.runtime_data.coordinator
+        server = {
+            **asdict(coordinator.data),
+            "reachable": coordinator.last_update_success,
+            "last_error": None
+            if coordinator.last_exception is None
+            else str(coordinator.last_exception),
+        }
     return {
         "title": entry.title,
         "entry_version": f"{entry.version}.{entry.minor_version}",

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
-from homeassistant.helpers.entity import Entity
+from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import O1ConfigEntry
-from .client import O1Client
+from .client import O1Client, O1Profile
 from .const import CONF_PROFILE, DOMAIN
+from .coordinator import O1Coordinator
 
 
-class O1Entity(Entity):
-    """An entity bound to one profile (config subentry) of an o1 server."""
+class O1Entity(CoordinatorEntity[O1Coordinator]):
+    """An entity bound to one profile (config subentry) of an o1 server.
+
+    It is available while the coordinator reaches a compatible server.
+    """
 
     _attr_has_entity_name = True
     _attr_name = None
 
     def __init__(self, entry: O1ConfigEntry, subentry: ConfigSubentry) -> None:
         """Describe the entity and its device (one device per profile subentry)."""
+        super().__init__(entry.runtime_data.coordinator)
         self.entry = entry
         self.subentry = subentry
         self.profile: str = subentry.data[CONF_PROFILE]
@@ -37,3 +42,8 @@ class O1Entity(Entity):
     def client(self) -> O1Client:
         """Return the client of the entity's o1 server."""
         return self.entry.runtime_data.client
+
+    @property
+    def server_profile(self) -> O1Profile | None:
+        """Return what the server last said about the entity's profile (None if it dropped it)."""
+        return self.coordinator.data.profile(self.profile)

@@ -28,6 +28,7 @@ from .const import (
     SERVICE_ASK,
     SERVICE_RESET_CONVERSATION,
 )
+from .events import async_fire_code_block, code_block_event_data
 
 if TYPE_CHECKING:
     from . import O1ConfigEntry
@@ -109,6 +110,19 @@ def async_setup_services(hass: HomeAssistant) -> None:
             )
         except O1Error as err:
             _raise_request_failed(hass, entry, err)
+        for block in reply.code_blocks:
+            async_fire_code_block(
+                hass,
+                code_block_event_data(
+                    block,
+                    entry_id=entry.entry_id,
+                    subentry_id=None,
+                    entity_id=None,
+                    conversation_id=reply.conversation_id,
+                    profile=reply.profile,
+                ),
+                call.context,
+            )
         return reply.as_dict()
 
     async def async_reset_conversation(call: ServiceCall) -> None:

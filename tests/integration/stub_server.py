@@ -1,7 +1,9 @@
 """A small stand-in for the o1 server's HTTP API (v1), for the integration's tests.
 
 It listens on 127.0.0.1 on a free port, records every request, and can be told
-to fail in the ways the real server (or the network) can.
+to fail in the ways the real server (or the network) can. ``POST /api/conversation/stream``
+answers in NDJSON like the real server; ``StubO1Server.stream`` scripts its lines,
+including a dropped connection, a clean end before ``done``, or a pause.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ import asyncio
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
+import json
+import re
 from typing import Any
 import uuid
 
@@ -58,6 +63,30 @@ class Failure:
     delay: float = 0.0
 
 
+class StreamAction(Enum):
+    """What a scripted stream does instead of sending a line."""
+
+    DROP = "drop"  # close the TCP connection abruptly (mid chunked body)
+    END = "end"  # end the HTTP response cleanly, without a done event
+    HANG = "hang"  # stop sending until the stub stops
+    GATE = "gate"  # wait until the test sets StubO1Server.gate
+
+
+def sentences(answer: str) -> list[str]:
+    """Split an answer into the deltas the server streams (joined, they are the answer)."""
+    parts = [part for part in re.split(r"(?<=[.!?])\s+", answer) if part]
+    return parts[:1] + [f" {part}" for part in parts[1:]]
+
+
+def default_stream(request: dict[str, Any], reply: dict[str, Any]) -> list[Any]:
+    """Stream a reply the way the server does: code blocks, the answer's sentences, done."""
+    return [
+        *({"type": "code", "block": block} for block in reply["code_blocks"]),
+        *({"type": "delta", "text": text} for text in sentences(reply["answer"])),
+        {"type": "done", "reply": reply},
+    ]
+
+
 def default_reply(request: dict[str, Any]) -> dict[str, Any]:
     """Answer a conversation turn by echoing the text (code blocks on request)."""
     text = request["text"]
@@ -91,11 +120,17 @@ class StubO1Server:
     token: str = TOKEN
     info: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULT_INFO))
     reply: Callable[[dict[str, Any]], dict[str, Any]] = default_reply
-    # Endpoint ("health", "info", "conversation", "delete", "get") -> failure to serve instead.
+    # (request, reply) -> the lines of the streamed answer: dicts (events), bytes (raw) or StreamActions.
+    stream: Callable[[dict[str, Any], dict[str, Any]], list[Any]] = default_stream
+    # Endpoint ("health", "info", "conversation", "stream", "delete", "get") -> failure to serve instead.
+    # "conversation" applies to the streaming endpoint too, unless "stream" is set.
     failures: dict[str, Failure] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
     conversations: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     port: int = 0
+    # Lines actually written by the streaming endpoint, and the gate StreamAction.GATE waits for.
+    streamed: list[Any] = field(default_factory=list)
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
     _runner: web.AppRunner | None = None
     _release: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -118,6 +153,7 @@ class StubO1Server:
         app.router.add_get("/api/health", self._health)
         app.router.add_get("/api/info", self._info)
         app.router.add_post("/api/conversation", self._converse)
+        app.router.add_post("/api/conversation/stream", self._converse_stream)
         app.router.add_delete("/api/conversation/{conversation_id}", self._delete)
         app.router.add_get("/api/conversation/{conversation_id}", self._get)
         self._release = asyncio.Event()
@@ -147,9 +183,9 @@ class StubO1Server:
         """Return whether the request carries the right bearer token."""
         return request.headers.get("Authorization") == f"Bearer {self.token}"
 
-    async def _failure(self, name: str) -> web.Response | None:
-        """Return the failure response configured for an endpoint, if any."""
-        failure = self.failures.get(name)
+    async def _failure(self, *names: str) -> web.Response | None:
+        """Return the failure response configured for an endpoint (first name found), if any."""
+        failure = next((self.failures[n] for n in names if n in self.failures), None)
         if failure is None:
             return None
         if failure.delay:
@@ -202,6 +238,39 @@ class StubO1Server:
             {"text": body["text"], "answer": reply["answer"], "code_blocks": reply["code_blocks"]}
         )
         return web.json_response(reply)
+
+    async def _converse_stream(self, request: web.Request) -> web.StreamResponse:
+        """Serve POST /api/conversation/stream (NDJSON events, scripted by `stream`)."""
+        await self._record(request)
+        if not self._authorised(request):
+            return self._unauthorised()
+        if (failure := await self._failure("stream", "conversation")) is not None:
+            return failure
+        body = self.requests[-1].json
+        reply = self.reply(body)
+        self.conversations.setdefault(reply["conversation_id"], []).append(
+            {"text": body["text"], "answer": reply["answer"], "code_blocks": reply["code_blocks"]}
+        )
+        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await response.prepare(request)
+        for item in self.stream(body, reply):
+            if item is StreamAction.DROP:
+                assert request.transport is not None
+                request.transport.close()
+                return response
+            if item is StreamAction.END:
+                break
+            if item is StreamAction.HANG:
+                await self._release.wait()
+                return response
+            if item is StreamAction.GATE:
+                await self.gate.wait()
+                continue
+            line = item if isinstance(item, bytes) else json.dumps(item).encode() + b"\n"
+            await response.write(line)
+            self.streamed.append(item)
+        await response.write_eof()
+        return response
 
     async def _delete(self, request: web.Request) -> web.Response:
         """Serve DELETE /api/conversation/{id}."""

@@ -11,10 +11,10 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.o1.client import O1Error
 from custom_components.o1.conversation import (
     CODE_TOOL_NAME,
-    MESSAGE_AUTH,
-    MESSAGE_CONNECTION,
-    MESSAGE_TIMEOUT,
-    MESSAGE_UNKNOWN,
+    SPEECH_AUTH,
+    SPEECH_CONNECTION,
+    SPEECH_TIMEOUT,
+    SPEECH_UNKNOWN,
     error_message,
 )
 from custom_components.o1.config_flow import conversation_subentry, entry_title
@@ -26,8 +26,13 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, device_registry as dr, entity_registry as er, intent
 
 from .stub_server import TOKEN, Failure, StubO1Server, default_reply
+from .translations import spoken
 
 ENTITY_ID = "conversation.o1_default"
+MESSAGE_AUTH = spoken(SPEECH_AUTH)
+MESSAGE_CONNECTION = spoken(SPEECH_CONNECTION)
+MESSAGE_TIMEOUT = spoken(SPEECH_TIMEOUT)
+MESSAGE_UNKNOWN = spoken(SPEECH_UNKNOWN)
 
 
 async def _converse(
@@ -328,6 +333,8 @@ async def test_other_subentry_types_get_no_agent(
     assert er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id) == []
 
 
-def test_error_message_of_a_bare_error() -> None:
-    """An error of no known kind still gives a sentence."""
+async def test_error_message_of_a_bare_error(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """An error of no known kind still gives a (translated) sentence."""
     assert error_message(O1Error("x")) == MESSAGE_UNKNOWN

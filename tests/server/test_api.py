@@ -123,3 +123,19 @@ async def test_streamed_turn_errors(api: str, llm: ScriptedLLM) -> None:
     assert status == 200
     assert events[0] == {"type": "delta", "text": "Let me check."}
     assert events[-1]["type"] == "error" and events[-1]["error"] == "llm_unavailable"
+
+
+async def test_cancel_stops_a_running_turn(api: str, llm: ScriptedLLM) -> None:
+    import asyncio
+
+    llm.script("Thinking about it. ```python\nimport time\ntime.sleep(3)\nprint('slow')\n```",
+               "Still thinking, and thinking more. " * 20)
+    turn = asyncio.ensure_future(call("POST", f"{api}/api/conversation", json={"text": "slow", "conversation_id": "cx"}))
+    await asyncio.sleep(1.5)
+    assert (await call("POST", f"{api}/api/conversation/cx/cancel"))[0] == 204
+    status, body = await asyncio.wait_for(turn, 120)
+    assert status == 200
+    # The code block finished, the model's long answer after it was cut off.
+    assert body["code_blocks"][0]["output"] == "slow"
+    assert "Still thinking" not in body["answer"]
+    assert (await call("POST", f"{api}/api/conversation/nope/cancel"))[0] == 404

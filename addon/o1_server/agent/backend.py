@@ -117,6 +117,7 @@ class OpenInterpreterBackend:
         execute: Execute,
         max_output: int,
         messages: list[dict[str, Any]] | None = None,
+        cancel: threading.Event | None = None,
     ) -> None:
         from interpreter import OpenInterpreter  # heavy import (~7 s): done once by the server at start-up
         import litellm
@@ -147,7 +148,7 @@ class OpenInterpreterBackend:
         oi.llm.supports_vision = False
         oi.llm.execution_instructions = ""
         oi.llm.completions = self._completions
-        oi.stop_event = threading.Event()
+        self._stop = cancel or threading.Event()  # set by stop(); whoever owns it clears it between turns
         oi.messages = list(messages or [])
         self._timeout = llm.timeout
 
@@ -164,8 +165,8 @@ class OpenInterpreterBackend:
         yield from self._litellm.completion(**params)
 
     def stop(self) -> None:
-        """Ask the running turn to stop at the next chunk."""
-        self._oi.stop_event.set()
+        """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""
+        self._stop.set()
 
     def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
         """Send ``text``; yield assistant text deltas. ``gate`` decides before any code block runs.
@@ -173,11 +174,12 @@ class OpenInterpreterBackend:
         With ``stop_after_code`` the turn ends as soon as the LLM starts its next reply after a code block
         ran (small models answer better from the code's output than in their own words).
         """
-        self._oi.stop_event.clear()
         stream = self._oi.chat(text, display=False, stream=True)
         ran = False
         try:
             for chunk in stream:
+                if self._stop.is_set():
+                    break
                 kind = chunk.get("type")
                 if kind == "console" and chunk.get("format") == "output":
                     ran = True

@@ -22,6 +22,7 @@ import itertools
 import os
 import posixpath
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -613,7 +614,7 @@ def _scan_shell(code: str, report: _Report, depth: int) -> None:
         return  # nothing but blank lines and comments
     code, quoted = _unquote_heredocs(code)
     try:
-        trees = bashlex.parse(code)
+        trees = _parse_bash(code)
     except Exception as exc:  # noqa: BLE001 - bashlex raises ParsingError, NotImplementedError and others
         report.flag(
             "unparseable",
@@ -622,6 +623,36 @@ def _scan_shell(code: str, report: _Report, depth: int) -> None:
         )
         return
     _ShellScanner(report, depth, code, quoted).scan(trees)
+
+
+class _ParseBudgetExceeded(Exception):
+    """bashlex worked too long on one input (it loops forever on some malformed words)."""
+
+    def __str__(self) -> str:
+        return "the parser gave up"
+
+
+class _CallBudget:
+    """A trace function that aborts the traced code after ``limit`` Python function calls."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    def __call__(self, frame: object, event: str, arg: object) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise _ParseBudgetExceeded
+        return None  # no line tracing: only calls are counted
+
+
+def _parse_bash(code: str) -> list[bashlex.ast.node]:
+    """bashlex.parse with a budget of function calls proportional to the code's length."""
+    previous = sys.gettrace()
+    sys.settrace(_CallBudget(50_000 + 300 * len(code)))
+    try:
+        return bashlex.parse(code)
+    finally:
+        sys.settrace(previous)
 
 
 _QUOTED_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"])([A-Za-z_][A-Za-z0-9_]*)\2")
@@ -1089,7 +1120,7 @@ class _Commands:
             self.report.flag(category, f"python -m {module}", _Event("write" if category == "writes_files" else "network", clause))
         elif module not in _PY_READ_MODULES:
             self.report.flag("process_control", f"runs the Python module {_quote(module)}",
-                             _Event("process", "run the Python module {}", module, "a Python module"))
+                             _Event("process", "run {}", f"the Python module {module}", "a Python module"))
 
     def shell(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """sh -c CODE and here-documents are classified as shell; a script file is an unknown program."""
@@ -1107,7 +1138,7 @@ class _Commands:
         """An interpreter runs a script file, or code from its input, that we can't see."""
         if script:
             self.report.flag("process_control", f"{name} runs {_quote(script)}",
-                             _Event("process", f"run the {language} script {{}}", script, "a script"))
+                             _Event("process", "run {}", f"the {language} script {script}", f"a {language} script"))
             self.report.touch(script, "read", "read {}")
         else:
             self.report.flag("process_control", f"{name} runs code from its input",
@@ -1142,13 +1173,13 @@ class _Commands:
         """source / . runs a script in the current shell."""
         script = (args or [HOLE])[0]
         self.report.flag("process_control", f"{name} runs {_quote(script)}",
-                         _Event("process", "run the shell script {}", script, "a script"))
+                         _Event("process", "run {}", f"the shell script {script}", "a shell script"))
         self.report.touch(script, "read", "read {}")
 
     def unknown(self, name: str) -> None:
         """Programs we don't know are not assumed to be harmless."""
         self.report.flag("process_control", f"runs {_quote(name)}, a program I don't know",
-                         _Event("process", "run the program {}", name, "an unknown program"))
+                         _Event("process", "run {}", f"the program {name}", "an unknown program"))
 
 
 _TABLE = {
@@ -1396,7 +1427,7 @@ def _parse_ipython(code: str, report: _Report, depth: int) -> ast.Module | None:
         _scan_shell(command, report, depth + 1)
     for magic in magics:
         report.flag("process_control", f"uses the IPython magic %{magic}",
-                    _Event("process", "run the notebook command {}", magic, "a notebook command"))
+                    _Event("process", "run {}", f"the notebook command {magic}", "a notebook command"))
     return tree
 
 

@@ -73,7 +73,7 @@ class O1Agent:
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
         # refuses the languages the profile does not allow.
         return OpenInterpreterBackend(self.llm_for(profile), system, LANGUAGES, session.execute,
-                                      profile.limits["output_chars"])
+                                      profile.limits["output_chars"], cancel=session.cancelled)
 
     def profile(self, name: str | None) -> Profile:
         """Return the profile called ``name`` (default profile when None). Raises AgentError(unknown_profile)."""
@@ -113,8 +113,10 @@ class O1Agent:
         def emit(event: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(events.put_nowait, event)
 
+        session.active += 1
         async with self._slots:
             task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit))
+            task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
                     getter = asyncio.ensure_future(events.get())
@@ -141,6 +143,10 @@ class O1Agent:
             return None
         return {"conversation_id": conversation_id, "profile": state.get("profile"),
                 "turns": state.get("turns", []), "pending": state.get("pending") is not None}
+
+    def cancel(self, conversation_id: str) -> bool:
+        """Stop the running turn of a conversation held in memory. Returns whether it was there."""
+        return self.sessions.cancel(conversation_id)
 
     def reset(self, conversation_id: str) -> bool:
         """Forget a conversation. Returns whether it existed."""

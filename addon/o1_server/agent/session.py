@@ -55,6 +55,8 @@ class Session:
         self.pending: dict[str, Any] | None = (state or {}).get("pending")
         self.last_used = time.monotonic()
         self.lock = threading.Lock()
+        self.cancelled = threading.Event()  # set by stop(), cleared when the turn ends
+        self.active = 0  # turns asked for and not finished (maintained by the event loop)
         self._messages: list[dict[str, Any]] = list((state or {}).get("messages", []))
         self._factory = backend_factory
         self._backend: AgentBackend | None = None
@@ -81,9 +83,8 @@ class Session:
         return self._backend
 
     def stop(self) -> None:
-        """Ask a running turn to stop (thread-safe)."""
-        if self._backend is not None:
-            self._backend.stop()
+        """Ask the running (or about to run) turn to stop at its next step (thread-safe)."""
+        self.cancelled.set()
 
     # ------------------------------------------------------------------ execution
     def limits(self) -> Limits:
@@ -132,6 +133,7 @@ class Session:
                     reply = self._chat(text)
             finally:
                 self._emit = None
+                self.cancelled.clear()
             self.turns.append({"text": text, "answer": reply.answer,
                                "code_blocks": [b.as_dict() for b in reply.code_blocks]})
             return reply
@@ -303,6 +305,15 @@ class SessionManager:
             except (OSError, json.JSONDecodeError):
                 return None
         return None
+
+    def cancel(self, conversation_id: str) -> bool:
+        """Ask a live session's running turn to stop. Returns whether the session is live."""
+        with self._lock:
+            session = self._sessions.get(conversation_id)
+        if session is None or not session.active:
+            return False
+        session.stop()
+        return True
 
     def reset(self, conversation_id: str) -> bool:
         """Forget a conversation (memory and disk). Returns whether it existed."""

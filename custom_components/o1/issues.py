@@ -1,0 +1,127 @@
+"""Repair issues of the o1 integration: an unreachable server, an incompatible server.
+
+Both are per config entry (the issue id ends with the entry id), not fixable by a
+flow (the user starts or upgrades the o1 add-on), and deleted as soon as the
+server is fine again, when the entry is unloaded and when it is removed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.util import dt as dt_util
+from homeassistant.util.hass_dict import HassKey
+
+from .const import (
+    DOMAIN,
+    ISSUE_INCOMPATIBLE,
+    ISSUE_UNREACHABLE,
+    MIN_SERVER_VERSION,
+    SUPPORTED_API_VERSION,
+    UNREACHABLE_ISSUE_AFTER,
+)
+
+# Config entry id -> when its server was first seen unreachable. Lives in hass.data (not in the
+# entry's runtime data) because it must outlast the setup retries of an entry that cannot load.
+UNREACHABLE_SINCE: HassKey[dict[str, datetime]] = HassKey(f"{DOMAIN}_unreachable_since")
+
+
+def issue_id(kind: str, entry: ConfigEntry) -> str:
+    """Return the id of an issue of a config entry."""
+    return f"{kind}_{entry.entry_id}"
+
+
+@callback
+def async_server_unreachable(hass: HomeAssistant, entry: ConfigEntry, error: str) -> None:
+    """Note a failed contact; raise the issue once the server has been unreachable for a while."""
+    since = hass.data.setdefault(UNREACHABLE_SINCE, {}).setdefault(
+        entry.entry_id, dt_util.utcnow()
+    )
+    if dt_util.utcnow() - since < UNREACHABLE_ISSUE_AFTER:
+        return
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        issue_id(ISSUE_UNREACHABLE, entry),
+        is_fixable=False,
+        is_persistent=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=ISSUE_UNREACHABLE,
+        translation_placeholders={
+            "title": entry.title,
+            "minutes": str(int(UNREACHABLE_ISSUE_AFTER.total_seconds() // 60)),
+            "error": error,
+        },
+    )
+
+
+@callback
+def async_server_reachable(hass: HomeAssistant, entry: ConfigEntry) -> None:
+    """Note a successful contact: forget the outage and delete its issue."""
+    hass.data.setdefault(UNREACHABLE_SINCE, {}).pop(entry.entry_id, None)
+    ir.async_delete_issue(hass, DOMAIN, issue_id(ISSUE_UNREACHABLE, entry))
+
+
+@callback
+def async_check_compatible(
+    hass: HomeAssistant, entry: ConfigEntry, version: str, api_version: int
+) -> bool:
+    """Return whether the server speaks this integration's API; keep its issue in step."""
+    if compatible := is_compatible(version, api_version):
+        ir.async_delete_issue(hass, DOMAIN, issue_id(ISSUE_INCOMPATIBLE, entry))
+    else:
+        ir.async_create_issue(
+            hass,
+            DOMAIN,
+            issue_id(ISSUE_INCOMPATIBLE, entry),
+            is_fixable=False,
+            is_persistent=False,
+            severity=ir.IssueSeverity.ERROR,
+            translation_key=ISSUE_INCOMPATIBLE,
+            translation_placeholders=incompatible_placeholders(entry, version, api_version),
+        )
+    return compatible
+
+
+def is_compatible(version: str, api_version: int) -> bool:
+    """Return whether a server of this version and API version can serve this integration."""
+    return api_version == SUPPORTED_API_VERSION and version_at_least(version, MIN_SERVER_VERSION)
+
+
+def incompatible_placeholders(
+    entry: ConfigEntry, version: str, api_version: int
+) -> dict[str, str]:
+    """Return the placeholders of the messages about an incompatible server."""
+    return {
+        "title": entry.title,
+        "version": version,
+        "api_version": str(api_version),
+        "min_version": MIN_SERVER_VERSION,
+        "supported_api_version": str(SUPPORTED_API_VERSION),
+    }
+
+
+def version_at_least(version: str, minimum: str) -> bool:
+    """Return whether a dotted version is at least `minimum`.
+
+    A version that is not dotted numbers (a development build) is accepted: the
+    API version is what really decides.
+    """
+    try:
+        mine = [int(part) for part in version.split("+")[0].split(".")]
+    except ValueError:
+        return True
+    wanted = [int(part) for part in minimum.split(".")]
+    width = max(len(mine), len(wanted))
+    return mine + [0] * (width - len(mine)) >= wanted + [0] * (width - len(wanted))
+
+
+@callback
+def async_delete_issues(hass: HomeAssistant, entry: ConfigEntry) -> None:
+    """Delete every issue of a config entry and forget its outage."""
+    hass.data.setdefault(UNREACHABLE_SINCE, {}).pop(entry.entry_id, None)
+    for kind in (ISSUE_UNREACHABLE, ISSUE_INCOMPATIBLE):
+        ir.async_delete_issue(hass, DOMAIN, issue_id(kind, entry))
