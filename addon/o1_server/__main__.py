@@ -54,7 +54,8 @@ async def run(settings: Settings) -> None:
                                 timeout=settings.llm_timeout)
 
     agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
-                    max_parallel=max(1, settings.threads), ha_url=settings.ha_url, ha_token=settings.ha_token)
+                    max_parallel=max(1, settings.threads), ha_url=settings.ha_url, ha_token=settings.ha_token,
+                    sandbox_user=settings.sandbox_user)
     wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version)
     wyoming_port = await wyoming.start()
     runner = web.AppRunner(build_app(agent, settings.token, settings.version), access_log=None)

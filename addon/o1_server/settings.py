@@ -49,6 +49,7 @@ class Settings:
     llm_api_key: str | None = None
     llm_timeout: float = 120.0
     threads: int = 2
+    sandbox_user: str | None = None
     ha_url: str | None = None
     ha_token: str | None = None
     log_level: str = "INFO"
@@ -77,6 +78,16 @@ def _load_token(args: argparse.Namespace, data_dir: Path) -> str:
     return token
 
 
+def _read_secret(path: str) -> str:
+    """Return the stripped content of a secret file, or '' when no path is given. Exits on an unreadable file."""
+    if not path:
+        return ""
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except OSError as err:
+        raise SystemExit(f"o1-server: cannot read secret file {path}: {err.strerror}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for ``o1-server``."""
     p = argparse.ArgumentParser(prog="o1-server", description="o1: Wyoming speech and an Open Interpreter agent")
@@ -98,10 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--llm-model", default=EMBEDDED_LLM, help="LiteLLM model name, or 'embedded'")
     p.add_argument("--llm-api-base", default="")
     p.add_argument("--llm-api-key", default="")
+    p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (keeps it off the command line)")
     p.add_argument("--llm-timeout", type=float, default=120.0, help="seconds per LLM request")
     p.add_argument("--threads", type=int, default=2, help="CPU threads for whisper and the embedded LLM")
     p.add_argument("--ha-url", default="", help="Home Assistant URL for generated code (add-on: http://supervisor/core)")
     p.add_argument("--ha-token", default="", help="Home Assistant token for generated code (add-on: the Supervisor token)")
+    p.add_argument("--ha-token-file", default="", help="file holding the Home Assistant token")
+    p.add_argument("--sandbox-user", default="",
+                   help="run generated code as this user (name or uid; needs root), e.g. 'nobody' in the add-on")
     p.add_argument("--log-level", default="INFO")
     p.add_argument("--version", action="version", version=__version__)
     return p
@@ -128,10 +143,11 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         tts_voice=args.tts_voice,
         llm_model=args.llm_model,
         llm_api_base=args.llm_api_base or None,
-        llm_api_key=args.llm_api_key or None,
+        llm_api_key=args.llm_api_key or _read_secret(args.llm_api_key_file) or None,
         llm_timeout=args.llm_timeout,
         threads=args.threads,
         ha_url=args.ha_url or None,
-        ha_token=args.ha_token or None,
+        ha_token=args.ha_token or _read_secret(args.ha_token_file) or None,
+        sandbox_user=args.sandbox_user or None,
         log_level=args.log_level.upper(),
     )

@@ -408,20 +408,26 @@ class Utterance:
             self._audio = grown  # readers holding the old array still see the same prefix
         self._audio[self._samples:needed] = samples
         self._samples = needed
-        if self._stt.early_decoding and self._vad_future is None or (
-                self._vad_future is not None and self._vad_future.done()):
+        if self._vad_future is None or self._vad_future.done():
             # At most one analysis job per utterance is queued; it catches up with everything received.
             self._vad_future = self._stt._vad_worker.submit(self._analyse)
 
     def take_chunks(self) -> list[str]:
-        """Texts of segments that became final since the last call (in order, ready to send)."""
+        """Pieces of the transcript that became final since the last call, in order.
+
+        These are the first items of :attr:`TranscriptResult.chunks` (same text, same leading spaces).
+        """
         with self._chunk_lock:
-            ready: list[str] = []
-            for segment in self._committed[self._chunks_taken:]:
-                if not segment.future.done() or segment.future.exception() is not None:
-                    break
-                ready.append(segment.future.result()[0])
-            self._chunks_taken += len(ready)
+            committed = list(self._committed)
+        texts: list[str] = []
+        for segment in committed:
+            future = segment.future
+            if not future.done() or future.cancelled() or future.exception() is not None:
+                break
+            texts.append(future.result()[0])
+        chunks = _chunked([t for t in texts if t])
+        ready = chunks[self._chunks_taken:]
+        self._chunks_taken = len(chunks)
         return ready
 
     async def finish(self) -> TranscriptResult:
@@ -439,28 +445,22 @@ class Utterance:
             raise ValueError("no audio to transcribe")
         try:
             plan = await asyncio.wrap_future(self._stt._vad_worker.submit(self._plan_final, force=True))
-            results = []
-            for future in plan:
-                results.append(await asyncio.wrap_future(future))
+            results = [await asyncio.wrap_future(future) for future in plan]
         except BaseException:
             self.close()
             raise
-        texts = [text for text, _ in results if text]
-        language = next((lang for _, lang in results if lang), None) or self.language
-        chunks = [text if i == 0 else " " + text for i, text in enumerate(texts)]
-        fallbacks = sum(1 for _, _, fell_back in (r + (False,) if len(r) == 2 else r for r in results)
-                        if fell_back)
+        chunks = _chunked([text for text, _, _ in results if text])
+        language = next((lang for _, lang, _ in results if lang), None) or self.language
         return TranscriptResult(text="".join(chunks), language=language, chunks=chunks, seconds=self.seconds,
-                                passes=self._passes, fallbacks=fallbacks)
+                                passes=self._passes, fallbacks=sum(1 for *_, fell in results if fell))
 
     def close(self) -> None:
-        """Abandon the utterance: queued decoding that nobody will read is cancelled."""
+        """Abandon the utterance: its queued decoding is cancelled (a running pass ends on its own)."""
         self._closed = True
-        for segment in [self._pass, *self._committed]:
-            if segment is not None and not segment.committed:
-                segment.future.cancel()
-        if not self._finished:
-            for segment in self._committed:
+        with self._chunk_lock:
+            segments = [self._pass, *self._committed]
+        for segment in segments:
+            if segment is not None:
                 segment.future.cancel()
 
     # ----------------------------------------------------------------- VAD thread
@@ -468,7 +468,8 @@ class Utterance:
         """Run the detector over the whole windows received so far and plan decoding passes."""
         if self._closed:
             return
-        audio, available = self._audio, self._samples
+        available = self._samples  # read before the array: a newer array always holds the older prefix
+        audio = self._audio
         total = available // VAD_WINDOW
         if total <= self._windows:
             return
@@ -546,36 +547,43 @@ class Utterance:
     def _plan_final(self) -> list[concurrent.futures.Future]:
         """After the last chunk: decide what remains to decode; returns the futures to await, in order."""
         self._analyse_all()
-        audio, end = self._audio, self._samples
+        end = self._samples
+        audio = self._audio
         current = self._pass
-        tail_active = self._last_active >= 0 and (self._last_active + 1) * VAD_WINDOW > (
-            current.end if current is not None else self._seg_start)
+        covered = current.end if current is not None else self._seg_start
+        tail_active = (self._last_active + 1) * VAD_WINDOW > covered
         if current is not None and not tail_active and not current.future.cancelled():
             self._commit(current)  # nothing but silence after the early pass: its text is final
-        elif self._seg_speech >= MIN_SPEECH_WINDOWS or (
-                not self._committed and not (self._stt.vad_filter and self._seg_speech == 0)):
+        else:
             if current is not None:
                 current.future.cancel()
-            self._pass = None
-            if self._seg_speech == 0 and not self._committed:
-                self._seg_first_active = -1
-            segment = self._submit_pass(self._seg_start, end, audio, force=True)
-            assert segment is not None
-            self._commit(segment)
-        elif current is not None:
-            current.future.cancel()
+                self._pass = None
+            speech = self._seg_speech >= MIN_SPEECH_WINDOWS
+            if self._committed:
+                needed = speech
+            else:  # nothing heard yet: decode anyway unless the filter says there is no speech at all
+                needed = speech or self._seg_speech > 0 or not self._stt.vad_filter
+            if needed:
+                segment = self._submit_pass(self._seg_start, end, audio, force=True)
+                assert segment is not None
+                self._commit(segment)
         return [segment.future for segment in self._committed]
 
     def _analyse_all(self) -> None:
         """Analyse everything, including a last partial window (zero-padded)."""
         self._analyse()
         rest = self._samples - self._windows * VAD_WINDOW
-        if rest > 0 and self._stt.early_decoding:
+        if rest > 0:
             window = np.zeros((1, VAD_WINDOW), np.float32)
             window[0, :rest] = self._audio[self._windows * VAD_WINDOW:self._samples]
             prob = float(self._stt._vad().process(window, self._vad_state)[0])
             self._windows += 1
             self._on_window(self._windows - 1, prob, self._audio)
+
+
+def _chunked(texts: list[str]) -> list[str]:
+    """Segment texts -> streaming pieces whose concatenation is the transcript (single spaces between)."""
+    return [text if i == 0 else " " + text for i, text in enumerate(texts)]
 
 
 # ---------------------------------------------------------------------------------------------- service
@@ -730,6 +738,11 @@ class SpeechToText:
         Raises:
             ValueError: unsupported format, no whole frame of audio, or longer than ``max_seconds``.
         """
+        pcm = self._validated_pcm(audio, rate, width, channels)
+        return np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
+
+    def _validated_pcm(self, audio: bytes, rate: int, width: int, channels: int) -> bytes:
+        """Checks of :meth:`to_whisper_audio`; returns 16 kHz / 16-bit / mono PCM."""
         check_format(rate, width, channels)
         if not audio:
             raise ValueError("no audio to transcribe")
@@ -739,8 +752,7 @@ class SpeechToText:
         seconds = frames / rate
         if seconds > self.max_seconds:
             raise ValueError(f"audio is {seconds:.1f} s long; the limit is {self.max_seconds:g} s")
-        pcm = PcmNormalizer().convert(audio, rate, width, channels)
-        return np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
+        return PcmNormalizer().convert(audio, rate, width, channels)
 
     # ------------------------------------------------------------------ transcription
     def start(self, language: str | None = None) -> Utterance:
@@ -778,10 +790,10 @@ class SpeechToText:
             ValueError: unsupported format, empty audio, audio longer than ``max_seconds``, or a language
                 the (multilingual) model does not know.
         """
-        samples = self.to_whisper_audio(audio, rate, width, channels)
+        pcm = self._validated_pcm(audio, rate, width, channels)
         await asyncio.to_thread(self.load)
         utterance = self.start(language)
-        utterance.add((np.clip(samples, -1.0, 32767 / 32768) * 32768.0).astype("<i2").tobytes())
+        utterance.add(pcm)
         return (await utterance.finish()).text
 
     # ------------------------------------------------------------------ decoding (decode thread)

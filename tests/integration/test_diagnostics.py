@@ -20,6 +20,8 @@ async def test_diagnostics_redacts_token(
     assert TOKEN not in repr(diagnostics)
     assert diagnostics["state"] == "loaded"
     assert diagnostics["server"]["default_profile"] == "default"
+    assert diagnostics["server"]["reachable"] is True
+    assert diagnostics["server"]["last_error"] is None
     assert [p["name"] for p in diagnostics["server"]["profiles"]] == ["default", "coder"]
     (subentry,) = diagnostics["subentries"].values()
     assert subentry["data"] == {"profile": "default"}

@@ -508,10 +508,11 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
     assert argv == [
         "o1-server", "--host=0.0.0.0", "--wyoming-port=10700", "--api-port=10800", f"--data-dir={data}",
         f"--token-file={data / 'api_token'}", f"--profiles-dir={root / 'config' / 'profiles'}",
-        "--ha-url=http://supervisor/core", "--ha-token=supervisor-secret",
+        "--sandbox-user=nobody",
+        "--ha-url=http://supervisor/core", f"--ha-token-file={root / 'run' / 'o1' / 'ha_token'}",
         "--stt-model=/share/whisper/small-int8", "--stt-language=auto",
         "--tts-voice=/share/voices/de_DE-thorsten-medium.onnx", "--llm-model=ollama/llama3.1",
-        "--llm-api-base=http://192.168.1.20:11434", "--llm-api-key=-starts-with-a-dash=and has spaces",
+        "--llm-api-base=http://192.168.1.20:11434", f"--llm-api-key-file={root / 'run' / 'o1' / 'llm_api_key'}",
         "--default-profile=home", "--threads=4", "--llm-timeout=300", "--log-level=debug",
     ]
     settings = settings_from_args(argv[1:])
@@ -524,6 +525,8 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
         options["llm_model"], options["llm_api_base"], options["llm_api_key"])
     assert (settings.default_profile, settings.threads, settings.llm_timeout) == ("home", 4, 300.0)
     assert (settings.ha_url, settings.ha_token) == ("http://supervisor/core", "supervisor-secret")
+    assert settings.sandbox_user == "nobody"
+    assert (root / "run" / "o1" / "llm_api_key").stat().st_mode & 0o077 == 0  # owner-only
     assert settings.log_level == "DEBUG"
 
 
@@ -614,7 +617,7 @@ def test_start_script_execs_the_server_and_hides_secrets_in_its_log(tmp_path: Pa
     assert args == expected[1:]
     assert parent == os.getpid(), "exec, not a child process: s6 supervises the server itself"
     assert "sk-very-secret" not in out + err and "sup-secret" not in out + err
-    assert "--llm-api-key=***" in err and "--ha-token=***" in err
+    assert "--llm-api-key-file=" in err and "--ha-token-file=" in err
 
 
 def test_start_script_reports_a_missing_server_program(tmp_path: Path, config: dict[str, Any]) -> None:

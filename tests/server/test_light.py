@@ -322,3 +322,11 @@ async def test_agent_failure_is_spoken(base_url: str, llm: ScriptedLLM, stt: Spe
     assert turn.of("assistant", "message")[0]["content"] == error["content"]
     audio, rate, width, channels = read_wav(turn.audio)
     assert len(audio) / (rate * width) > 0.5  # the user hears why
+
+
+def test_routes_are_the_light_paths(stt: SpeechToText, tts: TextToSpeech, agent) -> None:
+    app = web.Application()
+    add_light_routes(app, stt, tts, agent, TOKEN)
+    assert {route.resource.canonical for route in app.router.routes()} == set(light.LIGHT_PATHS)
+    with pytest.raises(ValueError):
+        add_light_routes(web.Application(), stt, tts, agent, "")

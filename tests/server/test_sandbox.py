@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from o1_server.agent.sandbox import KILLED, Limits, conversation_dir, run_code
+from o1_server.agent.sandbox import KILLED, Limits, conversation_dir, resolve_user, run_code
 
 
 def test_runs_python_and_shell_in_the_given_directory(tmp_path: Path) -> None:
@@ -41,3 +44,25 @@ def test_timeout_kills_children_too(tmp_path: Path) -> None:
 def test_conversation_ids_cannot_escape_the_sandbox(cid: str, tmp_path: Path) -> None:
     path = conversation_dir(tmp_path, cid)
     assert path.parent == tmp_path.resolve()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another user needs root; run the suite as root to cover it")
+def test_code_runs_as_the_sandbox_user() -> None:
+    user = resolve_user("nobody")
+    # pytest's tmp_path is private to root (0700): use a folder the sandbox user can reach.
+    tmp_path = Path(tempfile.mkdtemp(prefix="o1-user-"))
+    tmp_path.chmod(0o755)
+    workdir = conversation_dir(tmp_path / "sandbox", "c", user)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("api key")
+    secret.chmod(0o600)
+    result = run_code("shell", f"id -u; cat {secret}; touch mine", workdir, Limits(user=user))
+    assert result.output.splitlines()[0] == str(user[0])
+    assert "Permission denied" in result.output
+    assert (workdir / "mine").stat().st_uid == user[0]
+    shutil.rmtree(tmp_path)
+
+
+def test_unknown_sandbox_user_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unknown sandbox user"):
+        resolve_user("no-such-user-o1")

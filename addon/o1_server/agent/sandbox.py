@@ -25,11 +25,26 @@ KILLED = -9
 
 @dataclass(frozen=True)
 class Limits:
-    """Execution limits: seconds of wall time, MiB of address space, characters of output kept."""
+    """Execution limits: seconds of wall time, MiB of address space, characters of output kept, and the
+    (uid, gid) the code runs as (None: the server's own user; setting one needs root)."""
 
     seconds: float = 20.0
     memory_mb: int = 512
     output_chars: int = 2000
+    user: tuple[int, int] | None = None
+
+
+def resolve_user(name: str | None) -> tuple[int, int] | None:
+    """Map a user name or uid to (uid, gid). Raises ValueError for an unknown user."""
+    if not name:
+        return None
+    import pwd
+
+    try:
+        entry = pwd.getpwuid(int(name)) if name.isdigit() else pwd.getpwnam(name)
+    except (KeyError, ValueError):
+        raise ValueError(f"unknown sandbox user {name!r}") from None
+    return entry.pw_uid, entry.pw_gid
 
 
 @dataclass(frozen=True)
@@ -43,26 +58,33 @@ class ExecResult:
     truncated: bool = False
 
 
-def conversation_dir(sandbox_root: Path, conversation_id: str) -> Path:
+def conversation_dir(sandbox_root: Path, conversation_id: str, user: tuple[int, int] | None = None) -> Path:
     """Return (and create) the working directory of one conversation, always inside ``sandbox_root``.
 
-    Raises ValueError when the id would escape the sandbox root.
+    With ``user`` (uid, gid) the directory is handed to that user. Raises ValueError when the id would
+    escape the sandbox root.
     """
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in conversation_id)[:100].strip(".") or "_"
     path = (sandbox_root / safe).resolve()
     if path.parent != sandbox_root.resolve():
         raise ValueError(f"conversation id {conversation_id!r} escapes the sandbox")
     path.mkdir(parents=True, exist_ok=True)
+    if user is not None and path.stat().st_uid != user[0]:
+        os.chown(path, *user)
     return path
 
 
-def _preexec(memory_mb: int) -> None:
-    """Child-side limits, applied between fork and exec."""
+def _preexec(memory_mb: int, user: tuple[int, int] | None) -> None:
+    """Child-side limits, applied between fork and exec; drops to ``user`` last."""
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # Bounds a fork bomb for unprivileged users (root is exempt: the policy denies fork bombs first).
     resource.setrlimit(resource.RLIMIT_NPROC, (256, 256))
+    if user is not None:
+        os.setgroups([])
+        os.setgid(user[1])
+        os.setuid(user[0])
 
 
 def command_for(language: str, code: str) -> list[str]:
@@ -99,7 +121,7 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
-        preexec_fn=lambda: _preexec(limits.memory_mb),
+        preexec_fn=lambda: _preexec(limits.memory_mb, limits.user),
     )
     chunks: list[bytes] = []
     size = 0

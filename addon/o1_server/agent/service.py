@@ -12,6 +12,7 @@ from typing import Any
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
 from .profiles import LANGUAGES, Profile, ProfileStore
+from .sandbox import resolve_user
 from .session import Session, SessionManager
 from .types import AgentError, AgentReply
 
@@ -42,13 +43,14 @@ class O1Agent:
         max_parallel: int = 2,
         ha_url: str | None = None,
         ha_token: str | None = None,
+        sandbox_user: str | None = None,
     ) -> None:
         self.profiles = profiles
         self.default_profile = default_profile
         self.default_llm = default_llm
         self.audit = AuditLog(data_dir / "audit.jsonl")
         self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend,
-                                       ha=(ha_url, ha_token))
+                                       ha=(ha_url, ha_token), user=resolve_user(sandbox_user))
         self._slots = asyncio.Semaphore(max_parallel)
 
     def llm_for(self, profile: Profile) -> LLMConfig:

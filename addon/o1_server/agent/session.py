@@ -45,11 +45,13 @@ class Session:
         backend_factory: BackendFactory,
         state: dict[str, Any] | None = None,
         ha: tuple[str | None, str | None] = (None, None),
+        user: tuple[int, int] | None = None,
     ) -> None:
         self.conversation_id = conversation_id
         self._ha = ha
         self.profile = profile
-        self.workdir = conversation_dir(sandbox_root, conversation_id)
+        self.user = user
+        self.workdir = conversation_dir(sandbox_root, conversation_id, user)
         self.audit = audit
         self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
         self.pending: dict[str, Any] | None = (state or {}).get("pending")
@@ -90,7 +92,7 @@ class Session:
     def limits(self) -> Limits:
         """The profile's execution limits."""
         lim = self.profile.limits
-        return Limits(lim["seconds_per_block"], lim["memory_mb"], lim["output_chars"])
+        return Limits(lim["seconds_per_block"], lim["memory_mb"], lim["output_chars"], self.user)
 
     def execute(self, language: str, code: str) -> str:
         """Run the block the gate just allowed, record it in the audit log, return its output."""
@@ -247,8 +249,10 @@ class SessionManager:
     """Sessions by conversation id, loaded from and saved to ``<data_dir>/sessions``."""
 
     def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
-                 idle_seconds: float = 3600.0, ha: tuple[str | None, str | None] = (None, None)) -> None:
+                 idle_seconds: float = 3600.0, ha: tuple[str | None, str | None] = (None, None),
+                 user: tuple[int, int] | None = None) -> None:
         self._ha = ha
+        self.user = user
         self.folder = data_dir / "sessions"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.sandbox_root = sandbox_root
@@ -281,7 +285,8 @@ class SessionManager:
                     _LOGGER.warning("Could not restore %s: %s", path, err)
                 if state and state.get("profile") != profile.name:
                     state = None
-            session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state, self._ha)
+            session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state,
+                              self._ha, self.user)
             self._sessions[conversation_id] = session
             return session
 
