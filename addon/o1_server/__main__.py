@@ -24,6 +24,7 @@ async def run(settings: Settings) -> None:
     from .agent.profiles import load_profiles
     from .agent.service import O1Agent
     from .api import build_app
+    from .light import add_light_routes
     from .llm import EmbeddedLLM
     from .stt import SpeechToText
     from .tts import TextToSpeech
@@ -58,7 +59,9 @@ async def run(settings: Settings) -> None:
                     sandbox_user=settings.sandbox_user)
     wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version)
     wyoming_port = await wyoming.start()
-    runner = web.AppRunner(build_app(agent, settings.token, settings.version), access_log=None)
+    app = build_app(agent, settings.token, settings.version)
+    add_light_routes(app, stt, tts, agent, settings.token)  # 01 clients (ESP32 firmware, light client, app)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, settings.host, settings.api_port)
     await site.start()

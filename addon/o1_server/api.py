@@ -26,6 +26,7 @@ from aiohttp import web
 
 from .agent.service import O1Agent
 from .agent.types import AgentError
+from .light import LIGHT_PATHS
 
 _LOGGER = logging.getLogger(__name__)
 API_VERSION = 1
@@ -42,7 +43,8 @@ def _error(status: int, code: str, message: str) -> web.Response:
 def _auth_middleware(token: str) -> Callable:
     @web.middleware
     async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
-        if request.path != "/api/health":
+        # The 01 protocol routes check the token themselves (01 clients cannot send a bearer header).
+        if request.path != "/api/health" and request.path not in LIGHT_PATHS:
             given = request.headers.get("Authorization", "")
             if not (given.startswith("Bearer ") and hmac.compare_digest(given[7:].encode(), token.encode())):
                 return _error(401, "invalid_auth", "The access token is missing or wrong.")

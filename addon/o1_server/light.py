@@ -227,6 +227,10 @@ class LightServer:
             return web.json_response({"error": "invalid_request",
                                       "message": f"'rate' must be {MIN_OUTPUT_RATE}..{MAX_OUTPUT_RATE} Hz."},
                                      status=400)
+        for name in ("conversation_id", "profile", "language"):
+            if len(request.query.get(name, "")) > 200:
+                return web.json_response({"error": "invalid_request",
+                                          "message": f"'{name}' is longer than 200 characters."}, status=400)
         ws = web.WebSocketResponse(max_msg_size=4 * 1024 * 1024)
         if not ws.can_prepare(request).ok:
             return web.Response(status=426, text="This is the 01 WebSocket endpoint: connect with a WebSocket.\n")

@@ -363,8 +363,7 @@ class Utterance:
         self._carry = b""
         self._closed = False
         self._finished = False
-        self._vad_error: BaseException | None = None
-        self._vad_future: concurrent.futures.Future | None = None
+        self._vad_queued = False
         # State below is only touched on the VAD thread (and read by finish after the VAD is drained).
         self._vad_state = _StreamingVad.new_state()
         self._windows = 0  # windows analysed
@@ -408,9 +407,11 @@ class Utterance:
             self._audio = grown  # readers holding the old array still see the same prefix
         self._audio[self._samples:needed] = samples
         self._samples = needed
-        if self._vad_future is None or self._vad_future.done():
-            # At most one analysis job per utterance is queued; it catches up with everything received.
-            self._vad_future = self._stt._vad_worker.submit(self._analyse)
+        if not self._vad_queued:
+            # At most one analysis job per utterance waits in the queue; it catches up with everything
+            # received by the time it starts.
+            self._vad_queued = True
+            self._stt._vad_worker.submit(self._analyse)
 
     def take_chunks(self) -> list[str]:
         """Pieces of the transcript that became final since the last call, in order.
@@ -466,6 +467,7 @@ class Utterance:
     # ----------------------------------------------------------------- VAD thread
     def _analyse(self) -> None:
         """Run the detector over the whole windows received so far and plan decoding passes."""
+        self._vad_queued = False
         if self._closed:
             return
         available = self._samples  # read before the array: a newer array always holds the older prefix

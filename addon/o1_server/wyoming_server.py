@@ -8,29 +8,39 @@ Event flows served (event names and fields from the ``wyoming`` package 1.10; th
 ``homeassistant/components/wyoming/{stt,tts,conversation}.py``):
 
 * ``describe`` -> ``info``.
-* asr: ``transcribe`` (optional ``language``), ``audio-start``, ``audio-chunk``..., ``audio-stop`` ->
-  ``transcript`` (``text``, ``language``). ``transcribe`` is optional; any PCM format in 8..48 kHz,
-  1/2/4-byte samples and any channel count is converted to 16 kHz mono.
-* tts: ``synthesize`` (``text``, optional ``voice``) -> ``audio-start``, ``audio-chunk``..., ``audio-stop``;
-  streaming text: ``synthesize-start``, ``synthesize-chunk``..., [``synthesize``, ignored],
-  ``synthesize-stop`` -> ``audio-start``, ``audio-chunk``... (sentence by sentence as text arrives),
-  ``audio-stop``, ``synthesize-stopped``.
+* asr: [``transcribe`` (optional ``language``)], ``audio-start``, ``audio-chunk``..., ``audio-stop`` ->
+  [``transcript-start``, ``transcript-chunk``..., ``transcript-stop``,] ``transcript`` (``text``,
+  ``language``). Any PCM format in 8..48 kHz, 1/2/4-byte samples and 1..64 channels is converted to
+  16 kHz mono as it arrives. The streaming events are sent when speech-to-text has ``streaming`` on (it
+  is advertised as ``supports_transcript_streaming``); a chunk can come before ``audio-stop`` when a pause
+  closed a segment (see :mod:`o1_server.stt`). The chunks concatenated equal the transcript's text, and
+  the plain ``transcript`` always comes last, so clients that ignore the streaming events lose nothing.
+* tts: ``synthesize`` (``text``, optional ``voice`` with ``name``/``language``/``speaker``) ->
+  ``audio-start``, ``audio-chunk``..., ``audio-stop``; streaming text: ``synthesize-start``,
+  ``synthesize-chunk``..., [``synthesize``, ignored], ``synthesize-stop`` -> ``audio-start``,
+  ``audio-chunk``... (as soon as each sentence, or a long sentence's first clause, is complete),
+  ``audio-stop``, ``synthesize-stopped``. Synthesis options ``length_scale``, ``noise_scale`` and
+  ``noise_w_scale`` may be given in the ``synthesize``/``synthesize-start`` data or in its ``context``.
 * handle: ``transcript`` (``text``, ``language``, ``context.conversation_id`` as sent by HA's
   conversation entity) -> ``handled`` (``text`` = the agent's spoken answer, ``context.conversation_id``).
   An ``AgentError`` becomes ``handled`` with its spoken message, so the user hears why.
 * ``ping`` -> ``pong``; ``select-program`` naming one of our programs is accepted silently.
 
-Bad input never ends the server: it gets an ``error`` event (``text``, stable ``code`` from
-:data:`ERROR_CODES`) and a log line, and the connection stays usable except after a framing error that
-makes the byte stream unreadable (then the connection is closed after the error).
+Many connections at once: whisper decoding and piper synthesis each run on one shared background thread,
+first come first served, with bounded queues (a full queue gives ``error`` code ``busy``); the number of
+open connections is bounded too. Bad input never ends the server: it gets an ``error`` event (``text``,
+stable ``code`` from :data:`ERROR_CODES`) and a log line, and the connection stays usable except after a
+framing error that makes the byte stream unreadable (then the connection is closed after the error).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass
 from importlib import metadata
@@ -38,7 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from wyoming.asr import Transcribe, Transcript
+from wyoming.asr import Transcribe, Transcript, TranscriptChunk, TranscriptStart, TranscriptStop
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.error import Error
 from wyoming.event import Event, Eventable
@@ -56,11 +66,19 @@ from wyoming.info import (
 )
 from wyoming.ping import Ping, Pong
 from wyoming.server import AsyncEventHandler
-from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
+from wyoming.tts import (
+    Synthesize,
+    SynthesizeChunk,
+    SynthesizeStart,
+    SynthesizeStop,
+    SynthesizeStopped,
+    SynthesizeTextFormat,
+    SynthesizeVoice,
+)
 
 from .agent.types import Agent, AgentError
-from .stt import WHISPER_CHANNELS, WHISPER_RATE, WHISPER_WIDTH, PcmNormalizer, SpeechToText, check_format
-from .tts import TextToSpeech, split_sentences
+from .stt import BusyError, PcmNormalizer, SpeechToText, Utterance, check_format
+from .tts import SpeechStream, TextToSpeech, parse_options
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -74,6 +92,8 @@ MAX_DATA_BYTES = 1 << 20
 """Largest accepted ``data_length`` of one event, in bytes."""
 MAX_PAYLOAD_BYTES = 16 << 20
 """Largest accepted ``payload_length`` of one event, in bytes (about 8 min of 16 kHz 16-bit mono)."""
+MAX_CONNECTIONS = 64
+"""Connections served at once; more get ``error`` code ``busy`` and are closed."""
 
 ERROR_CODES = {
     "invalid_event": "the event could not be read or lacks a required field",
@@ -84,10 +104,12 @@ ERROR_CODES = {
     "audio_too_long": "the utterance is longer than the speech-to-text limit",
     "no_audio": "audio-stop arrived before any whole audio frame",
     "transcription_failed": "speech-to-text failed",
-    "invalid_text": "empty or too long text to synthesize",
+    "invalid_text": "empty, too long or non-string text to synthesize",
+    "invalid_voice": "unknown speaker, or a synthesis option that is not a number in its range",
     "synthesize_not_started": "synthesize-chunk or synthesize-stop without synthesize-start",
     "synthesis_failed": "text-to-speech failed",
     "no_agent": "no agent is configured for transcript (handle) requests",
+    "busy": "too many requests are queued (or connections open); try again later",
     "internal_error": "an unexpected server error; see the server log",
 }
 """Stable ``code`` values of the ``error`` events this server sends, with their meaning."""
@@ -148,7 +170,7 @@ def build_info(
                 languages=stt.languages,
             )
         ],
-        supports_transcript_streaming=False,
+        supports_transcript_streaming=stt.streaming,
         requires_external_vad=True,
     )
     tts_program = TtsProgram(
@@ -252,16 +274,22 @@ class _Rejected(Exception):
 
 @dataclass
 class _AudioStream:
+    """An utterance being received (asr)."""
+
     normalizer: PcmNormalizer
-    buffer: bytearray
+    utterance: Utterance | None
+    language: str | None = None  # as the client asked for it (echoed in the transcript)
     rejected: bool = False  # an error was sent: drop the rest of the stream quietly
+    chunks_sent: int = 0
+    transcript_started: bool = False
 
 
 @dataclass
 class _TextStream:
-    voice: str | None
-    speaker: str | None
-    pending: str = ""
+    """A streamed synthesis request (synthesize-start ... synthesize-stop)."""
+
+    speech: SpeechStream | None
+    task: asyncio.Task | None = None
     audio_started: bool = False
     failed: bool = False
 
@@ -299,6 +327,7 @@ class O1EventHandler(AsyncEventHandler):
         self._audio: _AudioStream | None = None
         self._orphan_audio_reported = False
         self._text: _TextStream | None = None
+        self._peer = _peer_name(writer)
 
     # ----------------------------------------------------------------- plumbing
     async def run(self) -> None:
@@ -309,7 +338,7 @@ class O1EventHandler(AsyncEventHandler):
                 try:
                     event = await _read_event(self.reader)
                 except _FramingError as err:
-                    _LOGGER.warning("Unreadable event from client: %s", err)
+                    _LOGGER.warning("Unreadable event from %s: %s", self._peer, err)
                     await self._send_error("invalid_event", str(err))
                     if err.fatal:
                         break
@@ -319,10 +348,20 @@ class O1EventHandler(AsyncEventHandler):
                 if not await self.handle_event(event):
                     break
         except (ConnectionError, OSError) as err:
-            _LOGGER.debug("Connection lost: %s", err)
+            _LOGGER.info("Connection from %s lost: %s", self._peer, err)
         finally:
             await self.disconnect()
             self.writer.close()
+
+    async def disconnect(self) -> None:
+        """Release what the connection still holds (queued decoding or synthesis is cancelled)."""
+        if self._audio is not None:
+            _LOGGER.info("Client %s left during an utterance; dropping it", self._peer)
+            self._drop_audio()
+        text, self._text = self._text, None
+        if text is not None:
+            _LOGGER.info("Client %s left during a text stream; stopping it", self._peer)
+            await self._end_text_stream(text, cancel=True)
 
     async def _send_error(self, code: str, text: str) -> None:
         with contextlib.suppress(ConnectionError, OSError, RuntimeError):
@@ -336,49 +375,51 @@ class O1EventHandler(AsyncEventHandler):
                 try:
                     parsed = cls.from_event(event)
                 except (KeyError, TypeError, ValueError, AttributeError) as err:
-                    _LOGGER.warning("Malformed %s event: %r", event.type, err)
+                    _LOGGER.warning("Malformed %s event from %s: %r", event.type, self._peer, err)
                     await self._send_error("invalid_event", f"malformed {event.type} event: {err!r}")
                     return True
                 break
         if parsed is None:
-            _LOGGER.warning("Unsupported event type %r", event.type)
+            _LOGGER.warning("Unsupported event type %r from %s", event.type, self._peer)
             await self._send_error("unknown_event", f"unsupported event type: {event.type}")
             return True
         try:
-            await self._dispatch(parsed)
+            await self._dispatch(parsed, event)
         except _Rejected as err:
-            _LOGGER.warning("Rejected %s: %s (%s)", event.type, err.text, err.code)
+            _LOGGER.warning("Rejected %s from %s: %s (%s)", event.type, self._peer, err.text, err.code)
             await self._send_error(err.code, err.text)
         except (ConnectionError, OSError):
             return False
         except Exception as err:  # noqa: BLE001 - a bug must not end the server or this connection
-            _LOGGER.exception("Error while handling %s", event.type)
+            _LOGGER.exception("Error while handling %s from %s", event.type, self._peer)
             await self._send_error("internal_error", f"{type(err).__name__}: {err}")
         return True
 
-    async def _dispatch(self, request: Eventable) -> None:
+    async def _dispatch(self, request: Eventable, event: Event) -> None:
         if isinstance(request, Describe):
             # Built per request (cheap) so it shows the exact model languages once the model is loaded.
             info = self._info or build_info(self.stt, self.tts, self._version)
             await self.write_event(info.event())
         elif isinstance(request, Ping):
-            await self.write_event(Pong(text=request.text).event())
+            await self.write_event(Pong(text=request.text if isinstance(request.text, str) else None).event())
         elif isinstance(request, SelectProgram):
             if request.name not in (ASR_PROGRAM, TTS_PROGRAM, HANDLE_PROGRAM):
                 raise _Rejected("unknown_program", f"no program named {request.name!r}")
         elif isinstance(request, Transcribe):
-            self._language = request.language
-            self._audio = None
+            if self._audio is not None:
+                _LOGGER.warning("transcribe from %s during an utterance: dropping that utterance", self._peer)
+                self._drop_audio()
+            self._language = request.language if isinstance(request.language, str) else None
         elif isinstance(request, AudioStart):
             self._audio_start(request)
         elif isinstance(request, AudioChunk):
-            self._audio_chunk(request)
+            await self._audio_chunk(request)
         elif isinstance(request, AudioStop):
             await self._audio_stop()
         elif isinstance(request, Synthesize):
-            await self._synthesize(request)
+            await self._synthesize(request, event)
         elif isinstance(request, SynthesizeStart):
-            await self._synthesize_start(request)
+            await self._synthesize_start(request, event)
         elif isinstance(request, SynthesizeChunk):
             await self._synthesize_chunk(request)
         elif isinstance(request, SynthesizeStop):
@@ -387,138 +428,224 @@ class O1EventHandler(AsyncEventHandler):
             await self._handle_transcript(request)
 
     # ----------------------------------------------------------------- asr
+    def _drop_audio(self) -> None:
+        stream, self._audio = self._audio, None
+        if stream is not None and stream.utterance is not None:
+            stream.utterance.close()
+
     def _audio_start(self, start: AudioStart) -> None:
+        if self._audio is not None:
+            _LOGGER.warning("audio-start from %s during an utterance: starting over", self._peer)
+            self._drop_audio()
         self._orphan_audio_reported = False
-        self._audio = _AudioStream(PcmNormalizer(), bytearray())
+        language, self._language = self._language, None
+        stream = _AudioStream(PcmNormalizer(), None, language=language)
+        self._audio = stream
         try:
             check_format(start.rate, start.width, start.channels)
         except ValueError as err:
-            self._audio.rejected = True
+            stream.rejected = True
             raise _Rejected("unsupported_audio_format", str(err)) from err
+        stream.utterance = self.stt.start(language)
 
-    def _audio_chunk(self, chunk: AudioChunk) -> None:
+    def _reject_audio(self, stream: _AudioStream, code: str, text: str) -> _Rejected:
+        stream.rejected = True
+        if stream.utterance is not None:
+            stream.utterance.close()
+            stream.utterance = None
+        return _Rejected(code, text)
+
+    async def _audio_chunk(self, chunk: AudioChunk) -> None:
         stream = self._audio
         if stream is None:
             if self._orphan_audio_reported:
                 return
             self._orphan_audio_reported = True
             raise _Rejected("audio_not_started", "audio-chunk before audio-start")
-        if stream.rejected:
+        if stream.rejected or stream.utterance is None:
             return
         try:
-            stream.buffer += stream.normalizer.convert(chunk.audio, chunk.rate, chunk.width, chunk.channels)
+            pcm = stream.normalizer.convert(chunk.audio, chunk.rate, chunk.width, chunk.channels)
         except ValueError as err:
-            stream.rejected = True
-            stream.buffer = bytearray()
-            raise _Rejected("unsupported_audio_format", str(err)) from err
-        if stream.normalizer.seconds > self.stt.max_seconds:
-            stream.rejected = True
-            stream.buffer = bytearray()
-            raise _Rejected("audio_too_long",
-                            f"audio is longer than the {self.stt.max_seconds:g} s limit")
+            raise self._reject_audio(stream, "unsupported_audio_format", str(err)) from err
+        try:
+            stream.utterance.add(pcm)
+        except ValueError as err:
+            raise self._reject_audio(stream, "audio_too_long",
+                                     f"audio is longer than the {self.stt.max_seconds:g} s limit") from err
+        except BusyError as err:
+            raise self._reject_audio(stream, "busy", str(err)) from err
+        if self.stt.streaming:
+            chunks = stream.utterance.take_chunks()
+            if chunks:
+                await self._send_transcript_chunks(stream, chunks)
+
+    async def _send_transcript_chunks(self, stream: _AudioStream, chunks: list[str]) -> None:
+        if not stream.transcript_started:
+            stream.transcript_started = True
+            language = stream.language or (stream.utterance.language if stream.utterance else None)
+            await self.write_event(TranscriptStart(language=language).event())
+        for text in chunks:
+            await self.write_event(TranscriptChunk(text=text).event())
+        stream.chunks_sent += len(chunks)
 
     async def _audio_stop(self) -> None:
         stream, self._audio = self._audio, None
-        language, self._language = self._language, None
         if stream is None:
             if self._orphan_audio_reported:
                 self._orphan_audio_reported = False
                 return
             raise _Rejected("audio_not_started", "audio-stop before audio-start")
-        if stream.rejected:
+        if stream.rejected or stream.utterance is None:
             return
-        if not stream.buffer:
+        utterance = stream.utterance
+        if utterance.seconds == 0:
+            utterance.close()
             raise _Rejected("no_audio", "no audio to transcribe")
         started = time.monotonic()
         try:
-            text = await self.stt.transcribe(bytes(stream.buffer), WHISPER_RATE, WHISPER_WIDTH,
-                                             WHISPER_CHANNELS, language=language)
+            result = await utterance.finish()
+        except BusyError as err:
+            raise _Rejected("busy", str(err)) from err
         except ValueError as err:
             raise _Rejected("transcription_failed", str(err)) from err
         except Exception as err:
             _LOGGER.exception("Speech-to-text failed")
             raise _Rejected("transcription_failed", f"speech-to-text failed: {err}") from err
-        _LOGGER.info("Transcribed %.1f s of audio in %.1f s: %r", stream.normalizer.seconds,
-                     time.monotonic() - started, text)
-        await self.write_event(Transcript(text=text, language=language or self.stt.language).event())
+        _LOGGER.info("Transcribed %.1f s of audio %.2f s after audio-stop (%d passes, %d fallbacks): %r",
+                     result.seconds, time.monotonic() - started, result.passes, result.fallbacks, result.text)
+        language = stream.language or result.language or self.stt.language
+        if self.stt.streaming:
+            await self._send_transcript_chunks(stream, result.chunks[stream.chunks_sent:])
+            await self.write_event(TranscriptStop().event())
+        await self.write_event(Transcript(text=result.text, language=language).event())
 
     # ----------------------------------------------------------------- tts
-    async def _speak(self, text: str, voice: str | None, speaker: str | None, send_start: bool) -> bool:
-        """Write the audio of ``text`` (audio-start first when ``send_start``).
-
-        Returns True once audio-start has been sent (by this call or before it).
-        """
-        rate, width, channels = self.tts.rate, self.tts.width, self.tts.channels
-        bytes_per_chunk = SAMPLES_PER_CHUNK * width * channels
+    def _open_speech(self, voice: SynthesizeVoice | None, event: Event) -> SpeechStream:
+        name = voice.name if voice is not None and isinstance(voice.name, str) else None
+        speaker = voice.speaker if voice is not None and isinstance(voice.speaker, (str, int)) else None
+        language = voice.language if voice is not None and isinstance(voice.language, str) else None
         try:
-            async with contextlib.aclosing(self.tts.synthesize(text, voice=voice, speaker=speaker)) as stream:
-                async for audio in stream:
-                    if send_start:
-                        await self.write_event(AudioStart(rate=rate, width=width, channels=channels).event())
-                        send_start = False
-                    for offset in range(0, len(audio), bytes_per_chunk):
-                        piece = audio[offset:offset + bytes_per_chunk]
-                        await self.write_event(
-                            AudioChunk(rate=rate, width=width, channels=channels, audio=piece).event())
+            options = parse_options(event.data)
+            return self.tts.open(voice=name, speaker=speaker, language=language, **options)
         except ValueError as err:
-            raise _Rejected("invalid_text", str(err)) from err
-        except (ConnectionError, OSError):
-            raise
-        except Exception as err:
-            _LOGGER.exception("Text-to-speech failed")
-            raise _Rejected("synthesis_failed", f"text-to-speech failed: {err}") from err
-        return not send_start
+            raise _Rejected("invalid_voice", str(err)) from err
 
-    async def _synthesize(self, request: Synthesize) -> None:
+    async def _write_audio(self, speech: SpeechStream, audio: bytes, send_start: bool) -> None:
+        """Write one piece of audio as audio-chunk events (audio-start first when ``send_start``)."""
+        rate, width, channels = speech.rate, speech.width, speech.channels
+        if send_start:
+            await self.write_event(AudioStart(rate=rate, width=width, channels=channels).event())
+        step = SAMPLES_PER_CHUNK * width * channels
+        for offset in range(0, len(audio), step):
+            await self.write_event(
+                AudioChunk(rate=rate, width=width, channels=channels, audio=audio[offset:offset + step]).event())
+
+    async def _synthesize(self, request: Synthesize, event: Event) -> None:
         if self._text is not None:
             # Inside a text stream HA also sends the whole message for older servers: already spoken.
             return
-        voice = request.voice.name if request.voice else None
-        speaker = request.voice.speaker if request.voice else None
+        if not isinstance(request.text, str):
+            raise _Rejected("invalid_text", "synthesize text must be a string")
+        speech = self._open_speech(request.voice, event)
         started = time.monotonic()
-        if not await self._speak(request.text, voice, speaker, send_start=True):
+        first_audio: float | None = None
+        try:
+            try:
+                speech.feed(_plain_text(request.text, request.text_format))
+                speech.end()
+            except ValueError as err:
+                raise _Rejected("invalid_text", str(err)) from err
+            except BusyError as err:
+                raise _Rejected("busy", str(err)) from err
+            if not speech.has_text:
+                raise _Rejected("invalid_text", "nothing to say in that text")
+            try:
+                async for audio in speech.audio():
+                    await self._write_audio(speech, audio, send_start=first_audio is None)
+                    first_audio = first_audio or time.monotonic()
+            except (ConnectionError, OSError):
+                raise
+            except Exception as err:
+                _LOGGER.exception("Text-to-speech failed")
+                raise _Rejected("synthesis_failed", f"text-to-speech failed: {err}") from err
+        finally:
+            speech.close()
+        if first_audio is None:
             raise _Rejected("invalid_text", "nothing to say in that text")
         await self.write_event(AudioStop().event())
-        _LOGGER.info("Synthesized %d characters in %.1f s", len(request.text), time.monotonic() - started)
+        _LOGGER.info("Synthesized %d characters: first audio after %.2f s, all after %.2f s", len(request.text),
+                     first_audio - started, time.monotonic() - started)
 
-    async def _synthesize_start(self, request: SynthesizeStart) -> None:
+    async def _synthesize_start(self, request: SynthesizeStart, event: Event) -> None:
         if self._text is not None:
-            _LOGGER.warning("synthesize-start inside a text stream: starting over")
-        voice = request.voice.name if request.voice else None
-        speaker = request.voice.speaker if request.voice else None
-        self._text = _TextStream(voice=voice, speaker=speaker)
-
-    async def _speak_stream(self, stream: _TextStream, text: str) -> None:
-        if stream.failed or not text.strip():
-            return
+            _LOGGER.warning("synthesize-start from %s inside a text stream: starting over", self._peer)
+            old, self._text = self._text, None
+            await self._end_text_stream(old, cancel=True)
+        stream = _TextStream(speech=None)
+        self._text = stream
         try:
-            if await self._speak(text, stream.voice, stream.speaker, send_start=not stream.audio_started):
-                stream.audio_started = True
+            stream.speech = self._open_speech(request.voice, event)
         except _Rejected:
             stream.failed = True
             raise
+        stream.task = asyncio.create_task(self._speak_stream(stream, stream.speech))
+
+    async def _speak_stream(self, stream: _TextStream, speech: SpeechStream) -> None:
+        """Background task of a text stream: writes audio as the pieces come out of synthesis."""
+        try:
+            async for audio in speech.audio():
+                await self._write_audio(speech, audio, send_start=not stream.audio_started)
+                stream.audio_started = True
+        except (ConnectionError, OSError) as err:
+            _LOGGER.info("Client %s left while audio was being sent: %s", self._peer, err)
+            stream.failed = True
+        except Exception as err:  # noqa: BLE001 - reported to the client; the connection stays usable
+            _LOGGER.exception("Text-to-speech failed")
+            stream.failed = True
+            speech.close()
+            await self._send_error("synthesis_failed", f"text-to-speech failed: {err}")
 
     async def _synthesize_chunk(self, request: SynthesizeChunk) -> None:
         stream = self._text
         if stream is None:
             raise _Rejected("synthesize_not_started", "synthesize-chunk before synthesize-start")
-        sentences, stream.pending = split_sentences(stream.pending + request.text)
-        if len(stream.pending) > self.tts.max_chars:
+        if stream.failed or stream.speech is None:
+            return
+        try:
+            stream.speech.feed(request.text)
+        except (ValueError, BusyError) as err:
             stream.failed = True
-            raise _Rejected("invalid_text", f"a sentence is longer than {self.tts.max_chars} characters")
-        if sentences:
-            await self._speak_stream(stream, " ".join(sentences))
+            stream.speech.close()
+            code = "busy" if isinstance(err, BusyError) else "invalid_text"
+            raise _Rejected(code, str(err)) from err
+
+    async def _end_text_stream(self, stream: _TextStream, cancel: bool) -> None:
+        speech = stream.speech
+        if speech is not None:
+            if cancel:
+                speech.close()
+            else:
+                try:
+                    speech.end()
+                except BusyError as err:
+                    stream.failed = True
+                    speech.close()
+                    await self._send_error("busy", str(err))
+        if stream.task is not None:
+            if cancel:
+                stream.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await stream.task
+        if speech is not None:
+            speech.close()
 
     async def _synthesize_stop(self) -> None:
         stream, self._text = self._text, None
         if stream is None:
             raise _Rejected("synthesize_not_started", "synthesize-stop before synthesize-start")
-        try:
-            await self._speak_stream(stream, stream.pending)
-        except _Rejected as err:
-            # The error goes first: HA's streaming reader stops reading at synthesize-stopped.
-            _LOGGER.warning("Rejected synthesize-stop: %s (%s)", err.text, err.code)
-            await self._send_error(err.code, err.text)
+        # The error of a failed stream went first: HA's streaming reader stops reading at synthesize-stopped.
+        await self._end_text_stream(stream, cancel=False)
         if stream.audio_started and not stream.failed:
             await self.write_event(AudioStop().event())
         await self.write_event(SynthesizeStopped().event())
@@ -527,14 +654,16 @@ class O1EventHandler(AsyncEventHandler):
     async def _handle_transcript(self, transcript: Transcript) -> None:
         if self.agent is None:
             raise _Rejected("no_agent", "no agent is configured on this server")
+        if not isinstance(transcript.text, str):
+            raise _Rejected("invalid_event", "transcript text must be a string")
         context: dict[str, Any] = transcript.context if isinstance(transcript.context, dict) else {}
         conversation_id = context.get("conversation_id")
         if conversation_id is not None:
             conversation_id = str(conversation_id)
+        language = transcript.language if isinstance(transcript.language, str) else None
         started = time.monotonic()
         try:
-            reply = await self.agent.ask(transcript.text, conversation_id=conversation_id,
-                                         language=transcript.language)
+            reply = await self.agent.ask(transcript.text, conversation_id=conversation_id, language=language)
         except AgentError as err:
             _LOGGER.warning("Agent could not answer (%s): %s", err.code, err.message)
             answer, reply_context = err.message, {"error_code": err.code}
@@ -553,6 +682,29 @@ class O1EventHandler(AsyncEventHandler):
         await self.write_event(Handled(text=answer, context=reply_context).event())
 
 
+def _event_bytes(event: Event) -> bytes:
+    """One event as it goes on the wire (header line, no data or payload)."""
+    header = {"type": event.type, "data": event.data, "version": "1.10.2"}
+    return (json.dumps(header, ensure_ascii=False) + "\n").encode()
+
+
+def _peer_name(writer: asyncio.StreamWriter) -> str:
+    peer = writer.get_extra_info("peername")
+    if isinstance(peer, tuple) and len(peer) >= 2:
+        return f"{peer[0]}:{peer[1]}"
+    return str(peer or "client")
+
+
+_TAG = re.compile(r"<[^>]{0,200}>")
+
+
+def _plain_text(text: str, text_format: Any) -> str:
+    """The text to speak: SSML tags are dropped (piper reads plain text)."""
+    if text_format == SynthesizeTextFormat.SSML or text_format == "ssml":
+        return html.unescape(_TAG.sub(" ", text))
+    return text
+
+
 # ---------------------------------------------------------------------------------------------- server
 
 
@@ -565,7 +717,7 @@ class WyomingServer:
     """
 
     def __init__(self, uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
-                 version: str) -> None:
+                 version: str, *, max_connections: int = MAX_CONNECTIONS) -> None:
         parsed = urlparse(uri)
         if parsed.scheme == "tcp":
             if parsed.hostname is None or parsed.port is None:
@@ -580,10 +732,20 @@ class WyomingServer:
         self.stt, self.tts, self.agent, self.version = stt, tts, agent, version
         self._server: asyncio.AbstractServer | None = None
         self._connections: dict[asyncio.Task[Any], O1EventHandler] = {}
+        self.max_connections = max_connections
         self.port = 0
         """Bound TCP port once started (0 for unix sockets)."""
 
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self._connections) >= self.max_connections:
+            _LOGGER.warning("Refusing a connection from %s: %d connections are open", _peer_name(writer),
+                            len(self._connections))
+            with contextlib.suppress(ConnectionError, OSError):
+                text = f"the server is serving {len(self._connections)} connections; try again later"
+                writer.write(_event_bytes(Error(text=text, code="busy").event()))
+                await writer.drain()
+            writer.close()
+            return
         handler = O1EventHandler(reader, writer, stt=self.stt, tts=self.tts, agent=self.agent,
                                  version=self.version)
         task = asyncio.current_task()

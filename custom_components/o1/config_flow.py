@@ -23,6 +23,7 @@ from homeassistant.config_entries import (
 )
 from homeassistant.const import CONF_TOKEN, CONF_URL
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 from homeassistant.helpers.selector import (
     SelectOptionDict,
     SelectSelector,
@@ -122,11 +123,68 @@ async def async_validate_server(
     return info, {}
 
 
+def discovery_abort_reason(errors: dict[str, str]) -> str:
+    """Return the abort reason of a discovered server that failed its check."""
+    if errors.get("base") == "invalid_auth":
+        return "invalid_auth"
+    if errors.get("base") == "incompatible_server":
+        return "incompatible_server"
+    return "cannot_connect"
+
+
 class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
     """Handle a config flow for an o1 server."""
 
     VERSION = 1
     MINOR_VERSION = 1
+
+    _discovered: tuple[str, str, str, O1ServerInfo]
+
+    def _create_server_entry(
+        self, url: str, token: str, info: O1ServerInfo
+    ) -> ConfigFlowResult:
+        """Create the server's entry, with an agent for its default profile."""
+        subentries = (
+            [conversation_subentry(info.default_profile)] if info.default_profile else []
+        )
+        return self.async_create_entry(
+            title=entry_title(url),
+            data={CONF_URL: url, CONF_TOKEN: token},
+            subentries=subentries,
+        )
+
+    async def async_step_hassio(
+        self, discovery_info: HassioServiceInfo
+    ) -> ConfigFlowResult:
+        """Handle the o1 add-on announcing its server (URL and token) through the Supervisor.
+
+        A server already configured gets the announced token (the add-on may have a new
+        one); a new one is checked, then offered to the user.
+        """
+        try:
+            url = normalize_url(str(discovery_info.config["url"]))
+            token = str(discovery_info.config["token"])
+        except (KeyError, ValueError):
+            return self.async_abort(reason="invalid_discovery_info")
+        await self.async_set_unique_id(url)
+        self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_TOKEN: token})
+        info, errors = await async_validate_server(self.hass, url, token)
+        if info is None:
+            return self.async_abort(reason=discovery_abort_reason(errors))
+        self._discovered = (discovery_info.name, url, token, info)
+        self.context["title_placeholders"] = {"name": discovery_info.name}
+        return await self.async_step_hassio_confirm()
+
+    async def async_step_hassio_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask the user to add the discovered add-on's server."""
+        name, url, token, info = self._discovered
+        if user_input is not None:
+            return self._create_server_entry(url, token, info)
+        return self.async_show_form(
+            step_id="hassio_confirm", description_placeholders={"addon": name}
+        )
 
     @override
     async def async_step_user(
@@ -145,16 +203,7 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
                 self._abort_if_unique_id_configured()
                 info, errors = await async_validate_server(self.hass, url, token)
                 if info is not None:
-                    subentries = (
-                        [conversation_subentry(info.default_profile)]
-                        if info.default_profile
-                        else []
-                    )
-                    return self.async_create_entry(
-                        title=entry_title(url),
-                        data={CONF_URL: url, CONF_TOKEN: token},
-                        subentries=subentries,
-                    )
+                    return self._create_server_entry(url, token, info)
 
         return self.async_show_form(
             step_id="user",

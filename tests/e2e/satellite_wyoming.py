@@ -11,6 +11,9 @@ It behaves the way Home Assistant's ``wyoming`` integration expects a satellite 
   detection it sends ``detection`` and ``run-pipeline`` (speech-to-text -> text-to-speech) and streams the rest
   of the recording, then silence, in real time as ``audio-chunk`` events until Home Assistant says the speech has
   ended (``voice-stopped`` or ``transcript``).
+- With ``local_wake=False`` it is a "streaming" satellite instead (ESPHome's "wake word in Home Assistant"): it
+  asks for a pipeline from the wake word stage and streams the whole recording; Home Assistant runs the wake word
+  on a Wyoming wake word service, such as :class:`WakeWordService` below (the same model, served over Wyoming).
 - It records everything Home Assistant sends back (``transcribe``, ``voice-started``/``voice-stopped``,
   ``transcript``, ``synthesize``, the reply's ``audio-start``/``audio-chunk``/``audio-stop``, ``error``) and
   answers ``played`` once the reply audio has arrived, as a speaker that finished playing would.
@@ -35,7 +38,7 @@ from wyoming.satellite import PauseSatellite, RunSatellite
 from wyoming.snd import Played
 from wyoming.tts import Synthesize
 from wyoming.vad import VoiceStarted, VoiceStopped
-from wyoming.wake import Detection
+from wyoming.wake import Detect, Detection, NotDetected
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -49,13 +52,36 @@ CHUNK_BYTES = 2048
 """Bytes per microphone ``audio-chunk`` event (1,024 samples = 64 ms)."""
 WAKE_STEP_BYTES = 320
 """Bytes fed to the wake word model at a time (160 samples = 10 ms, microWakeWord's feature step)."""
+ATTRIBUTION = Attribution(name="o1 tests", url="https://github.com/OHF-Voice/pymicro-wakeword")
+
+
+def wake_program(models: list[Model]) -> WakeProgram:
+    """A Wyoming ``WakeProgram`` offering built-in microWakeWord models."""
+    described = []
+    for model in models:
+        phrase = MicroWakeWord.from_builtin(model).wake_word
+        described.append(WakeModel(name=model.value, attribution=ATTRIBUTION, installed=True, description=phrase,
+                                   version=None, languages=["en"], phrase=phrase))
+    return WakeProgram(name="microwakeword", attribution=ATTRIBUTION, installed=True,
+                       description="microWakeWord (pymicro-wakeword)", version=None, models=described)
+
+
+def _first_detection(detector: MicroWakeWord, features: MicroWakeWordFeatures, audio: bytes) -> int | None:
+    """Feed 16 kHz 16-bit mono ``audio`` to ``detector`` 10 ms at a time; return the byte offset just after the
+    first detection, or None. The detector's state carries on (reset it between recordings)."""
+    for offset in range(0, len(audio), WAKE_STEP_BYTES):
+        for window in features.process_streaming(audio[offset:offset + WAKE_STEP_BYTES]):
+            if detector.process_streaming(window):
+                return offset + WAKE_STEP_BYTES
+    return None
 
 
 @dataclass
 class SatelliteTurn:
     """What happened for one recording played into the satellite.
 
-    ``wake_seconds`` is where in the recording the wake word was detected (None: not detected); ``events`` holds
+    ``wake_seconds`` is where in the recording the wake word was detected (None: not detected; with the wake word
+    in Home Assistant, from its ``detection`` event); ``events`` holds
     every event Home Assistant sent while the turn ran, in order; ``reply`` is the reply audio (PCM at
     ``reply_rate`` Hz, ``reply_width`` bytes per sample, ``reply_channels`` channels).
     """
@@ -96,11 +122,14 @@ class SoftwareSatellite:
     Args:
         name: the satellite's name (Home Assistant names its device after it).
         wake_word: the built-in microWakeWord model to listen for.
+        local_wake: True to detect the wake word on the satellite; False to leave it to Home Assistant's pipeline.
     """
 
-    def __init__(self, name: str = "o1 software satellite", wake_word: Model = Model.OKAY_NABU) -> None:
+    def __init__(self, name: str = "o1 software satellite", wake_word: Model = Model.OKAY_NABU,
+                 local_wake: bool = True) -> None:
         self.name = name
         self.wake_word = wake_word
+        self.local_wake = local_wake
         self.port = 0
         self.running = asyncio.Event()
         """Set while Home Assistant has the satellite running (after ``run-satellite``)."""
@@ -132,18 +161,17 @@ class SoftwareSatellite:
                 await asyncio.wait_for(self._server.wait_closed(), 5)
 
     def info(self) -> Info:
-        """What ``describe`` answers: a satellite with a local wake word engine."""
-        attribution = Attribution(name="o1 tests", url="https://github.com/OHF-Voice/pymicro-wakeword")
-        model = WakeModel(name=self.wake_word.value, attribution=attribution, installed=True,
-                          description=self._detector.wake_word, version=None, languages=["en"],
-                          phrase=self._detector.wake_word)
+        """What ``describe`` answers: a satellite, with its local wake word engine when it has one."""
+        if not self.local_wake:
+            return Info(satellite=Satellite(
+                name=self.name, attribution=ATTRIBUTION, installed=True, version="1.0.0",
+                description="o1 test satellite (wake word in Home Assistant)", has_vad=False))
         return Info(
-            satellite=Satellite(name=self.name, attribution=attribution, installed=True,
+            satellite=Satellite(name=self.name, attribution=ATTRIBUTION, installed=True,
                                 description="o1 test satellite (local microWakeWord)", version="1.0.0",
                                 has_vad=False, active_wake_words=[self.wake_word.value], max_active_wake_words=1,
                                 supports_trigger=False),
-            wake=[WakeProgram(name="microwakeword", attribution=attribution, installed=True,
-                              description="microWakeWord (pymicro-wakeword)", version=None, models=[model])],
+            wake=[wake_program([self.wake_word])],
         )
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -189,11 +217,7 @@ class SoftwareSatellite:
         """Run the wake word model over 16 kHz 16-bit mono ``audio``; return the byte offset just after the
         detection, or None. The model's state is reset afterwards."""
         try:
-            for offset in range(0, len(audio), WAKE_STEP_BYTES):
-                for features in self._features.process_streaming(audio[offset:offset + WAKE_STEP_BYTES]):
-                    if self._detector.process_streaming(features):
-                        return offset + WAKE_STEP_BYTES
-            return None
+            return _first_detection(self._detector, self._features, audio)
         finally:
             self._detector.reset()
             self._features = MicroWakeWordFeatures()
@@ -212,20 +236,23 @@ class SoftwareSatellite:
         """
         turn = SatelliteTurn()
         while not self._inbox.empty():  # leftovers of an earlier turn
-            turn.events.append(self._inbox.get_nowait())
-        turn.events.clear()
-        after_wake = self.detect_wake_word(audio)
-        if after_wake is None:
-            return turn
-        turn.wake_seconds = after_wake / (RATE * WIDTH)
-        await self._send(Detection(name=self.wake_word.value, timestamp=int(turn.wake_seconds * 1000)).event())
-        await self._send(RunPipeline(start_stage=PipelineStage.ASR, end_stage=PipelineStage.TTS,
-                                     wake_word_name=self.wake_word.value).event())
+            self._inbox.get_nowait()
+        if self.local_wake:
+            after_wake = self.detect_wake_word(audio)
+            if after_wake is None:
+                return turn
+            turn.wake_seconds = after_wake / (RATE * WIDTH)
+            await self._send(Detection(name=self.wake_word.value, timestamp=int(turn.wake_seconds * 1000)).event())
+            await self._send(RunPipeline(start_stage=PipelineStage.ASR, end_stage=PipelineStage.TTS,
+                                         wake_word_name=self.wake_word.value).event())
+            audio = audio[after_wake:]
+        else:
+            await self._send(RunPipeline(start_stage=PipelineStage.WAKE, end_stage=PipelineStage.TTS).event())
         async with asyncio.timeout(timeout):
             speech_ended = asyncio.Event()
             receiver = asyncio.create_task(self._receive(turn, speech_ended))
             try:
-                await self._stream(turn, audio[after_wake:], max_silence, speech_ended)
+                await self._stream(turn, audio, max_silence, speech_ended)
                 await receiver
             finally:
                 receiver.cancel()
@@ -259,6 +286,9 @@ class SoftwareSatellite:
             turn.events.append(event)
             if VoiceStopped.is_type(event.type) or Transcript.is_type(event.type):
                 speech_ended.set()
+            elif Detection.is_type(event.type) and turn.wake_seconds is None:
+                timestamp = Detection.from_event(event).timestamp
+                turn.wake_seconds = timestamp / 1000 if timestamp is not None else -1.0
             elif Error.is_type(event.type):
                 speech_ended.set()
                 return
@@ -273,5 +303,76 @@ class SoftwareSatellite:
                 await self._send(Played().event())
                 return
             elif not (Transcribe.is_type(event.type) or VoiceStarted.is_type(event.type)
-                      or Synthesize.is_type(event.type)):
+                      or Synthesize.is_type(event.type) or Detect.is_type(event.type)):
                 _LOGGER.debug("satellite ignores %s", event.type)
+
+
+class WakeWordService:
+    """A Wyoming wake word service (like wyoming-microwakeword) running the built-in microWakeWord models.
+
+    Home Assistant's ``wyoming`` integration makes it a ``wake_word`` entity; the Assist pipeline then sends it
+    ``detect``, ``audio-start`` and the audio, and it answers ``detection`` (``name`` = the model,
+    ``timestamp`` in ms from the start of the stream) or ``not-detected`` at ``audio-stop``.
+
+    Args:
+        models: the built-in models it offers.
+    """
+
+    def __init__(self, models: tuple[Model, ...] = (Model.OKAY_NABU, Model.HEY_JARVIS)) -> None:
+        self.models = models
+        self.port = 0
+        self.streams = 0
+        """Audio streams handled so far."""
+        self._server: asyncio.AbstractServer | None = None
+        self._tasks: set[asyncio.Task] = set()
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen on ``host``:``port`` (0 = a free port); return the port."""
+        self._server = await asyncio.start_server(self._serve, host, port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self) -> None:
+        """Close every connection and stop listening."""
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        # One model and one feature stream per wake word: each model sees every 10 ms window.
+        detectors: dict[str, tuple[MicroWakeWord, MicroWakeWordFeatures]] = {}
+        received = 0
+        detected = False
+        try:
+            while (event := await async_read_event(reader)) is not None:
+                if Describe.is_type(event.type):
+                    await async_write_event(Info(wake=[wake_program(list(self.models))]).event(), writer)
+                elif Detect.is_type(event.type):
+                    names = Detect.from_event(event).names or [m.value for m in self.models]
+                    detectors = {m.value: (MicroWakeWord.from_builtin(m), MicroWakeWordFeatures())
+                                 for m in self.models if m.value in names}
+                    received, detected = 0, False
+                    self.streams += 1
+                elif AudioChunk.is_type(event.type) and not detected:
+                    audio = AudioChunk.from_event(event).audio
+                    for name, (detector, features) in detectors.items():
+                        offset = _first_detection(detector, features, audio)
+                        if offset is not None:
+                            detected = True
+                            ms = (received + offset) * 1000 // (RATE * WIDTH)
+                            await async_write_event(Detection(name=name, timestamp=ms).event(), writer)
+                            break
+                    received += len(audio)
+                elif AudioStop.is_type(event.type) and not detected:
+                    await async_write_event(NotDetected().event(), writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self._tasks.discard(task)
+            writer.close()

@@ -116,6 +116,12 @@ def test_secrets_example_names_every_secret() -> None:
     assert not (ESPHOME_DIR / "secrets.yaml").exists() or "secrets.yaml" in (ESPHOME_DIR / ".gitignore").read_text()
 
 
+def test_min_version_is_the_validated_esphome() -> None:
+    pinned = re.search(r"^esphome==(\S+)$", (REPO / "requirements" / "esphome.txt").read_text(), re.M)
+    base = yaml.safe_load((ESPHOME_DIR / "packages" / "base.yaml").read_text().replace("!secret", ""))
+    assert pinned and base["esphome"]["min_version"] == pinned.group(1)
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_board_config_is_valid(config_dir: Path, board: str) -> None:
     status, out, log = esphome_config(config_dir, board)

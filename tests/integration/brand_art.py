@@ -42,6 +42,7 @@ def _draw_glyphs(
     ox, oy = origin
 
     def at(x: float, y: float) -> tuple[float, float]:
+        """Return the pixel position of a point in glyph units."""
         return ox + x * unit, oy + y * unit
 
     cx, cy = RING_CENTRE

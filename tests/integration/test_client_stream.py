@@ -208,9 +208,8 @@ async def test_slow_error_body_times_out(
     session: aiohttp.ClientSession, o1_server: StubO1Server
 ) -> None:
     """An error whose body never comes is bounded too."""
-    o1_server.stream = _script(StreamAction.HANG)
-
     async def slow_read(self: aiohttp.ClientResponse) -> bytes:
+        """Read a body that never comes (in time)."""
         await asyncio.sleep(10)
         return b""
 

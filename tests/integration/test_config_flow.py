@@ -8,10 +8,11 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.o1.const import CONF_PROFILE, DOMAIN, SUBENTRY_CONVERSATION
-from homeassistant.config_entries import SOURCE_USER, ConfigEntryState
+from homeassistant.config_entries import SOURCE_HASSIO, SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_TOKEN, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 
 from .stub_server import TOKEN, Failure, StubO1Server
 
@@ -449,3 +450,86 @@ async def test_user_flow_incompatible_server(
     )
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+def _discovery(url: str, token: str = TOKEN, **config: object) -> HassioServiceInfo:
+    """Return what the Supervisor hands over when the o1 add-on announces its server."""
+    return HassioServiceInfo(
+        config={"url": url, "token": token, **config}, name="o1", slug="local_o1", uuid="1234"
+    )
+
+
+async def test_hassio_discovery_creates_entry(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """The add-on's announcement is checked, confirmed by the user, and creates the server entry."""
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_HASSIO}, data=_discovery(o1_server.url + "/")
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "hassio_confirm"
+    assert result["description_placeholders"] == {"addon": "o1"}
+    assert o1_server.requests_to("GET", "/api/info")  # checked before asking
+
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    entry = result["result"]
+    assert entry.unique_id == o1_server.url
+    assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    assert [s.data for s in entry.subentries.values()] == [{"profile": "default"}]
+
+
+async def test_hassio_discovery_updates_known_server(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """A server already configured takes the token the add-on announces (and reloads)."""
+    o1_server.token = "new-token"
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_HASSIO}, data=_discovery(o1_server.url, "new-token")
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert init_integration.data[CONF_TOKEN] == "new-token"
+    assert init_integration.state is ConfigEntryState.LOADED
+
+
+@pytest.mark.parametrize(
+    ("token", "info", "reason"),
+    [
+        ("wrong", None, "invalid_auth"),
+        (TOKEN, {"version": "0.1.0", "api_version": 9, "profiles": []}, "incompatible_server"),
+        (TOKEN, {"not": "info"}, "cannot_connect"),
+    ],
+)
+async def test_hassio_discovery_of_a_server_that_fails_its_check(
+    hass: HomeAssistant,
+    setup_ha: None,
+    o1_server: StubO1Server,
+    token: str,
+    info: dict | None,
+    reason: str,
+) -> None:
+    """An announced server that cannot be used is not offered."""
+    if info is not None:
+        o1_server.info = info
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_HASSIO}, data=_discovery(o1_server.url, token)
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == reason
+
+
+@pytest.mark.parametrize("config", [{"url": "not a url", "token": "t"}, {"url": "http://o1:10800"}])
+async def test_hassio_discovery_with_bad_info(
+    hass: HomeAssistant, setup_ha: None, config: dict
+) -> None:
+    """An announcement without a usable URL or token is refused."""
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN,
+        context={"source": SOURCE_HASSIO},
+        data=HassioServiceInfo(config=config, name="o1", slug="local_o1", uuid="1234"),
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "invalid_discovery_info"

@@ -299,6 +299,7 @@ async def test_control_feature_follows_the_profiles_home_access(
     await hass.async_block_till_done()
 
     def features(entity_id: str) -> int:
+        """Return the supported features an agent's state shows."""
         return hass.states.get(entity_id).attributes[ATTR_SUPPORTED_FEATURES]
 
     assert features("conversation.o1_default") == 0  # ha_access: read

@@ -175,8 +175,17 @@ def test_config_flow_steps_errors_and_aborts() -> None:
     assert set(config["step"]["user"]["data"]) == {str(k) for k in STEP_USER_DATA_SCHEMA.schema}
     assert set(config["step"]["reconfigure"]["data"]) == {str(k) for k in STEP_USER_DATA_SCHEMA.schema}
     assert set(config["step"]["reauth_confirm"]["data"]) == {str(k) for k in STEP_REAUTH_DATA_SCHEMA.schema}
+    assert "data" not in config["step"]["hassio_confirm"]
     assert set(config["error"]) == _form_errors(MODULES["config_flow"])
     assert set(config["abort"]) == _aborts(flow)
+    # The discovered add-on's name titles the flow.
+    title_placeholders = [
+        node for node in ast.walk(flow)
+        if isinstance(node, ast.Subscript) and ast.unparse(node) == "self.context['title_placeholders']"
+    ]
+    assert title_placeholders
+    assert _placeholders(config["flow_title"]) == {"name"}
+    assert set(config) == {"flow_title", "step", "error", "abort"}
 
 
 def test_subentry_flow_strings() -> None:

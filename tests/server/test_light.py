@@ -196,7 +196,8 @@ async def test_typed_message_raw_output_at_16_khz(base_url: str, llm: ScriptedLL
     assert "sunny" in heard, heard
 
 
-@pytest.mark.parametrize("query", ["?token=wrong", "?rate=96000&token=" + TOKEN, "?rate=abc&token=" + TOKEN])
+@pytest.mark.parametrize("query", ["?token=wrong", "?rate=96000&token=" + TOKEN, "?rate=abc&token=" + TOKEN,
+                                   f"?conversation_id={'x' * 201}&token={TOKEN}"])
 async def test_bad_handshake_is_refused(base_url: str, query: str) -> None:
     async with aiohttp.ClientSession() as http:
         with pytest.raises(aiohttp.WSServerHandshakeError) as err:

