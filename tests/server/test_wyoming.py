@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import socket
+import threading
+import time
 import wave
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -30,7 +32,7 @@ from o1_server.wyoming_server import (
     build_info,
     serve_wyoming,
 )
-from wyoming.asr import Transcribe, Transcript
+from wyoming.asr import Transcribe, Transcript, TranscriptChunk
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.error import Error
 from wyoming.event import Event, async_read_event, async_write_event
@@ -83,6 +85,21 @@ class Client:
         event = await self.read()
         assert event.type == event_type, f"expected {event_type}, got {event.type} {event.data}"
         return event
+
+    async def transcript(self, streaming: bool = True) -> Transcript:
+        """Read a speech-to-text reply and check its shape: with ``streaming``, transcript-start,
+        transcript-chunk..., transcript-stop and then the transcript, whose text is the chunks joined."""
+        events = await self.read_until("transcript")
+        types = [e.type for e in events]
+        transcript = Transcript.from_event(events[-1])
+        if not streaming:
+            assert types == ["transcript"], types
+            return transcript
+        assert types[0] == "transcript-start" and types[-2:] == ["transcript-stop", "transcript"], types
+        assert set(types[1:-2]) <= {"transcript-chunk"}, types
+        chunks = [TranscriptChunk.from_event(e).text for e in events[1:-2]]
+        assert "".join(chunks) == transcript.text, (chunks, transcript.text)
+        return transcript
 
     async def expect_error(self, code: str) -> Error:
         error = Error.from_event(await self.expect("error"))
@@ -207,7 +224,7 @@ async def test_describe_lists_asr_tts_and_handle(client: Client) -> None:
     info = Info.from_event(await client.expect("info"))
 
     [asr] = info.asr
-    assert asr.installed and asr.requires_external_vad and not asr.supports_transcript_streaming
+    assert asr.installed and asr.requires_external_vad and asr.supports_transcript_streaming
     [model] = asr.models
     assert (model.name, model.languages, model.installed) == ("tiny.en", ["en"], True)
 
@@ -247,7 +264,7 @@ async def test_transcribe_like_home_assistant(server: WyomingServer, name: str,
     client = await connect(server.port)
     pcm, rate, width, channels = read_wav(name)
     await client.send(Transcribe(language="en").event(), *audio_events(pcm, rate, width, channels))
-    transcript = Transcript.from_event(await client.expect("transcript"))
+    transcript = await client.transcript()
     assert has_words(transcript.text, *key_words), transcript.text
     assert transcript.language == "en"
     await client.close()
@@ -261,26 +278,95 @@ async def test_transcribe_stereo_48k_without_transcribe_event(client: Client) ->
     stereo48 = b"".join(s * 6 for s in samples)
     for _ in range(2):
         await client.send(*audio_events(stereo48, 48000, 2, 2, samples_per_chunk=777))
-        transcript = Transcript.from_event(await client.expect("transcript"))
+        transcript = await client.transcript()
         assert has_words(transcript.text, ("day",), ("week",)), transcript.text
     await client.ping()
 
 
-async def test_describe_answers_while_transcribing(server: WyomingServer) -> None:
-    """Whisper runs in a worker thread: another connection is served meanwhile."""
+async def test_describe_answers_while_transcribing(server: WyomingServer, stt: SpeechToText) -> None:
+    """Whisper runs on its own thread: while it is busy (held by a job that waits for a gate), another
+    connection is served, and the transcript follows once the decoder is free."""
     busy, other = await connect(server.port), await connect(server.port)
-    pcm, rate, width, channels = read_wav("what_is_seven_times_six.wav")
-    await busy.send(*audio_events(pcm * 4, rate, width, channels))
-    await asyncio.sleep(0.1)
-    await other.send(Describe().event())
-    await other.expect("info")
-    transcript_task = asyncio.create_task(busy.expect("transcript"))
-    done, _ = await asyncio.wait({transcript_task}, timeout=0.05)
-    assert not done, "describe should come back while the transcription is still running"
-    transcript = Transcript.from_event(await transcript_task)
+    gate = threading.Event()
+    blocker = stt._decode_worker.submit(gate.wait, 30)
+    try:
+        pcm, rate, width, channels = read_wav("what_is_seven_times_six.wav")
+        await busy.send(*audio_events(pcm, rate, width, channels))
+        transcript_task = asyncio.create_task(busy.transcript())
+        await other.send(Describe().event())
+        await other.expect("info")
+        await other.ping()
+        assert not transcript_task.done(), "the transcript cannot be ready while the decoder is held"
+    finally:
+        gate.set()
+    transcript = await transcript_task
+    assert await asyncio.wrap_future(blocker) is True
     assert has_words(transcript.text, ("seven", "7"), ("six", "6")), transcript.text
     await busy.close()
     await other.close()
+
+
+async def test_transcript_chunk_comes_before_audio_stop(client: Client) -> None:
+    """Audio sent at about 4x real time with 1.2 s of silence after the question: the final text arrives
+    as a transcript-chunk while the client is still sending (before audio-stop); audio-stop then only
+    closes the transcript."""
+    pcm, rate, width, channels = read_wav("how_many_files.wav")
+    pcm += bytes(int(1.2 * rate) * width)
+    events = audio_events(pcm, rate, width, channels)
+    await client.send(Transcribe(language="en-US").event(), events[0])
+    reader = asyncio.create_task(client.read_until("transcript-chunk"))
+    for event in events[1:-1]:  # 1024 samples = 64 ms each
+        await client.send(event)
+        await asyncio.sleep(0.016)
+    early = await asyncio.wait_for(reader, TIMEOUT)
+    assert [e.type for e in early] == ["transcript-start", "transcript-chunk"]
+    assert early[0].data.get("language") == "en-US"
+    chunk = TranscriptChunk.from_event(early[1]).text
+    await client.send(events[-1])
+    rest = await client.read_until("transcript")
+    assert [e.type for e in rest] == ["transcript-stop", "transcript"]
+    transcript = Transcript.from_event(rest[-1])
+    assert transcript.text == chunk and transcript.language == "en-US"
+    assert has_words(chunk, ("files",), ("sandbox",)), chunk
+    await client.ping()
+
+
+async def test_streaming_transcripts_can_be_turned_off(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """streaming=False: Info says so and only the plain transcript is sent."""
+    plain = SpeechToText(streaming=False)
+    plain._whisper, plain._vad_model = stt._whisper, stt._vad()  # share the loaded models
+    wyoming = WyomingServer("tcp://127.0.0.1:0", plain, tts, None, "1")
+    client = await connect(await wyoming.start())
+    await client.send(Describe().event())
+    assert not Info.from_event(await client.expect("info")).asr[0].supports_transcript_streaming
+    pcm, rate, width, channels = read_wav("what_is_two_plus_two.wav")
+    await client.send(*audio_events(pcm, rate, width, channels))
+    transcript = await client.transcript(streaming=False)
+    assert has_words(transcript.text, ("two", "2"), ("plus", "+")), transcript.text
+    await client.close()
+    await wyoming.stop()
+
+
+async def test_four_clients_transcribe_at_once(server: WyomingServer) -> None:
+    """Four connections stream four different questions at the same time; each gets its own text."""
+    names = {"what_is_two_plus_two.wav": [("two", "2"), ("plus", "+")],
+             "what_is_seven_times_six.wav": [("seven", "7"), ("six", "6")],
+             "what_day_is_it.wav": [("day",), ("week",)],
+             "how_many_files.wav": [("files",), ("sandbox",)]}
+    clients = [await connect(server.port) for _ in names]
+
+    async def ask(client: Client, name: str) -> Transcript:
+        pcm, rate, width, channels = read_wav(name)
+        for event in audio_events(pcm, rate, width, channels):
+            await client.send(event)
+            await asyncio.sleep(0.005)
+        return await client.transcript()
+
+    transcripts = await asyncio.gather(*(ask(c, n) for c, n in zip(clients, names)))
+    for transcript, key_words in zip(transcripts, names.values()):
+        assert has_words(transcript.text, *key_words), transcript.text
+    for client in clients:
+        await client.close()
 
 
 # --------------------------------------------------------------------------------------------- tts
@@ -295,7 +381,7 @@ async def test_synthesize_round_trip(client: Client) -> None:
     assert 1.5 < len(audio) / 2 / 22050 < 8
 
     await client.send(Transcribe().event(), *audio_events(audio, start.rate, start.width, start.channels))
-    transcript = Transcript.from_event(await client.expect("transcript"))
+    transcript = await client.transcript()
     assert has_words(transcript.text, ("answer",), ("42", "forty"), ("nice",)), transcript.text
 
 
