@@ -104,7 +104,6 @@ class _Turn:
 
     spoken: list[str] = field(default_factory=list)
     reply: O1Reply | None = None
-    error: str | None = None
 
     @property
     def text(self) -> str:

@@ -407,6 +407,137 @@ async def test_unknown_voice_falls_back_to_the_installed_one(client: Client) -> 
     assert audio
 
 
+def audio_seconds(audio: bytes, start: AudioStart) -> float:
+    """Duration of ``audio`` in the format of ``start``, in seconds."""
+    return len(audio) / (start.width * start.channels) / start.rate
+
+
+async def test_synthesis_options_from_the_event(client: Client) -> None:
+    """length_scale in the synthesize data (or its context) slows the voice down; a bad value is refused."""
+    text = "The weather will be sunny tomorrow."
+    durations = []
+    for data in ({"text": text, "length_scale": 1.6}, {"text": text, "context": {"length_scale": 0.8}}):
+        await client.send(Event(type="synthesize", data=data))
+        audio, start = collect_audio(await client.read_until("audio-stop"))
+        durations.append(audio_seconds(audio, start))
+    assert durations[0] > 1.5 * durations[1], durations
+    await client.send(Event(type="synthesize", data={"text": text, "noise_scale": "loud"}))
+    await client.expect_error("invalid_voice")
+    await client.send(Event(type="synthesize-start", data={"length_scale": 99}))
+    await client.expect_error("invalid_voice")
+    await client.send(SynthesizeChunk(text="Ignored.").event(), SynthesizeStop().event())
+    assert [e.type for e in await client.read_until("synthesize-stopped")] == ["synthesize-stopped"]
+    await client.ping()
+
+
+async def test_streamed_text_starts_speaking_before_the_text_ends(client: Client) -> None:
+    """The first sentence is heard (audio-start and audio) while the client has not sent the rest."""
+    await client.send(SynthesizeStart().event(),
+                      SynthesizeChunk(text="The kitchen lights are now off. I also turned the ").event())
+    first = await client.read_until("audio-chunk")
+    assert [e.type for e in first] == ["audio-start", "audio-chunk"]
+    await client.send(SynthesizeChunk(text="heating down for the night.").event(), SynthesizeStop().event())
+    events = first + await client.read_until("synthesize-stopped")
+    audio, start = collect_audio(events[:-1])
+    assert 3 < audio_seconds(audio, start) < 10
+    assert [e.type for e in events][-2:] == ["audio-stop", "synthesize-stopped"]
+
+
+async def test_a_long_text_is_spoken_without_a_timeout(client: Client) -> None:
+    """About 3,000 characters (sped up with length_scale 0.6): the audio comes piece by piece with no gap
+    over 20 s between events and covers the whole text (at least 1 s of audio per 100 characters at this
+    speed)."""
+    sentence = ("Here is one more sentence of a rather long answer, read out loud to check that nothing "
+                "times out. ")
+    text = sentence * (3000 // len(sentence) + 1)
+    await client.send(Event(type="synthesize", data={"text": text, "length_scale": 0.6}))
+    events = []
+    while not events or events[-1].type != "audio-stop":
+        events.append(await client.read(timeout=20))
+    audio, start = collect_audio(events)
+    assert len(text) >= 3000 and audio_seconds(audio, start) > len(text) / 100
+    await client.ping()
+
+
+async def test_connections_share_the_voice_fairly(server: WyomingServer) -> None:
+    """A short answer asked while a long one is being spoken is finished first: synthesis goes piece by
+    piece, first come first served, so the long request cannot hold the voice."""
+    long_client, short_client = await connect(server.port), await connect(server.port)
+    long_text = " ".join(f"This is sentence number {i} of a long answer." for i in range(12))
+    await long_client.send(Synthesize(text=long_text).event())
+    await long_client.expect("audio-start")
+    await short_client.send(Synthesize(text="Yes.").event())
+    order: list[str] = []
+
+    async def finish(client: Client, name: str) -> None:
+        await client.read_until("audio-stop")
+        order.append(name)
+
+    await asyncio.gather(finish(long_client, "long"), finish(short_client, "short"))
+    assert order == ["short", "long"]
+    await long_client.close()
+    await short_client.close()
+
+
+async def test_three_streams_at_once(server: WyomingServer) -> None:
+    """Three streaming requests interleave on one voice; each gets its whole audio in order."""
+    clients = [await connect(server.port) for _ in range(3)]
+    for i, conn in enumerate(clients):
+        await conn.send(SynthesizeStart().event(), SynthesizeChunk(text=f"Client {i} says hello. ").event())
+    for conn in clients:
+        await conn.send(SynthesizeChunk(text="And goodbye.").event(), SynthesizeStop().event())
+    replies = await asyncio.gather(*(conn.read_until("synthesize-stopped") for conn in clients))
+    for events in replies:
+        audio, start = collect_audio(events[:-1])
+        assert 1.0 < audio_seconds(audio, start) < 6
+    for conn in clients:
+        await conn.close()
+
+
+async def test_full_queue_answers_busy(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """With synthesis held and its one-job queue full, a new request gets error ``busy`` at once; the
+    connection and the server keep working once the queue drains."""
+    small = TextToSpeech(max_pending=1)
+    small._default = small._voices[small.name] = tts._default  # share the loaded voice
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, small, None, "1")
+    client = await connect(await wyoming.start())
+    gate = threading.Event()
+    held = [small._worker.submit(gate.wait, 30), small._worker.submit(time.sleep, 0)]
+    try:
+        await client.send(Synthesize(text="Are you there?").event())
+        await client.expect_error("busy")
+    finally:
+        gate.set()
+    for job in held:
+        await asyncio.wrap_future(job)
+    await client.send(Synthesize(text="Are you there?").event())
+    audio, _ = collect_audio(await client.read_until("audio-stop"))
+    assert audio
+    await client.close()
+    await wyoming.stop()
+
+
+async def test_connection_limit(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """Past max_connections a new connection gets error ``busy`` and is closed; a slot frees on close."""
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, None, "1", max_connections=2)
+    port = await wyoming.start()
+    first, second = await connect(port), await connect(port)
+    await first.ping()
+    await second.ping()
+    third = await connect(port)
+    await third.expect_error("busy")
+    assert await asyncio.wait_for(async_read_event(third.reader), TIMEOUT) is None
+    await third.close()
+    await first.close()
+    await asyncio.sleep(0.1)
+    fourth = await connect(port)
+    await fourth.ping()
+    for conn in (second, fourth):
+        await conn.close()
+    await wyoming.stop()
+
+
+
 # --------------------------------------------------------------------------------------------- handle
 
 
@@ -562,6 +693,69 @@ async def test_client_disconnect_mid_request(server: WyomingServer) -> None:
     other = await connect(server.port)
     await other.ping()
     await other.close()
+
+
+async def test_events_out_of_order(client: Client) -> None:
+    """Restarts and interleavings get a log line, never a crash; the newest request wins."""
+    pcm, rate, width, channels = read_wav("what_is_two_plus_two.wav")
+    events = audio_events(pcm, rate, width, channels)
+    # audio-start twice: the first utterance is dropped; transcribe in the middle drops it too.
+    await client.send(events[0], events[1], Transcribe(language="en").event(), *events)
+    transcript = await client.transcript()
+    assert has_words(transcript.text, ("two", "2"), ("plus", "+")), transcript.text
+    # synthesize-start twice, then a normal stream.
+    await client.send(SynthesizeStart().event(), SynthesizeChunk(text="Forget this").event(),
+                      SynthesizeStart().event(), SynthesizeChunk(text="Hello there.").event(),
+                      SynthesizeStop().event())
+    events = await client.read_until("synthesize-stopped")
+    audio, start = collect_audio(events[:-1])
+    assert 0.4 < audio_seconds(audio, start) < 3
+    # Text in the wrong types.
+    await client.send(Event(type="synthesize", data={"text": 42}))
+    await client.expect_error("invalid_text")
+    await client.send(Event(type="transcribe", data={"language": ["en"]}), *audio_events(pcm, rate, width, channels))
+    assert has_words((await client.transcript()).text, ("two", "2"))
+    await client.ping()
+
+
+async def test_streamed_text_over_the_limit(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """A text stream passing max_chars gets error ``invalid_text`` once; the rest of the stream is
+    ignored and synthesize-stop still answers synthesize-stopped."""
+    small = TextToSpeech(max_chars=100)
+    small._default = small._voices[small.name] = tts._default
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, small, None, "1")
+    client = await connect(await wyoming.start())
+    await client.send(SynthesizeStart().event(), SynthesizeChunk(text="word " * 30).event(),
+                      SynthesizeChunk(text="more " * 30).event(), SynthesizeStop().event())
+    events = await client.read_until("synthesize-stopped")
+    errors = [Error.from_event(e) for e in events if e.type == "error"]
+    assert [e.code for e in errors] == ["invalid_text"] and "limit is 100" in errors[0].text
+    assert "audio-stop" not in [e.type for e in events]
+    await client.ping()
+    await client.close()
+    await wyoming.stop()
+
+
+async def test_client_leaving_mid_utterance_and_mid_stream(server: WyomingServer, stt: SpeechToText,
+                                                           tts: TextToSpeech) -> None:
+    """Clients that vanish in the middle of audio or of a text stream leave no queued work behind."""
+    pcm, rate, width, channels = read_wav("how_many_files.wav")
+    leaver = await connect(server.port)
+    await leaver.send(*audio_events(pcm + bytes(32000), rate, width, channels)[:-1])  # no audio-stop
+    await leaver.close()
+    leaver = await connect(server.port)
+    await leaver.send(SynthesizeStart().event(),
+                      SynthesizeChunk(text="One. Two. Three. Four. Five. Six. Seven. Eight.").event())
+    await leaver.read_until("audio-chunk")
+    await leaver.close()
+    deadline = time.monotonic() + TIMEOUT
+    while not (stt._decode_worker.idle and tts._worker.idle):
+        assert time.monotonic() < deadline, "queued work was not cancelled"
+        await asyncio.sleep(0.05)
+    other = await connect(server.port)
+    await other.ping()
+    await other.close()
+
 
 
 # --------------------------------------------------------------------------------------------- lifecycle
