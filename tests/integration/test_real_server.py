@@ -7,14 +7,10 @@ Turns go through HA's Assist pipeline (text in, intent stage), the way a voice s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 import uuid
 
 import pytest
-import pytest_socket
 from pytest_homeassistant_custom_component.common import async_capture_events
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
@@ -25,38 +21,9 @@ from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from tests.support.o1_process import O1Process, start_o1
+from tests.support.ha_fixtures import o1_server, scripted_llm  # noqa: F401  (session fixtures)
+from tests.support.o1_process import O1Process
 from tests.support.scripted_llm import ScriptedLLM
-
-
-@contextmanager
-def sockets_allowed() -> Iterator[None]:
-    """Let a module fixture open its listening socket (phcc blocks sockets outside ``socket_enabled``)."""
-    pytest_socket.enable_socket()
-    try:
-        yield
-    finally:
-        pytest_socket.disable_socket(allow_unix_socket=True)
-
-
-@pytest.fixture(scope="module")
-def scripted_llm() -> Iterator[ScriptedLLM]:
-    """A scripted OpenAI-compatible LLM for this module's server."""
-    with sockets_allowed():
-        llm = ScriptedLLM().start()
-    yield llm
-    with sockets_allowed():
-        llm.stop()
-
-
-@pytest.fixture(scope="module")
-def o1_process(tmp_path_factory: pytest.TempPathFactory, scripted_llm: ScriptedLLM) -> Iterator[O1Process]:
-    """The real o1 server, its LLM the scripted one."""
-    data: Path = tmp_path_factory.mktemp("o1-integration")
-    proc = start_o1(data, "--llm-model", "openai/scripted", "--llm-api-base", scripted_llm.api_base,
-                    "--llm-timeout", "20")
-    yield proc
-    proc.stop()
 
 
 async def _set_up(hass: HomeAssistant, server: O1Process) -> str:
@@ -97,12 +64,12 @@ async def _run_text(client: Any, pipeline_id: str, text: str, conversation_id: s
 async def test_confirmation_round_trip_with_the_real_server(
     hass: HomeAssistant,
     socket_enabled: None,
-    o1_process: O1Process,
+    o1_server: O1Process,
     scripted_llm: ScriptedLLM,
     hass_ws_client: WebSocketGenerator,
 ) -> None:
     """Streamed question, 'confirm' code event, conversation kept open; 'yes' deletes the folder."""
-    agent_id = await _set_up(hass, o1_process)
+    agent_id = await _set_up(hass, o1_server)
     agent = conversation.async_get_agent(hass, agent_id)
     assert agent.supports_streaming is True
     # The default profile reads the home but may not control it.
@@ -123,7 +90,7 @@ async def test_confirmation_round_trip_with_the_real_server(
     # The conversation's sandbox folder holds a "drafts" folder to delete. (HA keeps a
     # conversation id the caller picks, unless it is a ULID: those are its own.)
     conversation_id = f"o1-real-{uuid.uuid4().hex}"
-    drafts = o1_process.data_dir / "sandbox" / conversation_id / "drafts"
+    drafts = o1_server.data_dir / "sandbox" / conversation_id / "drafts"
     drafts.mkdir(parents=True)
     (drafts / "note.txt").write_text("draft")
     code_events = async_capture_events(hass, EVENT_CODE_BLOCK)

@@ -501,9 +501,11 @@ async def test_full_queue_answers_busy(stt: SpeechToText, tts: TextToSpeech) -> 
     small._default = small._voices[small.name] = tts._default  # share the loaded voice
     wyoming = WyomingServer("tcp://127.0.0.1:0", stt, small, None, "1")
     client = await connect(await wyoming.start())
-    gate = threading.Event()
-    held = [small._worker.submit(gate.wait, 30), small._worker.submit(time.sleep, 0)]
+    gate, running = threading.Event(), threading.Event()
+    held = [small._worker.submit(lambda: running.set() or gate.wait(30))]
     try:
+        assert await asyncio.to_thread(running.wait, 10)
+        held.append(small._worker.submit(time.sleep, 0))  # the queue (one job) is now full
         await client.send(Synthesize(text="Are you there?").event())
         await client.expect_error("busy")
     finally:
