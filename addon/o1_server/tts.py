@@ -546,6 +546,7 @@ class SpeechStream:
         self._pieces_made = 0
         self._ended = False
         self._closed = False
+        self._yielded = False  # the first audio was handed out
         self._wakeup: asyncio.Event | None = None
 
     @property
@@ -595,7 +596,10 @@ class SpeechStream:
         return rest + " " if text[-1].isspace() and rest else rest
 
     def _pump(self) -> None:
-        while self._pieces and len(self._jobs) < PREFETCH and not self._closed:
+        # Until the first audio is out, only its piece runs: a second one would compete for the CPU with
+        # sending it.
+        limit = PREFETCH if self._yielded else 1
+        while self._pieces and len(self._jobs) < limit and not self._closed:
             piece = self._pieces[0]
             # Accepted text is spoken to the end: only the first piece may be refused by a full queue.
             future = self._tts._worker.submit(self._tts._synthesize_piece, self._voice, piece, self._options,
@@ -618,9 +622,13 @@ class SpeechStream:
             if self._jobs:
                 audio = await asyncio.wrap_future(self._jobs[0])
                 self._jobs.popleft()
-                self._pump()
+                if self._yielded:
+                    self._pump()
                 if audio:
                     yield audio
+                if not self._yielded:
+                    self._yielded = True
+                    self._pump()
                 continue
             if self._ended and not self._pieces:
                 return

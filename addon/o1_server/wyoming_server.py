@@ -237,26 +237,31 @@ async def _read_event(reader: asyncio.StreamReader) -> Event | None:
         raise _FramingError(f"event header is not JSON: {err}", fatal=False) from err
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
         raise _FramingError("event header must be a JSON object with a string 'type'", fatal=False)
-    data = header.get("data") or {}
-    if not isinstance(data, dict):
-        raise _FramingError("event 'data' must be a JSON object", fatal=False)
-    data_length = header.get("data_length") or 0
-    payload_length = header.get("payload_length") or 0
+    data = header.get("data")
+    data_length = header.get("data_length")
+    payload_length = header.get("payload_length")
     for name, value, limit in (("data_length", data_length, MAX_DATA_BYTES),
                                ("payload_length", payload_length, MAX_PAYLOAD_BYTES)):
-        if not isinstance(value, int) or value < 0 or value > limit:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 0 or value > limit):
             raise _FramingError(f"bad {name} {value!r} (0..{limit} bytes)", fatal=True)
-    try:
-        if data_length:
-            extra = json.loads(await reader.readexactly(data_length))
-            if not isinstance(extra, dict):
-                raise _FramingError("event data must be a JSON object", fatal=False)
-            data = {**data, **extra}
+    try:  # read the whole event first, so that a bad part leaves the stream in step
+        block = await reader.readexactly(data_length) if data_length else b""
         payload = await reader.readexactly(payload_length) if payload_length else None
     except asyncio.IncompleteReadError:
         return None
-    except ValueError as err:  # the data block was read whole; the stream stays in step
-        raise _FramingError(f"event data is not JSON: {err}", fatal=False) from err
+    if data is None:
+        data = {}
+    elif not isinstance(data, dict):
+        raise _FramingError("event 'data' must be a JSON object", fatal=False)
+    if block:
+        try:
+            extra = json.loads(block)
+        except ValueError as err:
+            raise _FramingError(f"event data is not JSON: {err}", fatal=False) from err
+        if not isinstance(extra, dict):
+            raise _FramingError("event data must be a JSON object", fatal=False)
+        data = {**data, **extra}
     return Event(type=header["type"], data=data, payload=payload)
 
 

@@ -195,7 +195,10 @@ class OpenInterpreterBackend:
         except Exception as err:  # LiteLLM and Open Interpreter raise plain Exceptions
             raise BackendError(str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)) from err
         finally:
-            stream.close()
+            try:
+                stream.close()
+            except RuntimeError:
+                pass  # Open Interpreter's generator yields once more after GeneratorExit; it is closed anyway
             self._drop_dangling_code()
 
     def _drop_dangling_code(self) -> None:
