@@ -1,5 +1,5 @@
 # The two commands a newcomer runs (see README.md). Both bootstrap the environments first (cached).
-.PHONY: demo test bootstrap test-server test-ha
+.PHONY: demo test bootstrap test-server test-ha test-esphome
 
 AUDIO ?= tests/fixtures/what_is_two_plus_two.wav
 
@@ -17,3 +17,6 @@ test-server:
 
 test-ha:
 	script/test ha
+
+test-esphome:
+	script/test esphome

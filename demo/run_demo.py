@@ -180,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         log(f"FAILED: {err}")
         for proc in ws.processes:
             log(f"--- end of {proc.name}'s log ({proc.log_path}):\n{proc.log_tail(20)}")
-        if not opts.keep:
-            log("run again with --keep to keep the workspace with the full logs")
+        if ws.processes and not opts.keep:  # only worth it when something ran and logged
+            log("run again with --keep (script/demo AUDIO.wav --keep) to keep the workspace with the full logs")
     finally:
         # Cleanup must not be cut short by a second Ctrl-C or a SIGTERM.
         signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -92,8 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for ``o1-server``."""
     p = argparse.ArgumentParser(prog="o1-server", description="o1: Wyoming speech and an Open Interpreter agent")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT, help="Wyoming TCP port (0 = free port)")
-    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT, help="HTTP API port (0 = free port)")
+    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT, help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
+    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT, help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
     p.add_argument("--token", default="", help="bearer token for the HTTP API")
     p.add_argument("--token-file", default="", help="file holding the token (created if missing)")
     p.add_argument("--data-dir", default="/data", help="sessions, audit log, sandbox and token live here")
