@@ -9,7 +9,7 @@ Routes:
 - ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...]}``
 - ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
 - ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
-- ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending"}``
+- ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending", "workdir"}``
 - ``DELETE /api/conversation/{id}`` -> 204
 - ``POST /api/conversation/{id}/cancel`` -> 204 (stops a running turn) or 404
 - ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
@@ -84,6 +84,11 @@ async def _turn_request(request: web.Request) -> tuple[str, str | None, str | No
     for name, value in (("conversation_id", cid), ("profile", profile), ("language", language)):
         if value is not None and (not isinstance(value, str) or len(value) > 200):
             raise _bad(f"'{name}' must be a string.")
+    for name, value in (("text", text), ("conversation_id", cid), ("profile", profile), ("language", language)):
+        try:
+            (value or "").encode("utf-8")
+        except UnicodeEncodeError:
+            raise _bad(f"'{name}' is not valid Unicode text.") from None
     return text, cid or None, profile or None, language
 
 

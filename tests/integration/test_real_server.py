@@ -7,6 +7,7 @@ Turns go through HA's Assist pipeline (text in, intent stage), the way a voice s
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 import uuid
 
@@ -20,6 +21,7 @@ from homeassistant.components.conversation import ConversationEntityFeature
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.setup import async_setup_component
 from tests.support.ha_fixtures import o1_server, scripted_llm  # noqa: F401  (session fixtures)
 from tests.support.o1_process import O1Process
@@ -87,12 +89,8 @@ async def test_confirmation_round_trip_with_the_real_server(
     assert created["success"], created
     pipeline_id = created["result"]["id"]
 
-    # The conversation's sandbox folder holds a "drafts" folder to delete. (HA keeps a
-    # conversation id the caller picks, unless it is a ULID: those are its own.)
+    # (HA keeps a conversation id the caller picks, unless it is a ULID: those are its own.)
     conversation_id = f"o1-real-{uuid.uuid4().hex}"
-    drafts = o1_server.data_dir / "sandbox" / conversation_id / "drafts"
-    drafts.mkdir(parents=True)
-    (drafts / "note.txt").write_text("draft")
     code_events = async_capture_events(hass, EVENT_CODE_BLOCK)
     scripted_llm.script("```shell\nrm -rf drafts\n```")
 
@@ -108,7 +106,16 @@ async def test_confirmation_round_trip_with_the_real_server(
     deltas = [e["chat_log_delta"] for e in events.get("intent-progress", []) if "chat_log_delta" in e]
     assert any(d.get("tool_calls") for d in deltas), deltas
     assert "".join(d.get("content") or "" for d in deltas) == answer
-    assert drafts.is_dir()  # held for confirmation: nothing ran
+    # The conversation's sandbox folder, from the server's record, gets a "drafts" folder to delete.
+    headers = {"Authorization": f"Bearer {o1_server.token}"}
+    async with async_get_clientsession(hass).get(
+        f"{o1_server.api_url}/api/conversation/{conversation_id}", headers=headers
+    ) as response:
+        record = await response.json()
+    assert record["pending"] is True  # held for confirmation: nothing ran
+    drafts = Path(record["workdir"]) / "drafts"
+    drafts.mkdir(parents=True)
+    (drafts / "note.txt").write_text("draft")
 
     await hass.async_block_till_done()
     assert [(e.data["language"], e.data["code"], e.data["decision"]) for e in code_events] == [

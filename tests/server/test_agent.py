@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
 import pytest
 
+from o1_server.agent.sandbox import conversation_dir
 from o1_server.agent.types import AgentError
 from tests.server.conftest import tree_digest
 from tests.support.scripted_llm import ScriptedLLM
@@ -24,7 +26,7 @@ async def test_code_runs_in_the_conversation_sandbox(make_agent, llm: ScriptedLL
     assert reply.answer == "Your folder is ready."
     [block] = reply.code_blocks
     assert block.decision == "allow" and block.exit_status == 0
-    assert Path(block.output) == (tmp_path / "data" / "sandbox" / "conv-a").resolve()
+    assert Path(block.output) == conversation_dir(tmp_path / "data" / "sandbox", "conv-a").resolve()
     # The model saw the code's output before answering.
     assert any("sandbox/conv-a" in str(m.get("content")) for m in llm.requests[-1]["messages"])
 
@@ -124,7 +126,7 @@ async def test_denied_code_never_runs_and_outside_is_unchanged(make_agent, llm: 
 
 async def test_confirmation_round_trip(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     agent = make_agent()
-    drafts = tmp_path / "data" / "sandbox" / "conv-yes" / "drafts"
+    drafts = conversation_dir(tmp_path / "data" / "sandbox", "conv-yes") / "drafts"
     drafts.mkdir(parents=True)
     for n in range(3):
         (drafts / f"{n}.txt").write_text("x")
@@ -145,3 +147,51 @@ async def test_confirmation_round_trip(make_agent, llm: ScriptedLLM, tmp_path: P
     cancelled = await agent.ask("no, wait", "conv-yes")
     assert drafts.exists()
     assert cancelled.code_blocks[0].decision == "cancelled"
+
+
+async def test_many_code_turns_leave_no_half_read_llm_stream(make_agent, llm: ScriptedLLM) -> None:
+    """Regression: Open Interpreter leaves a reply's HTTP stream half-read at the end of a code block; the
+    garbage collector closing it later deadlocked the connection pool after tens of turns."""
+    import gc
+
+    agent = make_agent(blocks=1)
+    for n in range(30):
+        llm.script(code(f"print({n} + 1)") + "\nand some words after the block", "Words.")
+        reply = await agent.ask(f"turn {n}", "conv-many")
+        assert reply.code_blocks[0].output == str(n + 1)
+        gc.collect()
+    session = agent.sessions.get("conv-many", agent.profile("t"))
+    assert session.backend._abandoned == []
+
+
+async def test_a_turn_that_timed_out_runs_no_code_later(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent(turn=2, llm_timeout=60)
+    marker = conversation_dir(tmp_path / "data" / "sandbox", "conv-late") / "ran.txt"
+    llm.script(ScriptedLLM.HANG)
+    with pytest.raises(AgentError):
+        await agent.ask("first", "conv-late")
+    # The LLM answers late with code: the stopped turn must not run it.
+    llm.script(code(f"open({str(marker)!r}, 'w').write('x')"))
+    await asyncio.sleep(3)
+    assert not marker.exists()
+
+
+async def test_similar_conversation_ids_do_not_share(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("open('diary.txt', 'w').write('secret')"), "Saved.", code("import os; print(os.listdir('.'))"),
+               "Listed.")
+    await agent.ask("write", "alice home")
+    reply = await agent.ask("list", "alice/home")
+    assert "diary" not in reply.code_blocks[0].output
+    assert agent.conversation("alice/home")["turns"][0]["text"] == "list"
+
+
+async def test_reset_forgets_the_conversation_and_its_files(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent()
+    llm.script(code("open('notes.txt', 'w').write('x')"), "Saved.")
+    await agent.ask("note this", "conv-reset")
+    workdir = conversation_dir(tmp_path / "data" / "sandbox", "conv-reset")
+    assert (workdir / "notes.txt").exists()
+    assert agent.reset("conv-reset") is True
+    assert agent.conversation("conv-reset") is None
+    assert not (workdir / "notes.txt").exists()

@@ -52,7 +52,8 @@ async def test_info_lists_the_shipped_profiles(api: str) -> None:
 
 @pytest.mark.parametrize(
     "payload",
-    [b"not json", b"[1,2]", b'{"text": ""}', b'{"text": 5}', b'{"text": "hi", "profile": 3}'],
+    [b"not json", b"[1,2]", b'{"text": ""}', b'{"text": 5}', b'{"text": "hi", "profile": 3}',
+     b'{"text": "\\ud800 lone surrogate"}', b'{"text": "hi", "conversation_id": "\\udfff"}'],
 )
 async def test_bad_requests_get_400(api: str, payload: bytes) -> None:
     status, body = await call("POST", f"{api}/api/conversation", data=payload)
@@ -131,11 +132,16 @@ async def test_cancel_stops_a_running_turn(api: str, llm: ScriptedLLM) -> None:
     llm.script("Thinking about it. ```python\nimport time\ntime.sleep(3)\nprint('slow')\n```",
                "Still thinking, and thinking more. " * 20)
     turn = asyncio.ensure_future(call("POST", f"{api}/api/conversation", json={"text": "slow", "conversation_id": "cx"}))
-    await asyncio.sleep(1.5)
+    for _ in range(100):  # wait until the LLM was asked, then a moment for the code block to start
+        await asyncio.sleep(0.1)
+        if llm.requests:
+            await asyncio.sleep(1.0)
+            break
     assert (await call("POST", f"{api}/api/conversation/cx/cancel"))[0] == 204
     status, body = await asyncio.wait_for(turn, 120)
     assert status == 200
-    # The code block finished, the model's long answer after it was cut off.
-    assert body["code_blocks"][0]["output"] == "slow"
+    # The running code block was killed, and the model was not asked for more.
+    assert body["code_blocks"][0]["exit_status"] == -9
+    assert "cancelled" in body["code_blocks"][0]["output"] and "slow" not in body["code_blocks"][0]["output"]
     assert "Still thinking" not in body["answer"]
     assert (await call("POST", f"{api}/api/conversation/nope/cancel"))[0] == 404

@@ -53,6 +53,14 @@ def test_valid_profiles_survive_a_broken_neighbour(tmp_path: Path) -> None:
     assert len(store.errors) == 1 and store.errors[0].path.name == "b.yaml"
 
 
+def test_a_file_that_is_not_utf8_is_reported_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_bytes(b"\xff\xfe\x00name: x\n")
+    (tmp_path / "good.yaml").write_text("name: good\n")
+    store = load_profiles([tmp_path])
+    assert set(store.profiles) == {"good"}
+    assert store.errors[0].path.name == "bad.yaml" and "UTF-8" in store.errors[0].message
+
+
 def test_a_later_folder_overrides_a_profile(tmp_path: Path) -> None:
     (tmp_path / "safe.yaml").write_text("name: safe\ndescription: mine\n")
     store = load_profiles([REPO / "profiles", tmp_path])

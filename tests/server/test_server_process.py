@@ -40,12 +40,13 @@ async def test_real_local_model_answers_by_running_code(server: O1Process) -> No
         async with http.post(f"{server.api_url}/api/conversation",
                              json={"text": "What is 7 times 6?", "conversation_id": "real-1"}) as r:
             body = await r.json()
-    assert r.status == 200, body
+        async with http.get(f"{server.api_url}/api/conversation/real-1") as r:
+            record = await r.json()
     ran = [b for b in body["code_blocks"] if b["decision"] == "allow"]
     assert ran and ran[0]["exit_status"] == 0, body
     assert "42" in ran[0]["output"] and "42" in body["answer"], body
-    sandbox = (server.data_dir / "sandbox" / "real-1")
-    assert sandbox.is_dir()
+    assert Path(record["workdir"]).is_dir()
+    assert Path(record["workdir"]).parent == server.data_dir / "sandbox"
 
 
 async def test_bad_token_is_refused(server: O1Process) -> None:

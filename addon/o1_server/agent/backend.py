@@ -148,6 +148,7 @@ class OpenInterpreterBackend:
         oi.llm.supports_vision = False
         oi.llm.execution_instructions = ""
         oi.llm.completions = self._completions
+        self._abandoned: list[Any] = []
         self._stop = cancel or threading.Event()  # set by stop(); whoever owns it clears it between turns
         oi.messages = list(messages or [])
         self._timeout = llm.timeout
@@ -158,11 +159,38 @@ class OpenInterpreterBackend:
         return self._oi.messages
 
     def _completions(self, **params: Any) -> Iterator[Any]:
-        """One LiteLLM streaming call with a timeout and no retries (Open Interpreter's own retries 4x)."""
+        """One LiteLLM streaming call with a timeout and no retries (Open Interpreter's own retries 4x).
+
+        Open Interpreter stops reading a reply at the end of its first code block and leaves the HTTP stream
+        half-read for the garbage collector, which may close it while this same thread holds the HTTP
+        connection pool's lock: a deadlock seen after tens of turns. So an abandoned stream is kept here and
+        closed explicitly at a safe point (before the next request and at the end of the turn).
+        """
+        self._close_abandoned()
         params["timeout"] = self._timeout
         params["num_retries"] = 0
         self._litellm.drop_params = True
-        yield from self._litellm.completion(**params)
+        response = self._litellm.completion(**params)
+        self._abandoned.append(response)
+        try:
+            for chunk in response:
+                yield chunk
+        except GeneratorExit:
+            return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
+        self._abandoned.remove(response)
+
+    def _close_abandoned(self) -> None:
+        """Close the HTTP streams of replies that were not read to the end."""
+        while self._abandoned:
+            response = self._abandoned.pop()
+            stream = getattr(response, "completion_stream", None)
+            try:
+                if hasattr(stream, "close"):
+                    stream.close()
+                elif hasattr(response, "close"):
+                    response.close()
+            except Exception as err:  # closing is best effort: the connection is dropped either way
+                _LOGGER.debug("Closing an abandoned LLM stream failed: %s", err)
 
     def stop(self) -> None:
         """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""
@@ -199,6 +227,7 @@ class OpenInterpreterBackend:
                 stream.close()
             except RuntimeError:
                 pass  # Open Interpreter's generator yields once more after GeneratorExit; it is closed anyway
+            self._close_abandoned()
             self._drop_dangling_code()
 
     def _drop_dangling_code(self) -> None:

@@ -239,8 +239,10 @@ def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
                 _LOGGER.error("Profile not loaded: %s", err)
                 store.errors.append(err)
                 continue
-            except OSError as err:
-                store.errors.append(ProfileError(path, None, "(file)", str(err)))
+            except (OSError, UnicodeDecodeError) as err:
+                error = ProfileError(path, None, "(file)", f"cannot read it as UTF-8 text: {err}")
+                _LOGGER.error("Profile not loaded: %s", error)
+                store.errors.append(error)
                 continue
             store.profiles[profile.name] = profile
     return store

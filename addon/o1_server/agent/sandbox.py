@@ -8,6 +8,7 @@ module only bounds *how* it runs.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import resource
 import signal
@@ -58,14 +59,21 @@ class ExecResult:
     truncated: bool = False
 
 
+def safe_name(conversation_id: str) -> str:
+    """A file name for a conversation id: its readable part plus a hash of the whole id, so that ids which
+    differ only in characters a file name cannot hold ("a b", "a/b") or after 80 characters never collide."""
+    readable = "".join(c if c.isalnum() or c in "-_" else "_" for c in conversation_id)[:80]
+    digest = hashlib.sha256(conversation_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{readable}-{digest}"
+
+
 def conversation_dir(sandbox_root: Path, conversation_id: str, user: tuple[int, int] | None = None) -> Path:
     """Return (and create) the working directory of one conversation, always inside ``sandbox_root``.
 
     With ``user`` (uid, gid) the directory is handed to that user. Raises ValueError when the id would
     escape the sandbox root.
     """
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in conversation_id)[:100].strip(".") or "_"
-    path = (sandbox_root / safe).resolve()
+    path = (sandbox_root / safe_name(conversation_id)).resolve()
     if path.parent != sandbox_root.resolve():
         raise ValueError(f"conversation id {conversation_id!r} escapes the sandbox")
     path.mkdir(parents=True, exist_ok=True)
@@ -97,7 +105,8 @@ def command_for(language: str, code: str) -> list[str]:
     raise ValueError(f"language {language!r} is not supported")
 
 
-def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None) -> ExecResult:
+def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None,
+             cancel: threading.Event | None = None) -> ExecResult:
     """Run one code block and return its ExecResult; never raises for anything the code does.
 
     The output is stdout and stderr interleaved, decoded as UTF-8 (errors replaced) and cut to
@@ -141,11 +150,19 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
 
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
-    timed_out = False
-    try:
-        proc.wait(timeout=limits.seconds)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+    timed_out = cancelled = False
+    deadline = time.monotonic() + limits.seconds
+    while proc.poll() is None:
+        if cancel is not None and cancel.is_set():
+            cancelled = True
+        elif time.monotonic() >= deadline:
+            timed_out = True
+        else:
+            try:
+                proc.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                pass
+            continue
         _kill_group(proc)
         proc.wait()
     thread.join(timeout=5)
@@ -156,9 +173,11 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
         text = text[: limits.output_chars] + f"\n[output cut at {limits.output_chars} characters]"
     if timed_out:
         text += f"\n[stopped: the code ran longer than {limits.seconds:g} seconds]"
+    elif cancelled:
+        text += "\n[stopped: the turn was cancelled]"
     elif flooded.is_set():
         text += "\n[stopped: the code printed too much]"
-    status = KILLED if (timed_out or flooded.is_set()) else proc.returncode
+    status = KILLED if (timed_out or cancelled or flooded.is_set()) else proc.returncode
     return ExecResult(status, text.strip(), time.monotonic() - start, timed_out, truncated)
 
 

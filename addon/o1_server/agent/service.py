@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import uuid
 from pathlib import Path
 from collections.abc import AsyncIterator
@@ -12,7 +13,7 @@ from typing import Any
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
 from .profiles import LANGUAGES, Profile, ProfileStore
-from .sandbox import resolve_user
+from .sandbox import resolve_user, safe_name
 from .session import Session, SessionManager
 from .types import AgentError, AgentReply
 
@@ -116,8 +117,15 @@ class O1Agent:
             loop.call_soon_threadsafe(events.put_nowait, event)
 
         session.active += 1
-        async with self._slots:
-            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit))
+        abandoned = threading.Event()
+        try:
+            # Waiting for a free slot counts against the turn's time too.
+            await asyncio.wait_for(self._slots.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            session.active -= 1
+            raise AgentError("timeout", "I'm busy with other questions. Please try again in a moment.") from None
+        try:
+            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit, abandoned))
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
@@ -129,13 +137,17 @@ class O1Agent:
                         continue
                     getter.cancel()
                     if not done:
-                        session.stop()
+                        abandoned.set()  # not started yet: it never will
+                        if session.running:
+                            session.stop()  # started: stop it (no more code runs)
                         _LOGGER.warning("Turn in %s stopped at its deadline", conversation_id)
                         raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
                 reply = task.result()  # raises the turn's AgentError
             finally:
                 if task.done() and not task.cancelled() and task.exception() is None:
                     await asyncio.to_thread(self.sessions.save, session)
+        finally:
+            self._slots.release()
         yield {"type": "done", "reply": reply}
 
     def conversation(self, conversation_id: str) -> dict[str, Any] | None:
@@ -144,7 +156,8 @@ class O1Agent:
         if state is None:
             return None
         return {"conversation_id": conversation_id, "profile": state.get("profile"),
-                "turns": state.get("turns", []), "pending": state.get("pending") is not None}
+                "turns": state.get("turns", []), "pending": state.get("pending") is not None,
+                "workdir": str(self.sessions.sandbox_root / safe_name(conversation_id))}
 
     def cancel(self, conversation_id: str) -> bool:
         """Stop the running turn of a conversation held in memory. Returns whether it was there."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from . import policy
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
 from .profiles import Profile
-from .sandbox import Limits, conversation_dir, run_code
+from .sandbox import Limits, conversation_dir, run_code, safe_name
 from .speech_text import AnswerStream, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
@@ -59,6 +60,8 @@ class Session:
         self.lock = threading.Lock()
         self.cancelled = threading.Event()  # set by stop(), cleared when the turn ends
         self.active = 0  # turns asked for and not finished (maintained by the event loop)
+        self.running = False  # a turn holds the lock and is running
+        self.deleted = False  # reset while a turn ran: never save it again
         self._messages: list[dict[str, Any]] = list((state or {}).get("messages", []))
         self._factory = backend_factory
         self._backend: AgentBackend | None = None
@@ -98,7 +101,7 @@ class Session:
         """Run the block the gate just allowed, record it in the audit log, return its output."""
         block = self._current or CodeBlock(language, code, decision="allow")
         self._current = None
-        result = run_code(language, code, self.workdir, self.limits(), self._code_env())
+        result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled)
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
@@ -119,13 +122,19 @@ class Session:
             self._emit({"type": "code", "block": block.as_dict()})
 
     # ------------------------------------------------------------------ turns
-    def turn(self, text: str, emit: Emit | None = None) -> AgentReply:
+    def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
         ``emit`` (optional, called from this worker thread) gets the answer's sentences and each code block
         as they happen; the deltas it gets, concatenated, equal the reply's answer.
         """
         with self.lock:
+            self.cancelled.clear()  # a stop asked for before this turn began was meant for an earlier one
+            self.running = True  # set before checking `abandoned`: the caller sets that, then reads this
+            if abandoned is not None and abandoned.is_set():
+                # Its caller gave up while it waited behind another turn: it must not run at all.
+                self.running = False
+                raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
             self.last_used = time.monotonic()
             self._emit = emit
             try:
@@ -135,6 +144,7 @@ class Session:
                     reply = self._chat(text)
             finally:
                 self._emit = None
+                self.running = False
                 self.cancelled.clear()
             self.turns.append({"text": text, "answer": reply.answer,
                                "code_blocks": [b.as_dict() for b in reply.code_blocks]})
@@ -152,6 +162,8 @@ class Session:
 
         def gate(language: str, code: str) -> bool:
             code = code.strip("\n")
+            if self.cancelled.is_set():
+                return False  # the turn was stopped (deadline, cancel, reset): no code runs after that
             if len([b for b in blocks if b.decision == "allow"]) >= cap:
                 blocks.append(CodeBlock(language, code, decision="skipped",
                                         reason=f"more than {cap} code blocks in one turn"))
@@ -263,8 +275,7 @@ class SessionManager:
         self._lock = threading.Lock()
 
     def _file(self, conversation_id: str) -> Path:
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in conversation_id)[:100]
-        return self.folder / f"{safe}.json"
+        return self.folder / f"{safe_name(conversation_id)}.json"
 
     def get(self, conversation_id: str, profile: Profile) -> Session:
         """Return the session for ``conversation_id`` (restored from disk if saved), creating it if new.
@@ -291,7 +302,9 @@ class SessionManager:
             return session
 
     def save(self, session: Session) -> None:
-        """Write the session's state atomically."""
+        """Write the session's state atomically (not for a session that was reset meanwhile)."""
+        if session.deleted:
+            return
         path = self._file(session.conversation_id)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(session.state(), ensure_ascii=False, default=str), encoding="utf-8")
@@ -325,10 +338,12 @@ class SessionManager:
         with self._lock:
             session = self._sessions.pop(conversation_id, None)
         if session is not None:
+            session.deleted = True
             session.stop()
         path = self._file(conversation_id)
         existed = session is not None or path.exists()
         path.unlink(missing_ok=True)
+        shutil.rmtree(conversation_dir(self.sandbox_root, conversation_id), ignore_errors=True)
         return existed
 
     def _expire(self) -> None:
