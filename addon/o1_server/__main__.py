@@ -32,6 +32,9 @@ async def run(settings: Settings) -> None:
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     settings.sandbox.mkdir(parents=True, exist_ok=True)
+    # Generated code may pass through these folders to its own conversation folder but not list them.
+    for folder in {settings.data_dir, settings.sandbox}:
+        folder.chmod(0o711)
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
         _LOGGER.error("Default profile %r is not loaded (loaded: %s)", settings.default_profile,

@@ -66,3 +66,24 @@ def test_code_runs_as_the_sandbox_user() -> None:
 def test_unknown_sandbox_user_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown sandbox user"):
         resolve_user("no-such-user-o1")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another user needs root; run the suite as root to cover it")
+def test_sandbox_user_cannot_list_or_read_other_conversations(tmp_path_factory) -> None:
+    from o1_server.agent.audit import AuditLog
+    from o1_server.agent.types import CodeBlock
+
+    user = resolve_user("nobody")
+    root = Path(tempfile.mkdtemp(prefix="o1-iso-"))
+    root.chmod(0o711)
+    sandbox = root / "sandbox"
+    sandbox.mkdir(mode=0o711)
+    other = conversation_dir(sandbox, "other", user)
+    (other / "diary.txt").write_text("x")
+    audit = AuditLog(root / "audit.jsonl")
+    audit.record("other", "default", CodeBlock("python", "print('secret code')"))
+    mine = conversation_dir(sandbox, "mine", user)
+    result = run_code("shell", f"ls ..; cat {root}/audit.jsonl; echo done", mine, Limits(user=user))
+    assert "Permission denied" in result.output and "secret code" not in result.output
+    assert "done" in result.output
+    shutil.rmtree(root)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +24,9 @@ class AuditLog:
         self.path = path
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
+        # Owner-only: generated code (another user in the add-on) must not read other conversations' code.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        os.chmod(path, 0o600)
 
     def record(self, conversation_id: str, profile: str, block: CodeBlock) -> None:
         """Append one record for ``block`` (flushed and fsynced before returning)."""

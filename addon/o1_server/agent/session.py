@@ -267,6 +267,7 @@ class SessionManager:
         self.user = user
         self.folder = data_dir / "sessions"
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.chmod(0o700)  # conversations are private to the server
         self.sandbox_root = sandbox_root
         self.audit = audit
         self.idle_seconds = idle_seconds
