@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
 import json
 import os
@@ -66,11 +67,15 @@ STT_TEXTS: dict[str, list[str]] = {
         "Please turn off the lights in the bedroom.",
         "What time is it right now in Tokyo?",
         "Set a timer for five minutes, please.",
+        "Is the garage door closed right now?",
+        "Play some quiet music in the kitchen.",
     ],
     "5 s": [
         "Can you check how much free space is left on the main disk, and tell me if I should clean it up?",
         "Please add eggs, butter and two lemons to my shopping list for Sunday afternoon.",
         "What was the highest temperature in the living room yesterday, and at what time of the day did it happen?",
+        "Write a small script that counts the photos in my pictures folder and prints the total number.",
+        "Remind me to call the dentist on Monday morning to move my appointment to next week.",
     ],
     "10 s": [
         "I would like you to turn off all the lights downstairs, lower the thermostat to sixty five degrees, "
@@ -81,6 +86,10 @@ STT_TEXTS: dict[str, list[str]] = {
         "you are done.",
         "Tell me a short story about a curious robot who lives in a lighthouse, learns to paint the sea at "
         "night, and finally makes friends with the old fisherman who visits the harbor every morning.",
+        "When the washing machine is finished, send a message to my phone, switch on the dryer for one hour, "
+        "and turn the hallway light on so that I can find my way to the laundry room in the dark.",
+        "Could you compare the electricity used this month with the same month last year, tell me which "
+        "device used the most power, and suggest one simple change that would lower the bill?",
     ],
 }
 
@@ -366,7 +375,7 @@ def median(values: list[float]) -> float:
 async def bench_stt(ours: Server, theirs: Server, clips: list[Clip], rounds: int, rows: list[Row],
                     raw: dict[str, Any]) -> None:
     latencies: dict[tuple[str, str, str], list[float]] = {}
-    errors = {"o1": [0, 0], "reference": [0, 0]}
+    errors: dict[tuple[str, str], list[int]] = {}
     transcripts: list[dict[str, Any]] = []
     for round_index in range(rounds):
         for clip in clips:
@@ -377,12 +386,12 @@ async def bench_stt(ours: Server, theirs: Server, clips: list[Clip], rounds: int
                 for mode, pcm, realtime in (("streamed", clip.padded, True), ("at once", clip.speech, False)):
                     latency, text = await transcribe(server.port, pcm, realtime)
                     latencies.setdefault((who, clip.length, mode), []).append(latency)
-                    if mode == "streamed":
-                        wrong, total = word_errors(clip.text, text)
-                        errors[who][0] += wrong
-                        errors[who][1] += total
-                        transcripts.append({"server": who, "round": round_index, "clip": clip.text,
-                                            "heard": text, "errors": wrong, "words": total, "latency": latency})
+                    wrong, total = word_errors(clip.text, text)
+                    counts = errors.setdefault((who, mode), [0, 0])
+                    counts[0] += wrong
+                    counts[1] += total
+                    transcripts.append({"server": who, "mode": mode, "round": round_index, "clip": clip.text,
+                                        "heard": text, "errors": wrong, "words": total, "latency": latency})
                     print(f"  stt {who:9s} {clip.length:4s} {mode:8s} {latency:6.3f} s  {text[:70]!r}", flush=True)
     for mode in ("streamed", "at once"):
         for length in STT_TEXTS:
@@ -390,9 +399,11 @@ async def bench_stt(ours: Server, theirs: Server, clips: list[Clip], rounds: int
             rows.append(Row("stt", f"audio-stop -> transcript, {length} clip ({seconds:.1f} s speech), {mode}",
                             median(latencies[("o1", length, mode)]), median(latencies[("reference", length, mode)]),
                             "s", target=0.6 if mode == "streamed" else None))
-    rows.append(Row("stt", f"word error rate, {len(clips)} clips x {rounds} rounds (streamed)",
-                    100 * errors["o1"][0] / errors["o1"][1], 100 * errors["reference"][0] / errors["reference"][1],
-                    "%", not_worse=True))
+    for mode in ("streamed", "at once"):
+        ours_e, theirs_e = errors[("o1", mode)], errors[("reference", mode)]
+        rows.append(Row("stt", f"word error rate, {len(clips)} clips x {rounds} round{'s' * (rounds > 1)}, {mode} "
+                        f"(errors: o1 {ours_e[0]}, reference {theirs_e[0]}, of {ours_e[1]} words)",
+                        100 * ours_e[0] / ours_e[1], 100 * theirs_e[0] / theirs_e[1], "%", not_worse=True))
     raw["stt"] = {"latencies": {"|".join(k): v for k, v in latencies.items()}, "transcripts": transcripts}
 
 
@@ -423,54 +434,54 @@ async def bench_tts(ours: Server, theirs: Server, rounds: int, rows: list[Row], 
 
 
 async def bench_concurrency(stt_pair: tuple[Server, Server], tts_pair: tuple[Server, Server], clips: list[Clip],
-                            rows: list[Row], raw: dict[str, Any]) -> None:
-    """k clients at once, each sending its requests back to back as fast as it can."""
+                            rounds: int, rows: list[Row], raw: dict[str, Any]) -> None:
+    """k clients at once, each sending its requests back to back as fast as it can; ``rounds`` repeats
+    (alternating which server goes first), medians reported."""
     stt_clips = [c for c in clips if c.length == "5 s"]
     raw["concurrency"] = {}
+
+    async def one_client(kind: str, port: int) -> tuple[float, float, float]:
+        """(worst latency, audio seconds handled, worst time to first audio) of one client."""
+        if kind == "stt":
+            latencies = [(await transcribe(port, clip.speech, realtime=False))[0] for clip in stt_clips]
+            return max(latencies), sum(c.seconds for c in stt_clips), 0.0
+        worst, audio, worst_first = 0.0, 0.0, 0.0
+        for _ in range(2):
+            first, total, seconds = await synthesize(port, TTS_TEXTS["six sentences"])
+            worst, audio, worst_first = max(worst, total), audio + seconds, max(worst_first, first)
+        return worst, audio, worst_first
+
     for clients in (1, 2, 4):
-        measured: dict[tuple[str, str], tuple[float, float, float]] = {}
-        for kind, (ours, theirs) in (("stt", stt_pair), ("tts", tts_pair)):
-            pair = [("o1", ours), ("reference", theirs)]
-            if clients == 2:
-                pair.reverse()
-            for who, server in pair:
-                worst_first = 0.0
+        measured: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
+        for round_index in range(rounds):
+            for kind, (ours, theirs) in (("stt", stt_pair), ("tts", tts_pair)):
+                pair = [("o1", ours), ("reference", theirs)]
+                if (round_index + clients) % 2:
+                    pair.reverse()
+                for who, server in pair:
+                    started = time.perf_counter()
+                    results = await asyncio.gather(*(one_client(kind, server.port) for _ in range(clients)))
+                    wall = time.perf_counter() - started
+                    figures = (sum(r[1] for r in results) / wall, max(r[0] for r in results),
+                               max(r[2] for r in results))
+                    measured.setdefault((kind, who), []).append(figures)
+                    print(f"  {kind} x{clients} {who:9s} throughput {figures[0]:6.2f} audio-s/s, worst {figures[1]:6.3f} s"
+                          + (f", worst first audio {figures[2]:6.3f} s" if kind == "tts" else ""), flush=True)
+        section = f"{clients} client{'s' if clients > 1 else ''}"
 
-                async def client(index: int) -> tuple[float, float, float]:
-                    nonlocal worst_first
-                    if kind == "stt":
-                        latencies = []
-                        for clip in stt_clips:
-                            latency, _ = await transcribe(server.port, clip.speech, realtime=False)
-                            latencies.append(latency)
-                        return max(latencies), sum(c.seconds for c in stt_clips), 0.0
-                    worst, audio = 0.0, 0.0
-                    for _ in range(2):
-                        first, total, seconds = await synthesize(server.port, TTS_TEXTS["six sentences"])
-                        worst, audio = max(worst, total), audio + seconds
-                        worst_first = max(worst_first, first)
-                    return worst, audio, 0.0
+        def med(kind: str, who: str, index: int) -> float:
+            return median([m[index] for m in measured[(kind, who)]])
 
-                started = time.perf_counter()
-                results = await asyncio.gather(*(client(i) for i in range(clients)))
-                wall = time.perf_counter() - started
-                worst = max(r[0] for r in results)
-                throughput = sum(r[1] for r in results) / wall
-                measured[(kind, who)] = (throughput, worst, worst_first)
-                print(f"  {kind} x{clients} {who:9s} throughput {throughput:6.2f} audio-s/s, worst {worst:6.3f} s"
-                      + (f", worst first audio {worst_first:6.3f} s" if kind == "tts" else ""), flush=True)
         for kind, what in (("stt", "audio seconds transcribed per second"),
                            ("tts", "audio seconds synthesized per second")):
-            rows.append(Row(f"{clients} client{'s' if clients > 1 else ''}", f"{kind} throughput ({what})",
-                            measured[(kind, "o1")][0], measured[(kind, "reference")][0], "x", higher_is_better=True))
+            rows.append(Row(section, f"{kind} throughput ({what})", med(kind, "o1", 0), med(kind, "reference", 0),
+                            "x", higher_is_better=True))
             label = ("worst audio-stop -> transcript (5 s clips, sent at once)" if kind == "stt"
                      else "worst synthesize -> audio-stop (six sentences)")
-            rows.append(Row(f"{clients} client{'s' if clients > 1 else ''}", f"{kind} {label}",
-                            measured[(kind, "o1")][1], measured[(kind, "reference")][1], "s"))
+            rows.append(Row(section, f"{kind} {label}", med(kind, "o1", 1), med(kind, "reference", 1), "s"))
             if kind == "tts":
-                rows.append(Row(f"{clients} client{'s' if clients > 1 else ''}",
-                                "tts worst synthesize -> first audio-chunk (six sentences)",
-                                measured[(kind, "o1")][2], measured[(kind, "reference")][2], "s"))
+                rows.append(Row(section, "tts worst synthesize -> first audio-chunk (six sentences)",
+                                med(kind, "o1", 2), med(kind, "reference", 2), "s"))
         raw["concurrency"][clients] = {"|".join(k): v for k, v in measured.items()}
 
 
@@ -517,12 +528,12 @@ async def run(args: argparse.Namespace) -> int:
         server.port = free_port()
         server.command += ["--uri", f"tcp://127.0.0.1:{server.port}"]
     rows: list[Row] = []
-    raw: dict[str, Any] = {}
+    raw: dict[str, Any] = {"load_average_at_start": os.getloadavg()}
     try:
         print("making clips with piper ...", flush=True)
         clips = make_clips(np.random.default_rng(args.seed))
         if args.quick:
-            clips = [c for i, c in enumerate(clips) if i % 3 == 0]
+            clips = [c for i, c in enumerate(clips) if i % 5 == 0]
         for clip in clips:
             print(f"  {clip.length:4s} {clip.seconds:4.1f} s speech: {clip.text[:60]!r}")
         for server in servers.values():
@@ -544,7 +555,7 @@ async def run(args: argparse.Namespace) -> int:
             await bench_tts(*tts_pair, args.tts_rounds, rows, raw)
         if "clients" in phases:
             print("clients at once ...", flush=True)
-            await bench_concurrency(stt_pair, tts_pair, clips, rows, raw)
+            await bench_concurrency(stt_pair, tts_pair, clips, args.client_rounds, rows, raw)
         for ours, theirs in (stt_pair, tts_pair):
             rows.append(Row("memory", f"peak RSS, {ours.name} vs {theirs.name}", ours.peak_rss / 1e6,
                             theirs.peak_rss / 1e6, "MB", target=1.0))
@@ -569,7 +580,8 @@ async def run(args: argparse.Namespace) -> int:
         references = servers["wyoming-faster-whisper"].peak_rss + servers["wyoming-piper"].peak_rss
         rows.append(Row("memory", "peak RSS, one o1 process (stt+tts) vs both references together",
                         both.peak_rss / 1e6, references / 1e6, "MB", target=1.0))
-        rows.append(Row("memory", "RSS after start-up, o1 stt+tts vs both references together",
+        rows.append(Row("memory", "RSS once ready (o1 has loaded and warmed up both models; wyoming-piper "
+                        "loads its voice at the first request), o1 stt+tts vs both references together",
                         both.idle_rss / 1e6, (servers["wyoming-faster-whisper"].idle_rss
                                               + servers["wyoming-piper"].idle_rss) / 1e6, "MB"))
     finally:
@@ -581,8 +593,13 @@ async def run(args: argparse.Namespace) -> int:
 
 def report(rows: list[Row], raw: dict[str, Any], args: argparse.Namespace, tmp: Path) -> None:
     print_table(rows)
-    machine = f"{platform.node()}: {platform.processor() or platform.machine()}, {psutil.cpu_count()} CPUs, " \
-              f"{psutil.virtual_memory().total / 2**30:.0f} GiB, load average {os.getloadavg()[0]:.1f}"
+    cpu = platform.machine()
+    with contextlib.suppress(OSError):
+        cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                    if line.startswith("model name")), cpu)
+    machine = f"{platform.system()} {platform.release()}, {cpu}, {psutil.cpu_count()} CPUs, " \
+              f"{psutil.virtual_memory().total / 2**30:.0f} GiB, 1-min load average " \
+              f"{raw['load_average_at_start'][0]:.1f} at start, {os.getloadavg()[0]:.1f} at end"
     print(f"{datetime.datetime.now().isoformat(timespec='minutes')}, {machine}")
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": [r.__dict__ | {"ratio": r.ratio, "verdict": r.verdict}
@@ -595,8 +612,9 @@ def report(rows: list[Row], raw: dict[str, Any], args: argparse.Namespace, tmp: 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="o1 speech services vs wyoming-faster-whisper / wyoming-piper")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds over the STT clips")
-    parser.add_argument("--tts-rounds", type=int, default=5, help="rounds over the TTS texts")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds over the STT clips")
+    parser.add_argument("--tts-rounds", type=int, default=8, help="rounds over the TTS texts")
+    parser.add_argument("--client-rounds", type=int, default=3, help="rounds of the clients-at-once phase")
     parser.add_argument("--phases", default="stt,tts,clients,memory",
                         help="comma-separated subset of stt,tts,clients,memory")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for whisper (both servers)")

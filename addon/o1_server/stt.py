@@ -29,8 +29,9 @@ How the time from the end of the audio to the transcript is kept small (see :cla
   :data:`MIN_WINDOW_SECONDS`, instead of the fixed 30 s window: the encoder's cost grows with its input
   (about 0.9 s for 30 s and 0.1 s for 8 s of tiny.en here). Shorter windows can make whisper repeat
   itself, so every such result is checked (token budget, repeated token blocks, compression ratio,
-  average log-probability) and, when a check fails, decoded again the standard way (30 s window,
-  temperature fallback), which is what the reference server does for every request.
+  average log-probability); when a check fails, the segment is decoded again with a longer window
+  (:data:`RETRY_MIN_WINDOW_SECONDS`), and if that fails too, the standard way (30 s window, temperature
+  fallback), which is what the reference server does for every request.
 
 Beam search stays as configured: greedy decoding was measured to lose words on this model.
 """
@@ -83,6 +84,8 @@ MIN_SPEECH_WINDOWS = 3
 """Speech windows (96 ms) a segment needs before it counts as holding speech."""
 EARLY_PAUSE_SECONDS = 0.3
 """Silence after speech that starts a decoding pass of the audio so far."""
+LIVE_EDGE_SECONDS = 0.5
+"""A pause more than this far behind the newest audio received starts no early pass."""
 COMMIT_PAUSE_SECONDS = 0.6
 """Silence after speech that makes the decoded segment final (a ``transcript-chunk``)."""
 EDGE_PAD_SECONDS = 0.5
@@ -91,6 +94,10 @@ WINDOW_PAD_SECONDS = 3.0
 """Padding after the audio in whisper's encoder window."""
 MIN_WINDOW_SECONDS = 8.0
 """Shortest encoder window; shorter ones make tiny.en repeat itself on short commands."""
+RETRY_MIN_WINDOW_SECONDS = 16.0
+"""Shortest encoder window of the second try when the first result fails its checks."""
+RETRY_WINDOW_PAD_SECONDS = 8.0
+"""Padding after the audio in the second try's window."""
 MAX_SHORT_WINDOW_SECONDS = 27.0
 """Segments longer than this are decoded the standard way (30 s windows, long-form)."""
 DEFAULT_MAX_PENDING = 64
@@ -335,7 +342,7 @@ class TranscriptResult:
         chunks: the transcript in streaming pieces; ``"".join(chunks) == text``.
         seconds: audio duration, in seconds.
         passes: decoding passes run for this utterance (including ones whose result was discarded).
-        fallbacks: passes that were decoded again with the standard 30 s window.
+        fallbacks: passes whose first result failed its checks and were decoded again.
     """
 
     text: str
@@ -500,8 +507,11 @@ class Utterance:
         pause = (index - self._last_active) * VAD_WINDOW / WHISPER_RATE
         end = (index + 1) * VAD_WINDOW
         if self._pass is None and pause >= EARLY_PAUSE_SECONDS and self._stt.early_decoding:
-            worker = self._stt._decode_worker
-            if worker.pending < 2:  # when the decoder is busy, leave the work to audio-stop
+            # Only at the live edge of the stream: when more audio is already buffered (it came faster
+            # than real time), the pause is history and the pass would likely be thrown away. When the
+            # decoder is busy, the work is left to audio-stop as well.
+            live = self._samples - end <= LIVE_EDGE_SECONDS * WHISPER_RATE
+            if live and self._stt._decode_worker.pending < 2:
                 self._pass = self._submit_pass(self._seg_start, end, audio, force=False)
         if self._pass is not None and pause >= COMMIT_PAUSE_SECONDS:
             self._commit(self._pass)
@@ -726,7 +736,7 @@ class SpeechToText:
         """
         if self._whisper is not None:
             return list(self._whisper.supported_languages)
-        if self.model_name.endswith(".en") or self.model_name.endswith("-en"):
+        if self._english_only:
             return ["en"]
         return [self.language or "en"]
 
@@ -764,9 +774,15 @@ class SpeechToText:
             language: spoken language for this utterance (overrides the default; ``"en-US"`` is accepted).
         """
         lang = _language_code(language) or self.language
-        if self.model_name.endswith(".en"):
+        if self._english_only:
             lang = "en"
         return Utterance(self, lang)
+
+    @property
+    def _english_only(self) -> bool:
+        if self._whisper is not None:
+            return not self._whisper.model.is_multilingual
+        return self.model_name.endswith(".en") or self.model_name.endswith("-en")
 
     async def transcribe(
         self,
@@ -817,33 +833,39 @@ class SpeechToText:
 
     def _decode_blocking(self, samples: np.ndarray, language: str | None,
                          context: str) -> tuple[str, str | None, bool]:
-        """Decode one segment. Returns (text, language, fell back to the standard path)."""
+        """Decode one segment. Returns (text, language, the first result was rejected)."""
         self.load()
         self._check_language(language)
         prompt = " ".join(p for p in (self.initial_prompt, context) if p) or None
         started = time.monotonic()
         seconds = len(samples) / WHISPER_RATE
         result: tuple[str, str | None] | None = None
-        fell_back = False
+        how = "fitted window"
         if seconds <= MAX_SHORT_WINDOW_SECONDS:
             result = self._decode_short(samples, language, prompt)
+            if result is None:  # usually a repetition: more padding after the speech settles it
+                how = "longer window"
+                result = self._decode_short(samples, language, prompt, RETRY_MIN_WINDOW_SECONDS,
+                                            RETRY_WINDOW_PAD_SECONDS)
         if result is None:
-            fell_back = True
+            how = "standard 30 s window"
             result = self._decode_standard(samples, language, prompt)
-        _LOGGER.debug("Decoded %.2f s of audio in %.2f s%s: %r", seconds, time.monotonic() - started,
-                      " (standard window)" if fell_back else "", result[0])
-        return result[0], result[1], fell_back
+        _LOGGER.debug("Decoded %.2f s of audio in %.2f s (%s): %r", seconds, time.monotonic() - started, how,
+                      result[0])
+        return result[0], result[1], how != "fitted window"
 
-    def _decode_short(self, samples: np.ndarray, language: str | None,
-                      prompt: str | None) -> tuple[str, str | None] | None:
-        """Decode with an encoder window fitted to the audio; None when the result fails a check."""
+    def _decode_short(self, samples: np.ndarray, language: str | None, prompt: str | None,
+                      min_window: float = MIN_WINDOW_SECONDS,
+                      pad: float = WINDOW_PAD_SECONDS) -> tuple[str, str | None] | None:
+        """Decode with an encoder window fitted to the audio (``pad`` seconds after it, at least
+        ``min_window`` seconds); None when the result fails a check."""
         from faster_whisper.transcribe import get_suppressed_tokens
 
         whisper = self._whisper
         features = whisper.feature_extractor(samples)[:, :-1]
         frames = features.shape[1]
-        window = min(_FULL_WINDOW_FRAMES, max(int(MIN_WINDOW_SECONDS * _FRAMES_PER_SECOND),
-                                              frames + int(WINDOW_PAD_SECONDS * _FRAMES_PER_SECOND)))
+        window = min(_FULL_WINDOW_FRAMES, max(int(min_window * _FRAMES_PER_SECOND),
+                                              frames + int(pad * _FRAMES_PER_SECOND)))
         features = np.pad(features[:, :window], ((0, 0), (0, max(0, window - frames))))
         encoded = whisper.encode(features)
         if language is None and whisper.model.is_multilingual:

@@ -322,6 +322,7 @@ class TextToSpeech:
         for folder in voices_dirs:
             self._scan(Path(folder).expanduser())
         self._load_lock = threading.Lock()
+        self._voice_lock = threading.Lock()
         self._worker = SerialWorker("o1-tts", max_pending)
 
     @staticmethod
@@ -390,6 +391,10 @@ class TextToSpeech:
             _LOGGER.info("Loaded piper voice %s in %.1f s", self.name, time.monotonic() - started)
 
     def _load_voice(self, voice: _Voice) -> Any:
+        with self._voice_lock:
+            return self._load_voice_locked(voice)
+
+    def _load_voice_locked(self, voice: _Voice) -> Any:
         if voice.piper is None:
             import onnxruntime
             from piper import PiperVoice

@@ -221,6 +221,15 @@ def feed(utterance: Utterance, pcm: bytes, chunk_bytes: int = 2048) -> None:
         utterance.add(pcm[offset:offset + chunk_bytes])
 
 
+async def feed_live(utterance: Utterance, pcm: bytes, chunk_bytes: int = 2048) -> None:
+    """Add ``pcm`` chunk by chunk, letting the voice activity detector catch up after each chunk (as it
+    does when audio arrives in real time): every pause is seen at the live edge of the stream."""
+    worker = utterance._stt._vad_worker
+    for offset in range(0, len(pcm), chunk_bytes):
+        utterance.add(pcm[offset:offset + chunk_bytes])
+        await asyncio.wrap_future(worker.submit(lambda: None))
+
+
 async def wait_for_chunks(utterance: Utterance, timeout: float = 60.0) -> list[str]:
     """Poll :meth:`Utterance.take_chunks` until a final segment is ready (at most ``timeout`` seconds)."""
     deadline = time.monotonic() + timeout
@@ -236,7 +245,7 @@ async def test_a_pause_finalizes_the_text_before_audio_stop(stt: SpeechToText) -
     """A question followed by 1 s of silence (Home Assistant stops the audio after about 0.7 s): the text
     is decoded during the silence, so finishing the utterance decodes nothing more."""
     utterance = stt.start("en")
-    feed(utterance, silence(0.3) + fixture_pcm("what_is_two_plus_two.wav") + silence(1.0))
+    await feed_live(utterance, silence(0.3) + fixture_pcm("what_is_two_plus_two.wav") + silence(1.0))
     early = await wait_for_chunks(utterance)
     passes_before_stop = utterance._passes
     result = await utterance.finish()
@@ -251,7 +260,8 @@ async def test_a_pause_finalizes_the_text_before_audio_stop(stt: SpeechToText) -
 async def test_long_pauses_split_segments_and_keep_every_word(stt: SpeechToText) -> None:
     """Two questions 1.2 s apart become two final segments (two transcript chunks), in order."""
     utterance = stt.start()
-    feed(utterance, fixture_pcm("what_is_seven_times_six.wav") + silence(1.2) + fixture_pcm("how_many_files.wav"))
+    await feed_live(utterance, fixture_pcm("what_is_seven_times_six.wav") + silence(1.2)
+                    + fixture_pcm("how_many_files.wav"))
     first = await wait_for_chunks(utterance)
     assert_key_words(first[0], KEY_WORDS["what_is_seven_times_six.wav"])
     result = await utterance.finish()
@@ -267,9 +277,17 @@ async def test_speech_after_an_early_pass_is_not_lost(stt: SpeechToText) -> None
     cut = int(0.2 * 16000) * 2  # bytes
     first, second = fixture_pcm("what_is_two_plus_two.wav")[:-cut], fixture_pcm("what_day_is_it.wav")[cut:]
     utterance = stt.start()
-    feed(utterance, first + silence(0.16) + second)
+    await feed_live(utterance, first + silence(0.16) + second)
     result = await utterance.finish()
     assert (len(result.chunks), result.passes) == (1, 2)
+    assert_key_words(result.text, KEY_WORDS["what_is_two_plus_two.wav"] + KEY_WORDS["what_day_is_it.wav"])
+
+    # The same audio arriving all at once: the pause is already in the past when the detector sees it,
+    # so no pass is started for it (it would be thrown away); one pass decodes everything.
+    burst = stt.start()
+    feed(burst, first + silence(0.16) + second)
+    result = await burst.finish()
+    assert (len(result.chunks), result.passes) == (1, 1)
     assert_key_words(result.text, KEY_WORDS["what_is_two_plus_two.wav"] + KEY_WORDS["what_day_is_it.wav"])
 
 
@@ -301,13 +319,14 @@ async def test_initial_prompt_steers_the_style(stt: SpeechToText) -> None:
 
 async def test_rejected_short_window_falls_back_to_the_standard_window(
         stt: SpeechToText, monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the fitted-window result fails its checks, the 30 s window decodes it (counted as a fallback)."""
+    """When the fitted-window result fails its checks, a longer window is tried (16 s), then the standard
+    30 s window decodes it (counted as a fallback)."""
     calls = []
     monkeypatch.setattr(stt, "_decode_short", lambda *args: calls.append(args) or None)
     utterance = stt.start()
     feed(utterance, fixture_pcm("what_is_seven_times_six.wav"))
     result = await utterance.finish()
-    assert len(calls) == 1 and result.fallbacks == 1
+    assert len(calls) == 2 and calls[1][3:] == (16.0, 8.0) and result.fallbacks == 1
     assert_key_words(result.text, KEY_WORDS["what_is_seven_times_six.wav"])
 
 

@@ -307,17 +307,18 @@ async def test_describe_answers_while_transcribing(server: WyomingServer, stt: S
 
 
 async def test_transcript_chunk_comes_before_audio_stop(client: Client) -> None:
-    """Audio sent at about 4x real time with 1.2 s of silence after the question: the final text arrives
-    as a transcript-chunk while the client is still sending (before audio-stop); audio-stop then only
-    closes the transcript."""
+    """Audio sent in real time (64 ms chunks) with 1.2 s of silence after the question: the final text
+    arrives as a transcript-chunk while the client is still sending (before audio-stop); audio-stop then
+    only closes the transcript."""
     pcm, rate, width, channels = read_wav("how_many_files.wav")
     pcm += bytes(int(1.2 * rate) * width)
     events = audio_events(pcm, rate, width, channels)
     await client.send(Transcribe(language="en-US").event(), events[0])
     reader = asyncio.create_task(client.read_until("transcript-chunk"))
-    for event in events[1:-1]:  # 1024 samples = 64 ms each
+    started = time.monotonic()
+    for index, event in enumerate(events[1:-1]):  # 1024 samples = 64 ms each
         await client.send(event)
-        await asyncio.sleep(0.016)
+        await asyncio.sleep(max(0.0, started + (index + 1) * 0.064 - time.monotonic()))
     early = await asyncio.wait_for(reader, TIMEOUT)
     assert [e.type for e in early] == ["transcript-start", "transcript-chunk"]
     assert early[0].data.get("language") == "en-US"

@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -33,8 +34,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
+
+# Hypothesis keeps a cache (.hypothesis/) in the working directory unless told otherwise: not in the repo.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "o1-hypothesis"))
+
+from hypothesis import HealthCheck, event, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
