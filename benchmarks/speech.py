@@ -465,7 +465,8 @@ async def bench_concurrency(stt_pair: tuple[Server, Server], tts_pair: tuple[Ser
                     figures = (sum(r[1] for r in results) / wall, max(r[0] for r in results),
                                max(r[2] for r in results))
                     measured.setdefault((kind, who), []).append(figures)
-                    print(f"  {kind} x{clients} {who:9s} throughput {figures[0]:6.2f} audio-s/s, worst {figures[1]:6.3f} s"
+                    print(f"  {kind} x{clients} {who:9s} throughput {figures[0]:6.2f} audio-s/s, "
+                          f"worst {figures[1]:6.3f} s"
                           + (f", worst first audio {figures[2]:6.3f} s" if kind == "tts" else ""), flush=True)
         section = f"{clients} client{'s' if clients > 1 else ''}"
 

@@ -45,8 +45,14 @@ async def run(settings: Settings) -> None:
         embedded = EmbeddedLLM(threads=settings.threads)
         llm_start = asyncio.ensure_future(embedded.start())
     stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
-                       settings.stt_compute_type, settings.threads)
-    tts = TextToSpeech(settings.tts_voice)
+                       settings.stt_compute_type, settings.threads, settings.stt_max_seconds,
+                       vad_filter=settings.stt_vad_filter, initial_prompt=settings.stt_initial_prompt,
+                       early_decoding=settings.stt_early_decoding, streaming=settings.stt_streaming)
+    tts_speaker = settings.tts_speaker
+    tts = TextToSpeech(settings.tts_voice, int(tts_speaker) if tts_speaker and tts_speaker.isdigit() else tts_speaker,
+                       settings.tts_max_chars, voices_dirs=settings.tts_voices_dirs,
+                       length_scale=settings.tts_length_scale, noise_scale=settings.tts_noise_scale,
+                       noise_w_scale=settings.tts_noise_w_scale)
     # Model loads and the slow Open Interpreter import run in worker threads, side by side.
     await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
                          asyncio.to_thread(__import__, "interpreter"))
@@ -60,7 +66,8 @@ async def run(settings: Settings) -> None:
     agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
                     max_parallel=max(1, settings.threads), ha_url=settings.ha_url, ha_token=settings.ha_token,
                     sandbox_user=settings.sandbox_user)
-    wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version)
+    wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version,
+                            max_connections=settings.wyoming_max_connections)
     wyoming_port = await wyoming.start()
     app = build_app(agent, settings.token, settings.version)
     add_light_routes(app, stt, tts, agent, settings.token)  # 01 clients (ESP32 firmware, light client, app)

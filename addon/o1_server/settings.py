@@ -43,7 +43,19 @@ class Settings:
     stt_language: str | None = "en"
     stt_beam_size: int = 5
     stt_compute_type: str = "int8"
+    stt_vad_filter: bool = False
+    stt_initial_prompt: str | None = None
+    stt_max_seconds: float = 30.0
+    stt_early_decoding: bool = True
+    stt_streaming: bool = True
     tts_voice: str = "en_US-joe-medium"
+    tts_speaker: str | None = None
+    tts_length_scale: float | None = None
+    tts_noise_scale: float | None = None
+    tts_noise_w_scale: float | None = None
+    tts_voices_dirs: tuple[Path, ...] = ()
+    tts_max_chars: int = 100_000
+    wyoming_max_connections: int = 64
     llm_model: str = EMBEDDED_LLM
     llm_api_base: str | None = None
     llm_api_key: str | None = None
@@ -105,7 +117,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stt-language", default="en", help="language code, or 'auto'")
     p.add_argument("--stt-beam-size", type=int, default=5)
     p.add_argument("--stt-compute-type", default="int8")
+    p.add_argument("--stt-vad-filter", action="store_true", help="let faster-whisper's VAD drop silence too")
+    p.add_argument("--stt-initial-prompt", default="", help="text that primes whisper (names, jargon)")
+    p.add_argument("--stt-max-seconds", type=float, default=30.0, help="longest utterance, seconds")
+    p.add_argument("--no-stt-early-decoding", action="store_true", help="decode only after AudioStop")
+    p.add_argument("--no-stt-streaming", action="store_true", help="send only the plain Transcript event")
     p.add_argument("--tts-voice", default="en_US-joe-medium", help="'en_US-joe-medium' (bundled) or a .onnx path")
+    p.add_argument("--tts-speaker", default="", help="speaker name or id of a multi-speaker voice")
+    p.add_argument("--tts-length-scale", type=float, default=None, help="speaking rate (piper length scale)")
+    p.add_argument("--tts-noise-scale", type=float, default=None)
+    p.add_argument("--tts-noise-w-scale", type=float, default=None)
+    p.add_argument("--tts-voices-dir", action="append", default=[], help="extra folder of piper voices")
+    p.add_argument("--tts-max-chars", type=int, default=100_000, help="longest text to synthesize, characters")
+    p.add_argument("--wyoming-max-connections", type=int, default=64)
     p.add_argument("--llm-model", default=EMBEDDED_LLM, help="LiteLLM model name, or 'embedded'")
     p.add_argument("--llm-api-base", default="")
     p.add_argument("--llm-api-key", default="")
@@ -140,7 +164,19 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         stt_language=language,
         stt_beam_size=args.stt_beam_size,
         stt_compute_type=args.stt_compute_type,
+        stt_vad_filter=args.stt_vad_filter,
+        stt_initial_prompt=args.stt_initial_prompt or None,
+        stt_max_seconds=args.stt_max_seconds,
+        stt_early_decoding=not args.no_stt_early_decoding,
+        stt_streaming=not args.no_stt_streaming,
         tts_voice=args.tts_voice,
+        tts_speaker=args.tts_speaker or None,
+        tts_length_scale=args.tts_length_scale,
+        tts_noise_scale=args.tts_noise_scale,
+        tts_noise_w_scale=args.tts_noise_w_scale,
+        tts_voices_dirs=tuple(Path(d).expanduser() for d in args.tts_voices_dir),
+        tts_max_chars=args.tts_max_chars,
+        wyoming_max_connections=args.wyoming_max_connections,
         llm_model=args.llm_model,
         llm_api_base=args.llm_api_base or None,
         llm_api_key=args.llm_api_key or _read_secret(args.llm_api_key_file) or None,

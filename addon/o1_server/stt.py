@@ -27,7 +27,7 @@ How the time from the end of the audio to the transcript is kept small (see :cla
 * each decoding pass feeds whisper's encoder only the audio (trimmed to the speech plus
   :data:`EDGE_PAD_SECONDS`) plus :data:`WINDOW_PAD_SECONDS` of padding, at least
   :data:`MIN_WINDOW_SECONDS`, instead of the fixed 30 s window: the encoder's cost grows with its input
-  (about 0.9 s for 30 s and 0.1 s for 8 s of tiny.en here). Shorter windows can make whisper repeat
+  (about 0.9 s for 30 s and 0.1 s for 10 s of tiny.en here). Shorter windows can make whisper repeat
   itself, so every such result is checked (token budget, repeated token blocks, compression ratio,
   average log-probability); when a check fails, the segment is decoded again with a longer window
   (:data:`RETRY_MIN_WINDOW_SECONDS`), and if that fails too, the standard way (30 s window, temperature
@@ -43,6 +43,7 @@ import collections
 import concurrent.futures
 import logging
 import os
+import re
 import threading
 import time
 import zlib
@@ -90,9 +91,9 @@ COMMIT_PAUSE_SECONDS = 0.6
 """Silence after speech that makes the decoded segment final (a ``transcript-chunk``)."""
 EDGE_PAD_SECONDS = 0.5
 """Audio kept before the first and after the last voice activity of a segment."""
-WINDOW_PAD_SECONDS = 3.0
+WINDOW_PAD_SECONDS = 5.0
 """Padding after the audio in whisper's encoder window."""
-MIN_WINDOW_SECONDS = 8.0
+MIN_WINDOW_SECONDS = 10.0
 """Shortest encoder window; shorter ones make tiny.en repeat itself on short commands."""
 RETRY_MIN_WINDOW_SECONDS = 16.0
 """Shortest encoder window of the second try when the first result fails its checks."""
@@ -891,6 +892,7 @@ class SpeechToText:
             or avg_logprob < _LOG_PROB_THRESHOLD
             or (text and len(text.encode()) / len(zlib.compress(text.encode())) > _COMPRESSION_RATIO_THRESHOLD)
             or _repeats(tokens)
+            or _repeats_words(text)
         )
         if suspicious:
             _LOGGER.debug("Short-window result rejected (logprob %.2f, %d tokens): %r", avg_logprob,
@@ -922,3 +924,16 @@ def _repeats(tokens: list[int], min_block: int = 4) -> bool:
         if tokens[n - block:] == tokens[n - 2 * block:n - block]:
             return True
     return False
+
+
+def _repeats_words(text: str, min_block: int = 3) -> bool:
+    """True when the words of ``text`` (case and punctuation ignored) hold a block of >= ``min_block``
+    words twice in a row, or end with a copy (>= 4 words) of their own beginning: how whisper repeats an
+    utterance into the silence after it, the copy sometimes cut short."""
+    words = re.sub(r"[^\w' ]+", " ", text.lower()).split()
+    n = len(words)
+    for block in range(min_block, n // 2 + 1):
+        for start in range(n - 2 * block + 1):
+            if words[start:start + block] == words[start + block:start + 2 * block]:
+                return True
+    return any(words[start:] == words[:n - start] for start in range(1, n - 3) if n - start >= 4)

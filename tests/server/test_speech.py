@@ -22,7 +22,16 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from o1_server.stt import BusyError, PcmNormalizer, SerialWorker, SpeechToText, Utterance, _repeats, check_format
+from o1_server.stt import (
+    BusyError,
+    PcmNormalizer,
+    SerialWorker,
+    SpeechToText,
+    Utterance,
+    _repeats,
+    _repeats_words,
+    check_format,
+)
 from o1_server.tts import TextToSpeech, parse_options, split_pieces, split_sentences
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -337,6 +346,11 @@ def test_repetition_check() -> None:
     assert not _repeats([1, 2, 3, 4, 5, 6, 7, 8])
     assert not _repeats([7, 7, 7, 7, 7, 7, 7])  # "no, no, no": blocks shorter than 4 tokens
     assert not _repeats([])
+    # The same at word level, with the copy's punctuation or end missing.
+    assert _repeats_words("Open the porch light. Open the porch light")
+    assert _repeats_words("Lock the front door and the garage. Lock the front door")
+    assert not _repeats_words("turn on the light in the kitchen and turn on the light in the hall")
+    assert not _repeats_words("no no no no, not now")
 
 
 def test_streamed_audio_over_the_limit_is_refused() -> None:

@@ -38,7 +38,8 @@ import pytest
 # Hypothesis keeps a cache (.hypothesis/) in the working directory unless told otherwise: not in the repo.
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "o1-hypothesis"))
 
-from hypothesis import HealthCheck, event, given, settings  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import event as note_event  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -201,10 +202,11 @@ def assert_alive(port: int) -> None:
 
 
 def check_events(events: list[dict[str, Any]]) -> None:
-    for event in events:
-        assert event["type"] in KNOWN_TYPES, event
-        if event["type"] == "error":
-            assert event["data"].get("code") in ERROR_CODES and event["data"].get("text"), event
+    """Every event has a type this server sends; every error a documented code and a text."""
+    for sent in events:
+        assert sent["type"] in KNOWN_TYPES, sent
+        if sent["type"] == "error":
+            assert sent["data"].get("code") in ERROR_CODES and sent["data"].get("text"), sent
 
 
 # --------------------------------------------------------------------------------------------- strategies
@@ -347,7 +349,7 @@ def test_any_byte_stream_gets_answers_and_never_kills_the_server(live: LiveServe
     events = exchange(live.port, script.data)
     check_events(events)
     types = [e["type"] for e in events]
-    event(f"{len(types)} events, errors: {sorted({e['data']['code'] for e in events if e['type'] == 'error'})}")
+    note_event(f"{len(types)} events, errors: {sorted({e['data']['code'] for e in events if e['type'] == 'error'})}")
     pongs = [e for e in events if e["type"] == "pong"]
     assert len(pongs) >= script.pings + script.kinds.count("ping"), (script.kinds, types)
     invalid = [e for e in events if e["type"] == "error" and e["data"]["code"] == "invalid_event"]
@@ -420,6 +422,6 @@ def test_speech_requests_in_any_order_leave_nothing_behind(live: LiveServer,
     data, vanish = session
     answers = exchange(live.port, data, close_early=vanish)
     check_events(answers)
-    event(f"answered with {', '.join(sorted({a['type'] for a in answers})) or 'nothing'}")
+    note_event(f"answered with {', '.join(sorted({a['type'] for a in answers})) or 'nothing'}")
     live.wait_idle()
     assert_alive(live.port)
