@@ -28,6 +28,26 @@ def scripted_llm() -> Iterator[ScriptedLLM]:
     llm.stop()
 
 
+@pytest.fixture(scope="session")
+def stt():
+    """Real whisper tiny.en (int8, beam 5, 2 threads), loaded once for the whole server suite."""
+    from o1_server.stt import SpeechToText
+
+    speech = SpeechToText("tiny.en", language="en")
+    speech.load()
+    return speech
+
+
+@pytest.fixture(scope="session")
+def tts():
+    """Real piper en_US-joe-medium, loaded once for the whole server suite."""
+    from o1_server.tts import TextToSpeech
+
+    speech = TextToSpeech("en_US-joe-medium")
+    speech.load()
+    return speech
+
+
 @pytest.fixture
 def llm(scripted_llm: ScriptedLLM) -> ScriptedLLM:
     """The scripted LLM with an empty queue."""

@@ -34,22 +34,6 @@ TWO_PLUS_TWO = "```python\nprint(2 + 2)\n```"
 TIMEOUT = 60
 
 
-@pytest.fixture(scope="module")
-def stt() -> SpeechToText:
-    """Real whisper tiny.en, loaded once for the module."""
-    speech = SpeechToText("tiny.en", language="en")
-    speech.load()
-    return speech
-
-
-@pytest.fixture(scope="module")
-def tts() -> TextToSpeech:
-    """Real piper en_US-joe-medium, loaded once for the module."""
-    speech = TextToSpeech("en_US-joe-medium")
-    speech.load()
-    return speech
-
-
 @pytest.fixture
 def agent(make_agent):
     """A real agent (Open Interpreter, sandbox, audit) on the scripted LLM."""

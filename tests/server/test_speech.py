@@ -78,22 +78,6 @@ def reformat(pcm16: bytes, rate: int, new_rate: int, width: int, channels: int) 
     return np.repeat(out[:, None], channels, axis=1).tobytes()
 
 
-@pytest.fixture(scope="module")
-def stt() -> SpeechToText:
-    """whisper tiny.en, loaded once for the module."""
-    speech = SpeechToText("tiny.en", language="en", beam_size=5, compute_type="int8", cpu_threads=2)
-    speech.load()
-    return speech
-
-
-@pytest.fixture(scope="module")
-def tts() -> TextToSpeech:
-    """piper en_US-joe-medium, loaded once for the module."""
-    speech = TextToSpeech("en_US-joe-medium")
-    speech.load()
-    return speech
-
-
 # ------------------------------------------------------------------------------------------- stt
 
 

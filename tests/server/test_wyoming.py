@@ -180,20 +180,6 @@ class EchoAgent:
 # --------------------------------------------------------------------------------------------- fixtures
 
 
-@pytest.fixture(scope="module")
-def stt() -> SpeechToText:
-    speech = SpeechToText("tiny.en", language="en")
-    speech.load()
-    return speech
-
-
-@pytest.fixture(scope="module")
-def tts() -> TextToSpeech:
-    speech = TextToSpeech("en_US-joe-medium")
-    speech.load()
-    return speech
-
-
 @pytest.fixture
 def agent() -> EchoAgent:
     return EchoAgent()
