@@ -55,7 +55,8 @@ def start_o1(data_dir: Path, *args: str, token: str = "test-token", timeout: flo
     python = SERVER_PYTHON if SERVER_PYTHON.exists() else Path("python3")
     cmd = [str(python), "-m", "o1_server", "--host", "127.0.0.1", "--wyoming-port", "0", "--api-port", "0",
            "--token", token, "--data-dir", str(data_dir), *args]
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
+    # This checkout's server code (the shared cache holds only third-party packages).
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO / "addon")}
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True, cwd=REPO)
     log: list[str] = []
