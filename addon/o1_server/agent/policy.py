@@ -29,6 +29,7 @@ import os
 import posixpath
 import re
 import shlex
+import string
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -38,6 +39,8 @@ from urllib.parse import urlsplit
 
 import bashlex
 import bashlex.ast
+
+from . import allowlist
 
 CATEGORIES = (
     "read_only",
@@ -56,6 +59,9 @@ SHELL_LANGUAGES = frozenset({"shell", "bash", "sh", "zsh"})
 
 # A part of a string or path whose value is only known at run time (an f-string field, "$VAR", "$(...)").
 HOLE = "\u2047"
+# A path below a folder the code lists (``os.listdir``, ``Path.iterdir``, ``find``, a shell glob): one or more
+# names found there, never ``..`` or absolute. A path holding it stays inside when its folder does.
+NAME = "\u2048"
 MAX_CODE_CHARS = 100_000  # longer blocks are not analysed: "unparseable"
 MAX_NESTING = 6  # shell inside Python inside shell ... deeper than this is "unparseable"
 MAX_VALUES = 32  # possible values tracked for one expression
@@ -240,8 +246,11 @@ class _Report:
         """Record a path the code reads (kind ``read``), writes or deletes; flag it if it leaves the sandbox."""
         if not path:
             return
-        if HOLE not in path:
+        if HOLE not in path and NAME not in path:
             self.paths[path] = None
+        if kind in ("write", "delete") and _is_git_control(path):
+            self.flag("process_control", f"{_quote(path)} holds git settings or hooks, which run programs",
+                      _Event("process", "change git settings that run programs"))
         outside = _is_outside(path, self.sandbox)
         if outside:
             self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")
@@ -251,9 +260,9 @@ class _Report:
 
     def candidate(self, text: str) -> None:
         """Check a string that may be a path (it is not known to be one) against the sandbox."""
-        if text in self.paths or not _looks_like_path(text) or not _is_outside(text, self.sandbox):
+        if text in self.paths or HOLE in text or not _looks_like_path(text) or not _is_outside(text, self.sandbox):
             return
-        if HOLE not in text:
+        if NAME not in text:
             self.paths[text] = None
         self.flag(
             "outside_sandbox",
@@ -275,7 +284,7 @@ class _Report:
 
 def _quote(text: str, limit: int = 60) -> str:
     """A short quoted rendering of a path or command for reasons."""
-    text = text.replace(HOLE, "...").replace("\n", " ")
+    text = text.replace(HOLE, "...").replace(NAME, "*").replace("\n", " ")
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"'{text}'"
@@ -314,21 +323,31 @@ def _is_outside(path: str, sandbox: str) -> bool:
     """Whether ``path`` (relative to ``sandbox`` unless absolute) may point outside the sandbox.
 
     ``~`` always counts as outside: the home directory of whatever runs the code is not the sandbox. Symlinks
-    that exist are followed. A path starting with a run-time value cannot be judged and counts as inside.
+    that exist are followed. Fails closed: a path holding a value only known at run time (HOLE) counts as
+    outside, wherever that value is (``chr(47) + 'tmp/x'``, ``input()``, ``f'{name}.txt'``); a name listed
+    from a folder (NAME) stands for one entry of that folder.
     """
-    if not path or path.startswith(HOLE) or _URL.match(path):
+    if not path or _URL.match(path):
         return False
+    if HOLE in path:
+        return True
     if path in _SAFE_DEVICES or path.startswith("/dev/fd/"):
         return False
     if path.startswith("~"):
         return True
-    candidate = os.path.join(sandbox, path.replace(HOLE, "x").replace("\0", ""))
+    candidate = os.path.join(sandbox, path.replace(NAME, "x").replace("\0", ""))
     try:
         resolved = os.path.realpath(candidate)
     except (OSError, ValueError):
         resolved = os.path.normpath(candidate)
     root = sandbox.rstrip(os.sep)
     return not (resolved == sandbox or resolved.startswith(root + os.sep))
+
+
+def _is_git_control(path: str) -> bool:
+    """Whether a written path is git's configuration or hooks (``git status`` then runs what they name)."""
+    parts = path.replace(HOLE, "x").split("/")
+    return ".git" in parts[:-1] or parts[-1] in (".git", ".gitconfig", ".gitattributes")
 
 
 def _host_of(text: str) -> str:
@@ -438,10 +457,11 @@ def _files_phrase(targets: Sequence[str], fallback: str) -> str:
     special = [p for p in paths if p in _SPECIAL_PLACES]
     if special:
         return _SPECIAL_PLACES[special[0]]
-    vague = [p for p in paths if HOLE in p or _GLOB_CHARS & set(p) or _speak_path(p) is None]
+    vague = [p for p in paths if HOLE in p or NAME in p or _GLOB_CHARS & set(p) or _speak_path(p) is None]
     if len(paths) == 1 and not vague:
         return _speak_path(paths[0]) or "a file"
-    parents = {None if p.startswith(HOLE) else posixpath.dirname(p.rstrip("/")).split(HOLE)[0] for p in paths}
+    parents = {None if p.startswith((HOLE, NAME)) else posixpath.dirname(p.rstrip("/")).split(HOLE)[0].split(NAME)[0]
+               for p in paths}
     parent = parents.pop() if len(parents) == 1 else None
     spoken_parent = _place(parent) if parent is not None else None
     place = f" in {spoken_parent}" if spoken_parent else ""
@@ -462,7 +482,7 @@ def _place(folder: str) -> str | None:
 
 def _names_phrase(targets: Sequence[str], fallback: str) -> str:
     """'example.com', 'requests and httpx', 'a.example and 2 more' ... (``fallback`` when unspeakable)."""
-    names = list(dict.fromkeys(t for t in targets if t and HOLE not in t))
+    names = list(dict.fromkeys(t for t in targets if t and HOLE not in t and NAME not in t))
     speakable = [n for n in names if _SPEAKABLE.fullmatch(n)]
     if not names or len(speakable) < len(names):
         return fallback or "something"
@@ -527,7 +547,7 @@ _INTERPRETERS = _SHELLS | frozenset(
 _QUIET = frozenset(
     {"echo", "printf", "expr", "bc", "date", "true", "false", ":", "test", "[", "seq", "sleep", "export", "unset",
      "local", "declare", "typeset", "readonly", "let", "set", "shift", "return", "exit", "break", "continue",
-     "read", "wait", "jobs", "type", "hash", "alias", "pwd", "whoami", "id", "uname", "uptime", "nproc", "free",
+     "read", "wait", "jobs", "type", "alias", "pwd", "whoami", "id", "uname", "uptime", "nproc", "free",
      "ps", "cal", "factor", "history", "printenv", "which", "whereis", "hostname", "lscpu", "lsblk", "getconf"}
 )
 _READERS = frozenset(
@@ -588,14 +608,16 @@ _WRAPPERS: dict[str, tuple[str | None, frozenset[str], int]] = {
     "exec": ("replace the shell with another program", frozenset({"-a"}), 0),
     "chroot": ("run a command in another root folder", frozenset({"--userspec", "--groups"}), 1),
     "time": (None, frozenset({"-f", "-o"}), 0),
-    "timeout": (None, frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
+    # timeout puts the command in a process group of its own, so the block's limits can't stop it.
+    "timeout": ("start a program outside my time limit", frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
     "nice": (None, frozenset({"-n", "--adjustment"}), 0),
     "ionice": (None, frozenset({"-c", "-n", "-p", "-t"}), 0),
     "stdbuf": (None, frozenset({"-i", "-o", "-e"}), 0),
     "command": (None, frozenset(), 0),
     "builtin": (None, frozenset(), 0),
-    "env": (None, frozenset({"-u", "-C", "-S", "--unset", "--chdir"}), 0),
-    "watch": (None, frozenset({"-n", "-d", "--interval"}), 0),
+    # env can set variables that change what the command runs (LD_PRELOAD, PATH ...) or split -S strings.
+    "env": ("run a program with a changed environment", frozenset({"-u", "-C", "-S", "--unset", "--chdir"}), 0),
+    "watch": ("run a command again and again", frozenset({"-n", "-d", "--interval"}), 0),
 }
 _FILE_VALUE_OPTS = frozenset({"-t", "-S", "-m", "-d", "-r", "-n", "-s", "-T", "-e", "--suffix", "--mode", "--size"})
 _GIT_NETWORK = frozenset({"clone", "pull", "fetch", "push", "ls-remote", "submodule", "remote"})
@@ -851,10 +873,12 @@ class _ShellScanner:
         folders = {posixpath.dirname(i) for i in items}
         if len(items) == 1:
             self.env[words[1].word] = items[0]
-        elif len(folders) == 1 and items:
-            self.env[words[1].word] = posixpath.join(folders.pop(), HOLE)
-        else:
+        elif any(HOLE in i or _is_outside(i, self.report.sandbox) for i in items) or not items:
             self.env[words[1].word] = HOLE
+        elif len(folders) == 1:
+            self.env[words[1].word] = posixpath.join(folders.pop(), NAME)
+        else:
+            self.env[words[1].word] = NAME
 
     def assignment(self, node: bashlex.ast.node) -> None:
         """Remember ``NAME=value`` for later words, and check the value as a path."""
@@ -862,6 +886,67 @@ class _ShellScanner:
         value = self.word(node).partition("=")[2]
         self.env[name] = value if HOLE not in value else HOLE
         self.report.candidate(value)
+        _check_variable(name, self.report)
+
+
+# Variables that change which programs run or what they load: setting one is process_control.
+_RISKY_VARIABLE = re.compile(
+    r"PATH|LD_\w*|BASH_ENV|ENV|BASH_FUNC_\w*|SHELLOPTS|BASHOPTS|PS4|PS1|PROMPT_COMMAND|IFS|CDPATH|GLOBIGNORE|"
+    r"GIT_\w*|\w*PAGER|\w*EDITOR|VISUAL|BROWSER|PYTHON\w*|PERL\w*|RUBY\w*|NODE_\w*|LESS\w*|TERMINFO\w*|"
+    r"GCONV_PATH|HOSTALIASES|LOCPATH|NLSPATH|MALLOC_\w*|TMPDIR|HOME|SHELL|O1_\w*"
+)
+
+
+def _sed_script_risky(script: str) -> bool:
+    """Whether a sed script may run commands or touch files (``e``, ``w``, ``r``, ``s///e`` ...), fail closed:
+    only addresses, ``s``/``y`` with ordinary flags, text commands and the plain editing commands pass."""
+    i = 0
+    while i < len(script):
+        c = script[i]
+        if c in "/\\" or c in "sy":
+            if c == "/":
+                end = _sed_delimited(script, i + 1, "/")
+            elif c == "\\":
+                end = _sed_delimited(script, i + 2, script[i + 1]) if i + 1 < len(script) else -1
+            else:
+                delim = script[i + 1] if i + 1 < len(script) else "\n"
+                if delim in "\\\n ":
+                    return True
+                middle = _sed_delimited(script, i + 2, delim)
+                end = _sed_delimited(script, middle + 1, delim) if middle >= 0 else -1
+            if end < 0:
+                return True
+            i = end + 1
+            flags = re.match(r"[gpiIM0-9]*" if c == "s" else r"[IM]*", script[i:])
+            i += flags.end() if flags else 0
+        elif c in "aic#:btT":
+            stop = re.search(r"[;\n]" if c in ":btT" else r"\n", script[i:])
+            i = len(script) if stop is None else i + stop.end()
+        elif c in "pdqQ=lnNPDgGhHxz{}!;,$ \t\n0123456789+~":
+            i += 1
+        else:
+            return True  # e, w, W, r, R, F, v ... or something this check does not know
+    return False
+
+
+def _sed_delimited(script: str, start: int, delim: str) -> int:
+    """Index of the next unescaped ``delim`` at or after ``start`` (-1 when there is none)."""
+    i = start
+    while 0 <= i < len(script):
+        if script[i] == "\\":
+            i += 2
+            continue
+        if script[i] == delim:
+            return i
+        i += 1
+    return -1
+
+
+def _check_variable(name: str, report: _Report) -> None:
+    """Flag setting a variable that changes which programs run or what they load."""
+    if _RISKY_VARIABLE.fullmatch(name):
+        report.flag("process_control", f"sets {name}, which changes what programs run",
+                    _Event("process", "change how programs are started"))
 
 
 def _unquote(source: str, fallback: str) -> str:
@@ -946,6 +1031,13 @@ class _Commands:
             self.install("pip", args)
         elif name in _PROCESS_PHRASES:
             self.report.flag("process_control", f"runs {name}", _Event("process", _PROCESS_PHRASES[name]))
+        elif name == "hash" and any(a.startswith("-") and "p" in a for a in args):
+            self.report.flag("process_control", "hash -p makes a command name run another program",
+                             _Event("process", "change which programs commands run"))
+        elif name in ("export", "declare", "typeset", "local", "readonly"):
+            for arg in args:
+                if not arg.startswith("-"):
+                    _check_variable(arg.partition("=")[0], self.report)
         elif name not in _QUIET:
             getattr(self, _rule_for(name))(name, args)
 
@@ -961,7 +1053,7 @@ class _Commands:
 
     def copy(self, name: str, args: list[str]) -> None:
         """cp, mv, ln, install, rsync: sources are read, the destination is written."""
-        operands = _operands(args, _FILE_VALUE_OPTS)
+        operands = _operands(args, _FILE_VALUE_OPTS - {"-s", "-d", "-n", "-r", "-m", "-e"} if name == "ln" else _FILE_VALUE_OPTS)
         target_dir = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "-t"), None)
         dest = target_dir or (operands.pop() if len(operands) > 1 else HOLE)
         if name == "rsync" and any(_is_remote(a) for a in [*operands, dest]):
@@ -1012,7 +1104,14 @@ class _Commands:
     def sed(self, name: str, args: list[str]) -> None:
         """sed edits files only with ``-i``/``--in-place``; the first operand is the script unless -e/-f."""
         operands = _operands(args, frozenset({"-e", "-f", "--expression", "--file"}))
-        files = operands if any(a in ("-e", "-f") for a in args) else operands[1:]
+        given = any(a in ("-e", "-f") or a.startswith(("--expression", "--file")) for a in args)
+        files = operands if given else operands[1:]
+        scripts = [args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-e", "--expression")]
+        scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
+        scripts += [] if given else operands[:1]
+        if any(a in ("-f", "--file") or a.startswith("--file=") for a in args) or any(map(_sed_script_risky, scripts)):
+            self.report.flag("process_control", f"{name} script can run commands or write files I can't check",
+                             _Event("process", "run a sed script I can't check"))
         in_place = any(a.startswith(("-i", "--in-place")) or (a.startswith("-") and not a.startswith("--") and "i" in a)
                        for a in args if a not in ("-e", "-f"))
         for target in files or ([HOLE] if in_place else []):
@@ -1023,23 +1122,34 @@ class _Commands:
     def awk(self, name: str, args: list[str]) -> None:
         """awk is read-only unless its program runs commands (``system``, pipes) or prints into files."""
         operands = _operands(args, frozenset({"-F", "-v", "-f"}))
-        program = operands[0] if operands else ""
-        if "system" in program or "|" in program:
-            self.report.flag("process_control", f"{name} program runs commands",
+        program = operands[0] if operands and "-f" not in args else ""
+        if not program or re.search(r"system|\||getline|@load|@include|ENVIRON\s*\[", program):
+            self.report.flag("process_control", f"{name} program runs commands or reads what I can't check",
                              _Event("process", "run commands from awk"))
-        if re.search(r">\s*\"", program):
+        for match in re.finditer(r"\bprintf?\b[^;}\n]*?(>>?)\s*(\"([^\"]*)\"|[^\s;}]+)", program):
             self.report.flag("writes_files", f"{name} program writes files", _Event("write", "write files with awk"))
-        for target in operands[1:]:
+            self.report.touch(match.group(3) if match.group(3) is not None else HOLE, "write", "write to {}")
+        for target in operands[1 if program else 0 :]:
             self.report.touch(target, "read", "read {}")
 
     def archive(self, name: str, args: list[str]) -> None:
-        """tar, zip, unzip, gzip ... change files."""
+        """tar, zip, unzip, gzip ... change files; options that run a program are process_control."""
         self.report.flag("writes_files", f"{name} changes files", _Event("write", f"change files with {name}"))
+        runs = ("--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command", "--info-script",
+                "--new-volume-script", "-TT", "--unzip-command", "--filter")
+        clustered = name == "tar" and any(re.fullmatch(r"-?[A-Za-z]*[IF][A-Za-z]*", a) for a in args[:1])
+        if clustered or any(a.startswith(runs) or (name == "tar" and re.fullmatch(r"-[A-Za-z]*[IF][A-Za-z]*", a))
+                            for a in args):
+            self.report.flag("process_control", f"{name} is told to run another program",
+                             _Event("process", f"run programs from {name}"))
+        for i, arg in enumerate(args[:-1]):
+            if arg in ("-C", "--directory", "-d"):
+                self.report.touch(args[i + 1], "write", "unpack files into {}")
 
     def find(self, name: str, args: list[str]) -> None:
         """find: ``-delete`` deletes, ``-exec``/``-ok`` run a command per file, ``-fprint`` writes."""
         starts = list(itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), args)) or ["."]
-        found = posixpath.join(starts[0], HOLE)
+        found = posixpath.join(starts[0], NAME)
         for start in starts:
             self.report.touch(start, "read", "read {}")
         rest = args[len(starts) :]
@@ -1047,8 +1157,10 @@ class _Commands:
             if arg == "-delete":
                 self.report.flag("deletes_files", f"find deletes files under {_quote_all(starts)}")
                 for start in starts:
-                    self.report.touch(posixpath.join(start, HOLE), "delete", "delete {}")
+                    self.report.touch(posixpath.join(start, NAME), "delete", "delete {}")
             elif arg in ("-exec", "-execdir", "-ok", "-okdir"):
+                self.report.flag("process_control", f"find {arg} runs a command for each file",
+                                 _Event("process", "run a command for each file found"))
                 inner = list(itertools.takewhile(lambda a: a not in (";", "+"), rest[i + 1 :]))
                 self.scan([found if a == "{}" else a.replace("{}", found) for a in inner])
             elif arg in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(rest):
@@ -1057,6 +1169,8 @@ class _Commands:
 
     def xargs(self, name: str, args: list[str]) -> None:
         """xargs runs its command with arguments read from its input."""
+        self.report.flag("process_control", "xargs runs a command with words read at run time",
+                         _Event("process", "run a command with words it reads at run time"))
         value_opts = frozenset({"-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-a", "-E", "--delimiter"})
         index, replace = 0, None
         while index < len(args) and args[index].startswith("-"):
@@ -1094,6 +1208,16 @@ class _Commands:
         """git: clone/pull/fetch/push use the network; read-only subcommands read; the rest writes."""
         operands = _operands(args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}))
         sub = operands[0] if operands else ""
+        runs = ("-c", "--config-env", "--exec-path", "--upload-pack", "--receive-pack", "--output", "-O",
+                "--open-files-in-pager", "--ext-diff", "-x", "--exec", "--extcmd", "--tool", "--git-dir",
+                "--work-tree")
+        config_write = sub == "config" and not any(a in ("--get", "--get-all", "--get-regexp", "--list", "-l")
+                                                     for a in args)
+        if config_write or any(a.startswith(runs) for a in args) or sub in (
+                "difftool", "mergetool", "filter-branch", "bisect", "rebase", "daemon", "instaweb", "credential",
+                "send-email", "archive", "hook", "var", "help") or operands[1:2] == ["foreach"]:
+            self.report.flag("process_control", f"git {sub or 'command'} can run programs",
+                             _Event("process", "run programs through git"))
         if sub in _GIT_NETWORK:
             self.network("git", operands[1:])
             if sub in ("clone", "pull", "submodule"):
@@ -1120,6 +1244,9 @@ class _Commands:
     def python(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """python -c CODE is classified as Python; -m pip installs; a script file is an unknown program."""
         option = _interpreter_option(args, "cm", frozenset({"-W", "-X", "--check-hash-based-pycs"}), attached=True)
+        if option or stdin_code is not None:
+            self.report.flag("process_control", f"{name} starts another Python interpreter",
+                             _Event("process", "start another Python interpreter"))
         if option and option[0] == "c":
             _scan_python(option[1], self.report, self.depth + 1)
         elif option:
@@ -1144,6 +1271,9 @@ class _Commands:
     def shell(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """sh -c CODE and here-documents are classified as shell; a script file is an unknown program."""
         option = _interpreter_option(args, "c", frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}))
+        if option or stdin_code is not None:
+            self.report.flag("process_control", f"{name} starts another shell",
+                             _Event("process", "start another shell"))
         if option:
             _scan_shell(option[1], self.report, self.depth + 1)
         elif stdin_code is not None and not _operands(args):
@@ -1270,7 +1400,7 @@ def _download_target(name: str, args: list[str]) -> str | None:
             if arg in ("-o", "--output") and i + 1 < len(args):
                 return None if args[i + 1] == "-" else args[i + 1]
             if arg in ("-O", "--remote-name"):
-                return HOLE
+                return NAME
         return None
     if name != "wget":
         return None
@@ -1284,7 +1414,7 @@ def _download_target(name: str, args: list[str]) -> str | None:
         else:
             continue
         return None if value == "-" else value
-    return HOLE
+    return NAME
 
 
 def _command_shape(qualname: str) -> tuple[str, int]:
@@ -1345,6 +1475,7 @@ _PY_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("os.startfile", "process_control", "start other programs", ""),
     ("subprocess.*", "process_control", "run other programs", ""),
     ("asyncio.create_subprocess*", "process_control", "run other programs", ""),
+    ("asyncio.subprocess*", "process_control", "run other programs", ""),
     ("signal.*", "process_control", "send or catch process signals", ""),
     ("multiprocessing.*", "process_control", "start other processes", ""),
     ("concurrent.futures.ProcessPoolExecutor", "process_control", "start other processes", ""),
@@ -1357,7 +1488,69 @@ _PY_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("sys.modules", "process_control", "load code by name at run time", ""),
     ("operator.attrgetter", "process_control", "load code by name at run time", ""),
     ("operator.methodcaller", "process_control", "load code by name at run time", ""),
-    ("code.interact", "process_control", "run other Python code", ""),
+    ("code.*", "process_control", "run other Python code", ""),
+    ("codeop.*", "process_control", "run other Python code", ""),
+    ("_posixsubprocess.*", "process_control", "start other programs", ""),
+    ("_winapi.*", "process_control", "start other programs", ""),
+    ("_ctypes.*", "process_control", "call native code directly", ""),
+    ("_thread.*", "process_control", "start threads", ""),
+    ("threading.*", "process_control", "start threads", ""),
+    ("concurrent.*", "process_control", "start other processes", ""),
+    ("resource.*", "process_control", "change the limits on running programs", ""),
+    ("gc.*", "process_control", "reach into Python internals", ""),
+    ("inspect.*", "process_control", "reach into Python internals", ""),
+    ("types.FunctionType", "process_control", "build code objects", ""),
+    ("types.CodeType", "process_control", "build code objects", ""),
+    ("types.LambdaType", "process_control", "build code objects", ""),
+    ("types.ModuleType", "process_control", "build code objects", ""),
+    ("traceback.*", "process_control", "reach into Python internals", ""),
+    ("atexit.*", "process_control", "run code when Python exits", ""),
+    ("sys._*", "process_control", "reach into Python internals", ""),
+    ("sys.set*", "process_control", "reach into Python internals", ""),
+    ("sys.path*", "process_control", "load code by name at run time", ""),
+    ("sys.meta_path", "process_control", "load code by name at run time", ""),
+    ("sys.addaudithook", "process_control", "reach into Python internals", ""),
+    ("sys.call_tracing", "process_control", "reach into Python internals", ""),
+    ("builtins", "process_control", "reach into Python internals", ""),
+    ("pickle.*", "process_control", "load pickled objects, which can run code", ""),
+    ("_pickle.*", "process_control", "load pickled objects, which can run code", ""),
+    ("cPickle.*", "process_control", "load pickled objects, which can run code", ""),
+    ("marshal.*", "process_control", "load compiled code", ""),
+    ("shelve.*", "process_control", "load pickled objects, which can run code", ""),
+    ("dill.*", "process_control", "load pickled objects, which can run code", ""),
+    ("cloudpickle.*", "process_control", "load pickled objects, which can run code", ""),
+    ("joblib.*", "process_control", "load pickled objects, which can run code", ""),
+    ("copyreg.*", "process_control", "change how objects are loaded", ""),
+    ("imp.*", "process_control", "load code by name at run time", ""),
+    ("zipimport.*", "process_control", "load code by name at run time", ""),
+    ("pkgutil.*", "process_control", "load code by name at run time", ""),
+    ("pydoc.*", "process_control", "start other programs", ""),
+    ("webbrowser.*", "process_control", "start other programs", ""),
+    ("pdb.*", "process_control", "run other Python code", ""),
+    ("bdb.*", "process_control", "run other Python code", ""),
+    ("timeit.*", "process_control", "run other Python code", ""),
+    ("trace.*", "process_control", "run other Python code", ""),
+    ("profile.*", "process_control", "run other Python code", ""),
+    ("cProfile.*", "process_control", "run other Python code", ""),
+    ("site.*", "process_control", "load code by name at run time", ""),
+    ("sysconfig.*", "process_control", "reach into Python internals", ""),
+    ("logging.config.*", "process_control", "load code by name at run time", ""),
+    ("fcntl.*", "process_control", "control files and terminals directly", ""),
+    ("termios.*", "process_control", "control files and terminals directly", ""),
+    ("tty.*", "process_control", "control files and terminals directly", ""),
+    ("mmap.*", "process_control", "map memory directly", ""),
+    ("faulthandler.*", "process_control", "reach into Python internals", ""),
+    ("tracemalloc.*", "process_control", "reach into Python internals", ""),
+    ("posix.*", "process_control", "reach the operating system directly", ""),
+    ("nt.*", "process_control", "reach the operating system directly", ""),
+    ("numpy.load", "process_control", "load pickled objects, which can run code", ""),
+    ("pandas.read_pickle", "process_control", "load pickled objects, which can run code", ""),
+    ("_socket.*", "network", "connect to {}", "the internet"),
+    ("ssl.*", "network", "connect to {}", "the internet"),
+    ("select.*", "network", "connect to {}", "the internet"),
+    ("selectors.*", "network", "connect to {}", "the internet"),
+    ("asyncio.*", "network", "connect to {}", "the internet"),
+    ("http.*", "network", "connect to {}", "the internet"),
     ("pip.*", "installs_packages", "install {} with pip", "packages"),
     ("ensurepip.*", "installs_packages", "install {} with pip", "packages"),
     ("smtplib.*", "network", "send email through {}", "a mail server"),
@@ -1425,10 +1618,15 @@ _PATH_BUILDERS = frozenset(
 )
 _PATH_DELETE_METHODS = frozenset({"unlink", "rmdir"})
 _PATH_READ_METHODS = frozenset({"read_text", "read_bytes"})
+_PATH_QUERY_METHODS = frozenset(
+    {"read_text", "read_bytes", "exists", "is_file", "is_dir", "is_symlink", "is_mount", "stat", "lstat", "iterdir",
+     "glob", "rglob", "samefile", "owner", "group", "readlink", "is_block_device", "is_char_device", "is_fifo",
+     "is_socket"}
+)
 _PATH_WRITE_METHODS = {
     "write_text": "write to {}", "write_bytes": "write to {}", "touch": "create {}", "mkdir": "create {}",
     "symlink_to": "create a link at {}", "hardlink_to": "create a link at {}", "chmod": "change the permissions of {}",
-    "lchmod": "change the permissions of {}",
+    "lchmod": "change the permissions of {}", "link_to": "create a link at {}",
 }
 _SAVE_METHODS = frozenset(
     {"savefig", "save", "to_csv", "to_excel", "to_json", "to_parquet", "to_pickle", "to_feather", "to_hdf",
@@ -1445,7 +1643,7 @@ _TEXT_METHODS = frozenset(
      "setdefault", "write", "writelines", "sub", "match", "search", "fullmatch", "findall", "info", "debug",
      "warning", "error", "strftime", "strptime", "update"}
 )
-_HA_READS = frozenset({"get_state", "get_states"})
+_HA_READS = allowlist.HA_READS
 _DYNAMIC_CODE = frozenset({"eval", "exec", "compile"})
 _REFLECTION = frozenset({"getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"})
 _OS_OPEN = frozenset({"os.open"})
@@ -1466,6 +1664,119 @@ def _rule_matches(pattern: str, qualname: str) -> bool:
     return qualname == pattern
 
 
+_CHDIR = frozenset({"os.chdir", "os.fchdir", "os.chroot", "contextlib.chdir"})
+_DATE_NOW = frozenset({"datetime.date.today", "datetime.datetime.now", "datetime.datetime.today",
+                       "datetime.datetime.utcnow", "time.time", "time.time_ns", "time.monotonic"})
+_BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+
+
+def _module_exports(module: str) -> frozenset[str]:
+    """The names ``from module import *`` binds, for modules on the allowlist (empty for others)."""
+    if module not in allowlist.IMPORTABLE or module == "o1_ha":
+        return frozenset()
+    try:
+        imported = __import__("importlib").import_module(module)
+    except ImportError:
+        return frozenset()
+    names = getattr(imported, "__all__", None)
+    return frozenset(names if names is not None else (n for n in dir(imported) if not n.startswith("_")))
+
+
+def _star_safe(module: str) -> bool:
+    """Whether every name ``from module import *`` binds is on the allowlist."""
+    exports = _module_exports(module)
+    return bool(exports) and all(f"{module}.{n}" in allowlist.SAFE_NAMES for n in exports)
+_STDLIB = frozenset(sys.stdlib_module_names) | {"requests", "httpx", "aiohttp", "urllib3", "numpy", "pandas"}
+# Submodules reached as attributes of their package (``os.path.join``), not modules reached through another.
+_SUBMODULES = frozenset({"os.path", "collections.abc", "urllib.parse", "urllib.request", "urllib.error",
+                         "http.client", "http.server", "concurrent.futures", "importlib.util", "logging.config",
+                         "xml.etree", "email.mime", "json.decoder", "json.encoder"})
+
+
+def _is_known(qualname: str) -> bool:
+    """Whether the classifier itself categorises a name (file, process, network, Home Assistant functions)."""
+    if any(_rule_matches(p, qualname) for p, *_ in _PY_RULES):
+        return True
+    if qualname.startswith("o1_ha."):
+        return qualname[6:] in allowlist.HA_READS | allowlist.HA_ACTIONS
+    tables = (_OPENERS, _DELETERS, _WRITERS, _OS_OPEN, _FORKS, _DYNAMIC_CODE, _REFLECTION, allowlist.PATH_READERS,
+              _CHDIR, _PATH_BUILDERS)
+    return any(qualname in table for table in tables) or _runs_command(qualname) or qualname == "__import__"
+
+
+def _name_status(qualname: str) -> str:
+    """How the allowlist sees a dotted name: ``safe``, ``known`` (categorised by the classifier), ``walk`` (a
+    module or private member reached through another module, e.g. ``o1_ha.os``) or ``unknown``."""
+    if qualname in allowlist.SAFE_NAMES or qualname in allowlist.SAFE_BUILTINS:
+        return "safe"
+    parts = qualname.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:i])
+        if prefix in allowlist.SAFE_NAMES or prefix in allowlist.SAFE_BUILTINS:
+            if all(p in allowlist.SAFE_ATTRS for p in parts[i:]):
+                return "safe"
+            break
+    if _is_known(qualname):
+        return "known"
+    for i, part in enumerate(parts[1:], start=1):
+        if part.startswith("_") and not (part.startswith("__") and part.endswith("__")):
+            return "walk"
+        if part in _STDLIB and ".".join(parts[: i + 1]) not in _SUBMODULES:
+            return "walk"
+    return "unknown"
+
+
+def _walked_module(qualname: str) -> str:
+    """The part of a walked name from the module reached on (``o1_ha.os.system`` -> ``os.system``)."""
+    parts = qualname.split(".")
+    for i, part in enumerate(parts[1:], start=1):
+        if part in _STDLIB and ".".join(parts[: i + 1]) not in _SUBMODULES:
+            return ".".join(parts[i:])
+    return qualname
+
+
+def _bound_names(tree: ast.AST) -> frozenset[str]:
+    """Every name the code binds itself (assignments, loops, parameters, functions, classes, except, with)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return frozenset(names)
+
+
+def _user_attrs(tree: ast.AST) -> frozenset[str]:
+    """Attribute names the code defines itself: class members, ``obj.x = ...``, namedtuple fields, setattr."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(item.name)
+                for target in (item.targets if isinstance(item, ast.Assign) else
+                               [item.target] if isinstance(item, ast.AnnAssign) else []):
+                    names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            names.add(node.attr)
+        elif isinstance(node, ast.Call):
+            names |= {k.arg for k in node.keywords if k.arg}
+            for arg in node.args[1:3]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    names |= set(re.findall(r"[A-Za-z_]\w*", arg.value))
+                elif isinstance(arg, (ast.List, ast.Tuple)):
+                    names |= {e.value for e in arg.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return frozenset(n for n in names if not (n.startswith("__") and n.endswith("__"))) - allowlist.NEVER_ATTRS
+
+
 def _scan_python(code: str, report: _Report, depth: int) -> None:
     """Classify Python code; a SyntaxError (after IPython ``!``/``%`` lines are set aside) is ``unparseable``."""
     if _too_deep(report, depth):
@@ -1480,7 +1791,7 @@ def _scan_python(code: str, report: _Report, depth: int) -> None:
             report.flag("unparseable", f"Python syntax error{where}",
                         _Event("unparseable", "run Python code I can't check"))
             return
-    _PythonScanner(report, depth).visit(tree)
+    _PythonScanner(report, depth, tree).visit(tree)
 
 
 def _parse_ipython(code: str, report: _Report, depth: int) -> ast.Module | None:
@@ -1608,8 +1919,31 @@ class _Scope:
         return self.env.get(node.id, ())
 
     def values_JoinedStr(self, node: ast.JoinedStr) -> tuple[str, ...]:
-        parts = [self.values(v.value if isinstance(v, ast.FormattedValue) else v) or (HOLE,) for v in node.values]
+        parts = [self.values(v.value if isinstance(v, ast.FormattedValue) else v)
+                 or ((NAME,) if isinstance(v, ast.FormattedValue) and self.slash_free(v) else (HOLE,))
+                 for v in node.values]
         return _combine(parts, "".join)
+
+    def slash_free(self, node: ast.FormattedValue) -> bool:
+        """Whether an f-string field can't hold ``/`` or ``..``: a number (``{n:03d}``, ``{len(x)}``) or a
+        date or time of the standard library (``{date.today()}``)."""
+        spec = node.format_spec
+        if isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values):
+            text = "".join(str(v.value) for v in spec.values)  # type: ignore[attr-defined]
+            if re.fullmatch(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?[bdoxXneEfFgG%]", text) and node.conversion == -1:
+                return True
+        value = node.value
+        if isinstance(value, ast.Constant):
+            return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
+        if isinstance(value, ast.Call):
+            name = self.qualname(value.func)
+            if name in ("int", "len", "float") or name in _DATE_NOW:
+                return True
+            if (isinstance(value.func, ast.Attribute) and value.func.attr == "strftime" and isinstance(
+                    value.func.value, ast.Call) and self.qualname(value.func.value.func) in _DATE_NOW and value.args):
+                fmt = self.values(value.args[0])
+                return len(fmt) == 1 and re.fullmatch(r"([^/%\\.]|%[YmdHMSjyIpfaAbBUWGuVz%])*", fmt[0]) is not None
+        return False
 
     def values_BinOp(self, node: ast.BinOp) -> tuple[str, ...]:
         left, right = self.values(node.left), self.values(node.right)
@@ -1642,6 +1976,10 @@ class _Scope:
             return ("/",)
         if node.attr == "parent":
             return tuple(posixpath.dirname(v.rstrip("/")) or "." for v in self.values(node.value))
+        if node.attr in ("name", "stem"):
+            return tuple(NAME if NAME in v else posixpath.basename(v.rstrip("/")) for v in self.values(node.value))
+        if node.attr == "path":
+            return self.values(node.value)
         return ()
 
     def values_Call(self, node: ast.Call) -> tuple[str, ...]:
@@ -1656,8 +1994,15 @@ class _Scope:
         if func in ("os.getenv", "os.environ.get") and args and args[0] == ("HOME",):
             return ("~",)
         if func in ("str", "os.fspath", "os.path.abspath", "os.path.normpath", "os.path.realpath",
-                    "os.path.expanduser", "os.path.expandvars", "glob.glob", "glob.iglob") and node.args:
+                    "os.path.expanduser", "os.path.expandvars", "glob.glob", "glob.iglob", "sorted", "list", "tuple",
+                    "set", "frozenset", "reversed", "iter", "next") and node.args:
             return self.values(node.args[0])
+        if func == "filter" and len(node.args) == 2:
+            return self.values(node.args[1])
+        if func == "os.listdir":
+            return (NAME,)
+        if func == "os.scandir":
+            return tuple(posixpath.join(b, NAME) for b in (self.values(node.args[0]) if node.args else (".",)))
         if isinstance(node.func, ast.Attribute):
             return self.method_values(node.func.attr, node.func.value, node.args)
         return ()
@@ -1671,7 +2016,7 @@ class _Scope:
         if method in ("joinpath", "glob", "rglob"):
             return _combine([base, *arg_values], lambda p: posixpath.join(*p))
         if method in ("iterdir", "scandir"):
-            return tuple(posixpath.join(b, HOLE) for b in base)
+            return tuple(posixpath.join(b, NAME) for b in base)
         if method in ("resolve", "absolute", "expanduser", "with_suffix", "lower", "strip"):
             return base
         if method == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
@@ -1689,7 +2034,7 @@ def _combine(parts: Sequence[tuple[str, ...]], join: object) -> tuple[str, ...]:
 class _PythonScanner(ast.NodeVisitor):
     """Walks a Python AST: imports, names, calls, assignments and loops."""
 
-    def __init__(self, report: _Report, depth: int) -> None:
+    def __init__(self, report: _Report, depth: int, tree: ast.AST | None = None) -> None:
         self.report = report
         self.depth = depth
         self.scope = _Scope()
@@ -1697,12 +2042,18 @@ class _PythonScanner(ast.NodeVisitor):
         self.commands = _Commands(report, depth)
         self.called: set[int] = set()  # ids of call targets whose call was analysed with its arguments
         self.nested = 0  # depth of function, class and comprehension bodies
+        self.local_names = _bound_names(tree) if tree is not None else frozenset()
+        self.user_attrs = _user_attrs(tree) if tree is not None else frozenset()
+        self.modules: set[str] = set()  # names bound by ``import x`` (modules)
+        self.star_modules: list[str] = []  # modules imported with ``from m import *``
+        self.chain_inner: set[int] = set()  # inner nodes of a dotted module name (checked with the whole name)
+        self.attr_bases: set[int] = set()  # names that start a dotted module name
 
     # -- rules by name
 
     def apply_rules(self, qualname: str | None) -> None:
         """Flag a qualified name that matches a rule (imports, references and calls alike)."""
-        if not qualname or any(_rule_matches(p, qualname) for p in _PY_SAFE):
+        if not qualname or any(_rule_matches(p, qualname) for p in _PY_SAFE) or _name_status(qualname) == "safe":
             return
         for pattern, category, template, fallback in _PY_RULES:
             if _rule_matches(pattern, qualname):
@@ -1711,43 +2062,178 @@ class _PythonScanner(ast.NodeVisitor):
                 self.report.flag(category, f"uses {label}", _Event(kind, template, "", fallback))
                 return
 
+    def unchecked(self, what: str) -> None:
+        """Something that is not on the allowlist: the block can't be ``read_only`` (fails closed)."""
+        self.report.flag("unparseable", f"{what}, which is not on my list of things I can check",
+                         _Event("unparseable", "run code I can't check"))
+
+    def internals(self, what: str) -> None:
+        """Reaching interpreter internals or a callable by an indirect route: process_control."""
+        self.report.flag("process_control", what, _Event("process", "run code I can't check in advance"))
+
+    def check_import(self, module: str) -> None:
+        """A module outside the allowlist (and not one the rules categorise) is ``unparseable``."""
+        if module in allowlist.IMPORTABLE or any(_rule_matches(p, module) for p in _PY_SAFE):
+            return
+        if any(_rule_matches(p, module) for p, *_ in _PY_RULES) or _is_known(module):
+            return  # flagged as network / process_control / installs_packages by the rules
+        if module.split(".")[0] in allowlist.IMPORTABLE and module not in _SUBMODULES:
+            self.unchecked(f"imports {module}")
+            return
+        self.unchecked(f"imports {module}")
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             top = alias.name.split(".")[0]
-            self.scope.aliases[alias.asname or top] = alias.name if alias.asname else top
+            bound = alias.asname or top
+            self.scope.aliases[bound] = alias.name if alias.asname else top
+            self.modules.add(bound)
             self.apply_rules(alias.name)
+            self.check_import(alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level:
-            return  # relative import: local code
+            self.unchecked("imports a module relative to a package")
+            return
         module = node.module or ""
+        self.check_import(module)
         for alias in node.names:
             if alias.name == "*":
                 self.apply_rules(module)
                 if module in ("os", "shutil", "subprocess", "builtins", "importlib", "ctypes"):
                     self.report.flag("process_control", f"imports everything from {module}",
                                      _Event("process", "run code I can't check in advance"))
+                elif module not in allowlist.IMPORTABLE or not _star_safe(module):
+                    self.unchecked(f"imports everything from {module}")
+                self.star_modules.append(module)
                 continue
             qualname = f"{module}.{alias.name}"
             self.scope.aliases[alias.asname or alias.name] = qualname
             self.apply_rules(qualname)
+            if qualname in _SUBMODULES:
+                self.modules.add(alias.asname or alias.name)
+            else:
+                self.check_name(qualname, node, called=True)
+
+    def check_name(self, qualname: str, node: ast.AST, called: bool) -> None:
+        """Check a dotted name against the allowlist; ``called``: it is the target of an analysed call."""
+        status = _name_status(qualname)
+        if status == "safe":
+            return
+        if status == "known":
+            if not called:
+                self.indirect(qualname)
+            return
+        if status == "walk":
+            self.internals(f"reaches {_quote(_walked_module(qualname))} through another module")
+            self.apply_rules(_walked_module(qualname))
+            return
+        self.unchecked(f"uses {qualname}")
+
+    def indirect(self, qualname: str) -> None:
+        """A known file, code or Home Assistant function used without calling it (aliased, passed on, stored):
+        what it will be called with can't be followed, so its paths count as outside the sandbox."""
+        method = qualname.rsplit(".", 1)[-1] if qualname.startswith("pathlib.") else ""
+        if qualname in _DELETERS or method in _PATH_DELETE_METHODS:
+            self.report.flag("deletes_files", f"uses {qualname}", _Event("delete", "delete {}", "", "some files"))
+            self.report.touch(HOLE, "delete", "delete {}")
+        elif qualname in _WRITERS or qualname in _OPENERS or qualname in _OS_OPEN or method in _PATH_WRITE_METHODS:
+            self.report.flag("writes_files", f"uses {qualname}", _Event("write", "change {}", "", "some files"))
+            self.report.touch(HOLE, "write", "write to {}")
+        elif qualname in allowlist.PATH_READERS:
+            self.report.touch(HOLE, "read", "read {}")
+        elif qualname in _CHDIR:
+            self.report.flag("outside_sandbox", f"uses {qualname}", _Event("outside", "leave my working folder"))
+        elif qualname.startswith("o1_ha.") and qualname[6:] not in allowlist.HA_READS:
+            self.report.flag("home_assistant", f"uses {qualname}",
+                             _Event("home_assistant", "ask Home Assistant to {}", "", "do something"))
+        if qualname in _PATH_BUILDERS:
+            return
+        self.internals(f"uses {qualname} without calling it directly")
 
     def visit_Name(self, node: ast.Name) -> None:
         if not isinstance(node.ctx, ast.Load):
             if not self.nested:
                 self.scope.shadowed.add(node.id)
-        elif node.id in ("__builtins__", "__loader__", "__spec__"):
-            self.report.flag("process_control", f"reaches into {node.id}",
+            return
+        name = node.id
+        if name in ("__builtins__", "__loader__", "__spec__", "__build_class__"):
+            self.report.flag("process_control", f"reaches into {name}",
                              _Event("process", "run code I can't check in advance"))
+            return
+        qualname = self.scope.qualname(node)
+        self.reference(node, qualname)
+        if name in allowlist.DANGEROUS_BUILTINS and name not in self.scope.aliases:
+            if id(node) not in self.called:
+                self.indirect(name) if name != "help" else self.unchecked("uses help")
+            return
+        if id(node) in self.attr_bases:
+            return  # checked with the whole dotted name
+        if name in self.scope.aliases:
+            if name in self.modules:
+                self.internals(f"passes the module {self.scope.aliases[name]} around")
+            else:
+                self.check_name(qualname or self.scope.aliases[name], node, id(node) in self.called)
+            return
+        if name in self.local_names:
+            return
+        if name in allowlist.SAFE_BUILTINS:
+            return
+        if name in _BUILTIN_NAMES:
+            self.unchecked(f"uses {name}")
+        elif name in _DEFAULT_NAMES:
+            if _DEFAULT_NAMES[name] == name:
+                self.internals(f"passes the module {name} around")
+            else:
+                self.check_name(_DEFAULT_NAMES[name], node, id(node) in self.called)
         else:
-            self.reference(node, self.scope.qualname(node))
+            for module in self.star_modules:
+                if name in _module_exports(module):
+                    self.check_name(f"{module}.{name}", node, id(node) in self.called)
+                    return
+            # Any other free name does not exist when the block starts (each block is a new process).
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in _SAFE_DUNDERS:
-            self.report.flag("process_control", f"reaches into Python internals ({node.attr})",
+        attr = node.attr
+        if attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS:
+            self.report.flag("process_control", f"reaches into Python internals ({attr})",
                              _Event("process", "run code I can't check in advance"))
-        self.reference(node, self.scope.qualname(node))
+        elif attr in allowlist.NEVER_ATTRS:
+            self.internals(f"reaches into Python internals ({attr})")
+        qualname = self.scope.qualname(node)
+        if id(node) not in self.chain_inner:
+            if qualname is not None:
+                inner = node.value
+                while isinstance(inner, ast.Attribute):
+                    self.chain_inner.add(id(inner))
+                    inner = inner.value
+                if isinstance(inner, ast.Name):
+                    self.attr_bases.add(id(inner))
+            self.check_attribute(node, qualname)
+        self.reference(node, qualname)
         self.generic_visit(node)
+
+    def check_attribute(self, node: ast.Attribute, qualname: str | None) -> None:
+        """The allowlist check of ``x.attr``: a module member by its dotted name, any other value's attribute
+        by name (safe attributes, attributes the code defines, path methods that were analysed)."""
+        attr = node.attr
+        if (attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS) or attr in allowlist.NEVER_ATTRS:
+            return  # already process_control
+        if not isinstance(node.ctx, ast.Load):
+            base = self.scope.qualname(node.value)
+            if base is not None and not isinstance(node.value, ast.Call):
+                self.internals(f"changes {base}.{attr}")
+            return
+        if qualname is not None:
+            self.check_name(qualname, node, id(node) in self.called)
+            return
+        if attr in allowlist.PATH_METHODS or attr in _PROCESS_METHODS or attr in _SAVE_METHODS:
+            if id(node) not in self.called:
+                self.internals(f"uses .{attr} without calling it directly")
+            return
+        if attr in allowlist.SAFE_ATTRS or attr in self.user_attrs or attr in _SAFE_DUNDERS:
+            return
+        self.unchecked(f"uses .{attr}")
 
     def visit_FunctionDef(self, node: ast.AST) -> None:
         """Names bound inside functions and classes don't shadow the kernel's modules outside them."""
@@ -1760,17 +2246,9 @@ class _PythonScanner(ast.NodeVisitor):
     visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
 
     def reference(self, node: ast.expr, qualname: str | None) -> None:
-        """A name used as a value: rules apply, and ``map(os.remove, files)`` deletes even without a call."""
-        if not qualname:
-            return
-        self.apply_rules(qualname)
-        if id(node) in self.called:
-            return
-        method = qualname.rsplit(".", 1)[-1] if qualname.startswith("pathlib.") else ""
-        if qualname in _DELETERS or method in _PATH_DELETE_METHODS:
-            self.report.flag("deletes_files", f"uses {qualname}", _Event("delete", "delete {}", "", "some files"))
-        elif qualname in _WRITERS or method in _PATH_WRITE_METHODS:
-            self.report.flag("writes_files", f"uses {qualname}", _Event("write", "change {}", "", "some files"))
+        """A name used as a value: rules apply to it (imports, references and calls alike)."""
+        if qualname:
+            self.apply_rules(qualname)
 
     # -- assignments and loops
 
@@ -1790,6 +2268,35 @@ class _PythonScanner(ast.NodeVisitor):
         ref = self.scope.module_ref(value) if value is not None else None
         if ref:
             self.scope.aliases[target.id] = ref
+
+    def bind_loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        """Bind a loop variable to what the iterable yields; tuples from enumerate, zip and os.walk too."""
+        if not isinstance(target, (ast.Tuple, ast.List)):
+            self.bind(target, None, self.scope.values(iterable))
+            return
+        func = self.scope.qualname(iterable.func) if isinstance(iterable, ast.Call) else None
+        args = iterable.args if isinstance(iterable, ast.Call) else []
+        items: list[tuple[str, ...]] = [()] * len(target.elts)
+        if func == "enumerate" and args and len(items) == 2:
+            items[1] = self.scope.values(args[0])
+        elif func == "zip":
+            items = [self.scope.values(a) for a in args[: len(items)]] + items[len(args):]
+        elif func == "os.walk" and len(items) == 3:
+            top = self.scope.values(args[0]) if args else (".",)
+            items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]
+        for element, values in zip(target.elts, items):
+            self.bind(element, None, values)
+
+    def visit_With(self, node: ast.With) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.visit(item.optional_vars)
+                self.bind(item.optional_vars, item.context_expr, self.scope.values(item.context_expr))
+        for statement in node.body:
+            self.visit(statement)
+
+    visit_AsyncWith = visit_With
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
@@ -1821,7 +2328,7 @@ class _PythonScanner(ast.NodeVisitor):
         if iterable is not None:
             self.visit(iterable)
             self.check_strings(iterable)
-            self.bind(target, None, self.scope.values(iterable))  # type: ignore[arg-type]
+            self.bind_loop(target, iterable)  # type: ignore[arg-type]
         self.loops += 1
         try:
             for field in ("test", "body", "orelse"):
@@ -1846,7 +2353,7 @@ class _PythonScanner(ast.NodeVisitor):
         try:
             for generator in node.generators:  # type: ignore[attr-defined]
                 self.visit(generator.iter)
-                self.bind(generator.target, None, self.scope.values(generator.iter))
+                self.bind_loop(generator.target, generator.iter)
                 for condition in generator.ifs:
                     self.visit(condition)
             for field in ("elt", "key", "value"):
@@ -1864,9 +2371,12 @@ class _PythonScanner(ast.NodeVisitor):
         qualname = self.scope.qualname(node.func)
         self.apply_rules(qualname)
         handler = self.call_handler(node, qualname)
+        self.called.add(id(node.func))  # called directly: what it gets is analysed here or harmless
         if handler is not None:
-            self.called.add(id(node.func))
             handler(node, qualname)  # type: ignore[arg-type]
+        builtin = node.func.id if isinstance(node.func, ast.Name) and node.func.id not in self.local_names else None
+        if builtin in ("map", "filter", "sorted", "max", "min"):
+            self.callback(node, builtin)
         if qualname in _PATH_BUILDERS:
             self.check_strings(node)  # the joined path, not its pieces
         elif not self.is_text_call(node, qualname):
@@ -1880,13 +2390,53 @@ class _PythonScanner(ast.NodeVisitor):
             return self.call_method if isinstance(node.func, ast.Attribute) else None
         tables = ((_OPENERS, self.call_open), (_DELETERS, self.call_delete), (_WRITERS, self.call_write),
                   (_REFLECTION, self.call_reflection), (_DYNAMIC_CODE, self.call_eval),
-                  (_OS_OPEN, self.call_os_open), (_FORKS, self.call_fork))
+                  (_OS_OPEN, self.call_os_open), (_FORKS, self.call_fork),
+                  (allowlist.PATH_READERS, self.call_read), (_CHDIR, self.call_chdir))
         handler = next((h for table, h in tables if qualname in table), None)
         if handler is None and _runs_command(qualname):
             handler = self.call_command
-        if handler is None and qualname.startswith("o1_ha."):
+        if handler is None and qualname.startswith("o1_ha.") and _is_known(qualname):
             handler = self.call_home_assistant
         return handler
+
+    def callback(self, node: ast.Call, qualname: str) -> None:
+        """map(os.remove, files), sorted(files, key=os.path.getsize): the function gets each listed path."""
+        if qualname in ("map", "filter"):
+            function, iterable = self.arg(node, 0), self.arg(node, 1)
+        else:
+            function = next((k.value for k in node.keywords if k.arg == "key"), None)
+            iterable = self.arg(node, 0)
+        name = self.scope.qualname(function) if function is not None else None
+        if name is None or len(node.args) > (2 if qualname in ("map", "filter") else 1):
+            return
+        paths = self.paths(iterable)
+        if name in _DELETERS:
+            self.called.add(id(function))
+            self.report.flag("deletes_files", f"{name} deletes {_quote_all(paths)}")
+            for path in paths:
+                self.report.touch(path, "delete", _DELETERS[name])
+        elif name in allowlist.PATH_READERS:
+            self.called.add(id(function))
+            for path in paths:
+                self.report.touch(path, "read", "read {}")
+
+    def call_read(self, node: ast.Call, qualname: str) -> None:
+        """os.listdir, os.stat, os.path.getsize, glob.glob ...: the path they read is checked like open()'s."""
+        path = self.arg(node, allowlist.PATH_READERS[qualname], "path", "pathname", "top", "filename", "s")
+        paths = ((".",) if path is None and qualname in allowlist.PATH_DEFAULT_CWD else self.paths(path))
+        for value in paths:
+            self.report.touch(value, "read", "read {}" if not qualname.endswith(("listdir", "scandir", "walk"))
+                              else "list {}")
+        if qualname == "os.path.samefile":
+            for value in self.paths(self.arg(node, 1, "f2")):
+                self.report.touch(value, "read", "read {}")
+
+    def call_chdir(self, node: ast.Call, qualname: str) -> None:
+        """os.chdir and friends: relative paths after it can't be judged, so it counts as leaving the sandbox."""
+        self.report.flag("outside_sandbox", f"{qualname} changes the working folder",
+                         _Event("outside", "leave my working folder"))
+        if qualname == "os.chroot":
+            self.internals("os.chroot changes the root folder")
 
     def is_text_call(self, node: ast.Call, qualname: str | None) -> bool:
         """Calls whose string arguments are text, not paths (print, logging, str methods, commands)."""
@@ -2004,12 +2554,25 @@ class _PythonScanner(ast.NodeVisitor):
         if qualname in ("getattr", "setattr", "delattr") and len(node.args) >= 2:
             resolved = self.scope.call_result_name(node) if qualname == "getattr" else None
             if resolved:
+                self.attr_bases.add(id(node.args[0]))
                 self.apply_rules(resolved)
+                self.check_name(resolved, node, id(node) in self.called)
                 return
             names = self.scope.values(node.args[1])
-            static_name = len(names) == 1 and HOLE not in names[0]
+            static_name = len(names) == 1 and HOLE not in names[0] and names[0].isidentifier()
             if static_name and self.scope.qualname(node.args[0]) is None:
-                return  # getattr(obj, "name") on an ordinary object
+                # getattr(obj, "name") on an ordinary object: the same check as obj.name
+                attribute = ast.Attribute(value=node.args[0], attr=names[0],
+                                          ctx=ast.Load() if qualname == "getattr" else ast.Store())
+                if names[0].startswith("__") and names[0].endswith("__") and names[0] not in _SAFE_DUNDERS:
+                    self.internals(f"reaches into Python internals ({names[0]})")
+                elif names[0] in allowlist.NEVER_ATTRS:
+                    self.internals(f"reaches into Python internals ({names[0]})")
+                elif qualname == "getattr":
+                    if id(node) in self.called:
+                        self.called.add(id(attribute))
+                    self.check_attribute(attribute, None)
+                return
         self.report.flag("process_control", f"{qualname} looks up names at run time",
                          _Event("process", "run code I can't check in advance"))
 
@@ -2030,31 +2593,58 @@ class _PythonScanner(ast.NodeVisitor):
                          _Event("home_assistant", "ask Home Assistant to {}", action, fallback))
 
     def call_method(self, node: ast.Call, qualname: str | None) -> None:
-        """Methods on objects we can't name: Path.unlink/write_text/open, DataFrame.to_csv, ``x.system``."""
+        """Methods on objects we can't name: Path.unlink/write_text/open, DataFrame.to_csv, ``x.system``.
+
+        A path method on a receiver whose path is unknown gets the path HOLE (outside the sandbox)."""
         func = node.func
         assert isinstance(func, ast.Attribute)
         method, receiver = func.attr, self.scope.values(func.value)
+        one_arg = len(node.args) == 1 and not node.keywords
         if method in _PATH_DELETE_METHODS:
             targets = receiver or (HOLE,)
             self.report.flag("deletes_files", f"{method} deletes {_quote_all(targets)}")
             for target in targets:
                 self.report.touch(target, "delete", "delete {}")
-        elif method in _PATH_WRITE_METHODS or (method in ("rename", "replace") and self.is_path(func.value)):
+        elif method in _PATH_WRITE_METHODS or method == "rename" or (
+                method == "replace" and (self.is_path(func.value) or (one_arg and not receiver))):
             self.path_write(method, receiver, node)
-        elif method in _PATH_READ_METHODS and receiver:
-            for path in receiver:
+        elif method in _PATH_QUERY_METHODS:
+            for path in receiver or (HOLE,):
                 self.report.touch(path, "read", "read {}")
-        elif method == "open" and receiver:
+            if method == "samefile":
+                for path in self.paths(self.arg(node, 0, "other_path")):
+                    self.report.touch(path, "read", "read {}")
+        elif method == "open":
             mode = self.arg(node, 0, "mode")
             modes = self.scope.values(mode) if mode is not None else ("r",)
             writes = not modes or any(set(m) & set("wax+") or HOLE in m for m in modes)
-            self.open_paths(receiver, writes, method)
+            self.open_paths(receiver or (HOLE,), writes, method)
+        elif method in ("format", "format_map"):
+            self.check_format(receiver)
         elif method in _SAVE_METHODS and (node.args or node.keywords):
             target = self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")
             self.open_paths(self.paths(target), True, method)
         elif method in _PROCESS_METHODS:
             self.report.flag("process_control", f"calls .{method}()",
                              _Event("process", "start or control other programs"))
+
+    def check_format(self, templates: tuple[str, ...]) -> None:
+        """str.format reads attributes and items named in its text (``'{0.__globals__}'``): check those names
+        like attributes in code; a text only known at run time can't be checked."""
+        if not templates or any(HOLE in t for t in templates):
+            self.unchecked("formats a text that is only known at run time")
+            return
+        for template in templates:
+            try:
+                fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+            except ValueError:
+                continue  # str.format raises the same error before reading anything
+            for field in fields:
+                for attr in re.findall(r"\.([^.\[]*)", field):
+                    if attr.startswith("_") or attr in allowlist.NEVER_ATTRS:
+                        self.internals(f"reaches into Python internals ({attr}) through a format string")
+                    elif attr not in allowlist.SAFE_ATTRS and attr not in self.user_attrs:
+                        self.unchecked(f"formats the attribute .{attr}")
 
     def is_path(self, node: ast.AST) -> bool:
         """Whether an expression is a pathlib path (``Path(...)``, ``p / 'x'`` or a name bound to one)."""
@@ -2072,6 +2662,12 @@ class _PythonScanner(ast.NodeVisitor):
         if method in ("rename", "replace"):
             written = self.paths(self.arg(node, 0, "target"))
             template = "rename files to {}"
+            for path in receiver or (HOLE,):
+                self.report.touch(path, "write", "move {}")
+        elif method in ("symlink_to", "hardlink_to", "link_to"):
+            written, template = receiver or (HOLE,), _PATH_WRITE_METHODS.get(method, "create a link at {}")
+            for path in self.paths(self.arg(node, 0, "target")):
+                self.report.touch(path, "read", "link to {}")
         else:
             written, template = receiver or (HOLE,), _PATH_WRITE_METHODS[method]
         self.report.flag("writes_files", f"{method} writes {_quote_all(written)}")

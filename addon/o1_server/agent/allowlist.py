@@ -1,0 +1,207 @@
+"""The allowlist behind the safety classifier (:mod:`o1_server.agent.policy`): what Python may use and still
+be ``read_only``.
+
+A Python block is ``read_only`` only when every module it imports, every name it uses and every attribute it
+reads is listed here (or is one of the file, process and network functions the classifier knows and
+categorises on its own). Everything else makes the block ``unparseable`` ("code I can't check"), so a new or
+exotic way to run code fails closed instead of slipping through a list of known-bad names.
+
+Shapes:
+
+* :data:`SAFE_BUILTINS`: builtin names that neither run code nor reach other objects' internals.
+* :data:`SAFE_NAMES`: fully qualified names (``"math.sqrt"``, ``"datetime.datetime"``, ``"os.path.join"``) that
+  are side-effect free, or only read and are path-checked by the classifier (:data:`PATH_READERS`).
+* :data:`SAFE_ATTRS`: attribute and method names that are harmless on any value a ``read_only`` block can
+  hold (``str``, numbers, containers, dates, decimals, regular-expression matches, file objects, dates ...).
+  Names that also exist on paths (``open``, ``replace``, ``stat`` ...) are not in it: the classifier checks
+  them as path operations.
+* :data:`NEVER_ATTRS`: attributes that reach interpreter internals (frames, code, generator state); using one
+  is ``process_control`` even on an object the block defined itself.
+* :data:`IMPORTABLE`: modules a ``read_only`` block may import.
+
+Members of whole modules (``math``, ``statistics`` ...) are read from the running interpreter once, at import
+time: public names only, never a module (``textwrap.re``, ``json.codecs``, ``random._os`` are not members),
+minus the listed exceptions. The sandbox runs the same interpreter (``sys.executable``), so the lists match
+what the generated code can reach.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import inspect
+
+SAFE_BUILTINS = frozenset(
+    {"Ellipsis", "False", "None", "NotImplemented", "True", "__debug__", "__name__", "__doc__", "abs", "aiter",
+     "all", "anext", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr", "classmethod",
+     "complex", "dict", "dir", "divmod", "enumerate", "exit", "filter", "float", "format", "frozenset",
+     "hasattr", "hash", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "list", "map",
+     "max", "memoryview", "min", "next", "object", "oct", "ord", "pow", "print", "property", "quit", "range",
+     "repr", "reversed", "round", "set", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple",
+     "type", "zip"}
+    | {n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), BaseException)}
+)
+# Builtins that run code, reach objects by name or open files: allowed only as the direct target of a call
+# the classifier analyses (open('notes.txt'), exec('literal code')); any other use is process_control.
+DANGEROUS_BUILTINS = frozenset(
+    {"exec", "eval", "compile", "getattr", "setattr", "delattr", "vars", "globals", "locals", "__import__",
+     "breakpoint", "open", "__build_class__", "__loader__", "__spec__", "__builtins__", "help"}
+)
+
+# Whole modules whose public, non-module members are all side-effect free (minus the exceptions).
+_WHOLE_MODULES: dict[str, frozenset[str]] = {
+    "math": frozenset(), "cmath": frozenset(), "statistics": frozenset(), "decimal": frozenset(),
+    "fractions": frozenset(), "numbers": frozenset(), "random": frozenset(), "itertools": frozenset(),
+    "collections": frozenset(), "collections.abc": frozenset(), "heapq": frozenset(), "bisect": frozenset(),
+    "datetime": frozenset(), "calendar": frozenset({"main"}), "textwrap": frozenset(), "re": frozenset(),
+    "string": frozenset({"Formatter"}),  # Formatter.get_field walks attributes named in a text
+    "fnmatch": frozenset(), "difflib": frozenset(), "unicodedata": frozenset(), "hashlib": frozenset(),
+    "hmac": frozenset(), "secrets": frozenset(), "base64": frozenset(), "binascii": frozenset(),
+    "struct": frozenset(), "enum": frozenset(), "abc": frozenset(), "copy": frozenset(), "pprint": frozenset(),
+    "reprlib": frozenset(), "html": frozenset(), "zlib": frozenset(), "csv": frozenset(),
+    "functools": frozenset(), "operator": frozenset({"attrgetter", "methodcaller"}),  # look names up by text
+    "urllib.parse": frozenset(), "__future__": frozenset(),
+}
+# Modules of which only the listed members are allowed.
+_EXPLICIT: dict[str, tuple[str, ...]] = {
+    "time": ("time", "time_ns", "sleep", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
+             "process_time", "process_time_ns", "thread_time", "localtime", "gmtime", "mktime", "strftime",
+             "strptime", "ctime", "asctime", "timezone", "altzone", "daylight", "tzname", "struct_time",
+             "get_clock_info"),
+    "sys": ("version", "version_info", "platform", "maxsize", "maxunicode", "float_info", "int_info", "hash_info",
+            "byteorder", "implementation", "hexversion", "getsizeof", "getrecursionlimit", "getdefaultencoding",
+            "getfilesystemencoding", "exit", "stdout", "stderr", "stdin", "argv", "float_repr_style", "api_version",
+            "executable"),
+    "os": ("getcwd", "sep", "linesep", "curdir", "pardir", "extsep", "altsep", "pathsep", "devnull", "name",
+           "cpu_count", "getpid", "getppid", "getuid", "getgid", "geteuid", "getegid", "uname", "urandom", "fspath",
+           "fsencode", "fsdecode", "strerror", "getloadavg", "times", "get_terminal_size", "stat_result",
+           "terminal_size", "DirEntry", "SEEK_SET", "SEEK_CUR", "SEEK_END", "O_RDONLY",
+           # path readers (the classifier checks their path against the sandbox)
+           "listdir", "scandir", "stat", "lstat", "walk", "access", "R_OK", "W_OK", "X_OK", "F_OK"),
+    "os.path": ("join", "basename", "dirname", "split", "splitext", "splitdrive", "normpath", "normcase", "isabs",
+                "commonpath", "commonprefix", "relpath", "abspath", "expanduser", "sep", "curdir", "pardir",
+                "extsep", "altsep", "pathsep", "devnull",
+                # path readers
+                "exists", "lexists", "isfile", "isdir", "islink", "ismount", "getsize", "getmtime", "getatime",
+                "getctime", "samefile", "realpath"),
+    "platform": ("system", "release", "version", "machine", "node", "python_version", "python_version_tuple",
+                 "python_implementation", "python_compiler", "platform", "uname", "processor", "architecture",
+                 "freedesktop_os_release", "libc_ver"),
+    "pathlib": ("Path", "PurePath", "PosixPath", "PurePosixPath", "PureWindowsPath"),
+    "glob": ("glob", "iglob", "escape"),
+    "shutil": ("disk_usage", "which", "get_terminal_size"),
+    "io": ("StringIO", "BytesIO", "SEEK_SET", "SEEK_CUR", "SEEK_END", "UnsupportedOperation"),
+    "json": ("loads", "dumps", "load", "dump", "JSONDecoder", "JSONEncoder", "JSONDecodeError"),
+    "contextlib": ("suppress", "redirect_stdout", "redirect_stderr", "nullcontext", "contextmanager", "closing",
+                   "ExitStack"),
+    "dataclasses": ("dataclass", "field", "fields", "asdict", "astuple", "replace", "is_dataclass",
+                    "FrozenInstanceError", "InitVar", "KW_ONLY", "MISSING"),
+    "types": ("SimpleNamespace",),
+    "warnings": ("warn", "filterwarnings", "simplefilter", "catch_warnings", "resetwarnings"),
+    "zoneinfo": ("ZoneInfo", "available_timezones", "ZoneInfoNotFoundError"),
+    "uuid": ("uuid3", "uuid4", "uuid5", "UUID", "NAMESPACE_DNS", "NAMESPACE_URL", "NAMESPACE_OID", "NAMESPACE_X500"),
+    "shlex": ("split", "quote", "join"),
+    "typing": ("Any", "List", "Dict", "Set", "Tuple", "Optional", "Union", "Callable", "Iterable", "Iterator",
+               "Sequence", "Mapping", "NamedTuple", "TypedDict", "Literal", "Generator", "DefaultDict", "Deque",
+               "FrozenSet", "Type", "TypeVar", "Generic", "cast", "overload", "Final", "ClassVar", "Protocol",
+               "MutableMapping", "MutableSequence", "Counter", "OrderedDict", "NoReturn"),
+}
+# Path functions that read the file system: the classifier checks the path argument (index) like open().
+PATH_READERS: dict[str, int] = {
+    **dict.fromkeys(("os.listdir", "os.scandir", "os.stat", "os.lstat", "os.walk", "os.access", "glob.glob",
+                     "glob.iglob", "shutil.disk_usage", "os.path.exists", "os.path.lexists", "os.path.isfile",
+                     "os.path.isdir", "os.path.islink", "os.path.ismount", "os.path.getsize", "os.path.getmtime",
+                     "os.path.getatime", "os.path.getctime", "os.path.samefile", "os.path.realpath"), 0),
+}
+# Readers whose path argument may be left out: it is then the working directory.
+PATH_DEFAULT_CWD = frozenset({"os.listdir", "os.scandir", "os.walk"})
+
+
+def _whole_module(name: str, exclude: frozenset[str]) -> set[str]:
+    """Public members of a standard library module that are not modules themselves."""
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        return set()
+    return {f"{name}.{member}" for member in dir(module)
+            if not member.startswith("_") and member not in exclude
+            and not inspect.ismodule(getattr(module, member, None))}
+
+
+def _safe_names() -> frozenset[str]:
+    names: set[str] = set()
+    for module, exclude in _WHOLE_MODULES.items():
+        names |= _whole_module(module, exclude)
+    for module, members in _EXPLICIT.items():
+        names |= {f"{module}.{m}" for m in members}
+    return frozenset(names)
+
+
+SAFE_NAMES = _safe_names()
+IMPORTABLE = frozenset(_WHOLE_MODULES) | frozenset(_EXPLICIT) | {"o1_ha"}
+
+# Attributes that reach interpreter internals: frames (and through them every global and builtin), code
+# objects, generator and coroutine state.
+NEVER_ATTRS = frozenset(
+    {"gi_frame", "gi_code", "gi_yieldfrom", "gi_running", "gi_suspended", "cr_frame", "cr_code", "cr_await",
+     "cr_origin", "cr_running", "ag_frame", "ag_code", "ag_await", "ag_running", "f_globals", "f_locals",
+     "f_builtins", "f_back", "f_code", "f_trace", "f_lasti", "f_lineno", "tb_frame", "tb_next", "tb_lasti",
+     "co_code", "co_consts", "co_names", "co_varnames", "func_globals", "func_code", "im_func", "im_self", "obj"}
+)
+# Names the classifier checks as path operations (or text formatting) rather than allowing by name.
+PATH_METHODS = frozenset(
+    {"open", "read_text", "read_bytes", "write_text", "write_bytes", "touch", "mkdir", "rmdir", "unlink",
+     "rename", "replace", "symlink_to", "hardlink_to", "link_to", "chmod", "lchmod", "exists", "is_file", "is_dir",
+     "is_symlink", "is_mount", "stat", "lstat", "iterdir", "glob", "rglob", "samefile", "owner", "group",
+     "readlink", "expanduser", "format", "format_map", "is_block_device", "is_char_device", "is_fifo",
+     "is_socket"}
+)
+# Hand-picked attributes of file objects (reading, and writing to files open() already classified).
+_FILE_ATTRS = {"read", "readline", "readlines", "write", "writelines", "close", "closed", "name", "mode",
+               "encoding", "seek", "tell", "flush", "readable", "writable", "seekable", "getvalue", "newlines",
+               "errors", "isatty"}
+# Pure attributes of paths (no file system access).
+_PATH_PURE_ATTRS = {"name", "stem", "suffix", "suffixes", "parent", "parents", "parts", "anchor", "root", "drive",
+                    "as_posix", "as_uri", "is_absolute", "is_relative_to", "joinpath", "match", "relative_to",
+                    "with_name", "with_stem", "with_suffix", "is_reserved", "home", "cwd", "resolve", "absolute"}
+_OTHER_ATTRS = {"path", "is_file", "inode", "st_mode", "st_size", "st_mtime", "st_atime", "st_ctime", "st_uid",
+                "st_gid", "st_nlink", "st_ino", "st_dev", "st_mtime_ns", "st_atime_ns", "st_ctime_ns",
+                "tm_year", "tm_mon", "tm_mday", "tm_hour", "tm_min", "tm_sec", "tm_wday", "tm_yday", "tm_isdst",
+                "tm_zone", "tm_gmtoff", "args", "errno", "strerror", "filename", "filename2", "msg", "lineno",
+                "offset", "text", "add_note", "with_traceback", "send", "throw", "close", "_asdict", "_replace",
+                "_fields", "_make", "_field_defaults", "total", "used", "free", "columns", "lines", "sysname",
+                "nodename", "release", "version", "machine", "major", "minor", "micro", "releaselevel", "serial",
+                "cache_info", "cache_clear", "func", "keywords"}
+
+
+def _type_attrs() -> set[str]:
+    """Public attributes of the builtin value types and of the classes among the safe names."""
+    import re
+
+    types: list[type] = [str, bytes, bytearray, int, float, complex, bool, list, tuple, dict, set, frozenset,
+                         range, slice, memoryview, re.Pattern, re.Match, type({}.items()), type({}.keys()),
+                         type({}.values())]
+    for qualname in SAFE_NAMES:
+        module, _, member = qualname.rpartition(".")
+        if module.startswith("typing"):
+            continue
+        try:
+            value = getattr(importlib.import_module(module), member)
+        except (ImportError, AttributeError):
+            continue
+        if inspect.isclass(value):
+            types.append(value)
+    attrs: set[str] = set()
+    for kind in types:
+        attrs |= {a for a in dir(kind) if not a.startswith("_")}
+    return attrs
+
+
+SAFE_ATTRS = frozenset(
+    (_type_attrs() | _FILE_ATTRS | _PATH_PURE_ATTRS | _OTHER_ATTRS) - PATH_METHODS - NEVER_ATTRS
+    - {"mro", "register", "fileno", "buffer", "raw", "detach", "truncate"}
+)
+
+# Documented functions of the o1_ha helper (helpers/o1_ha.py): reads, and actions on the home.
+HA_READS = frozenset({"get_state", "states", "get_states"})
+HA_ACTIONS = frozenset({"call_service"})
