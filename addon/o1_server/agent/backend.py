@@ -103,6 +103,63 @@ def _sandbox_language(name: str, execute: Execute) -> type:
     return SandboxLanguage
 
 
+class _RefusedLanguage:
+    """Any fence language we don't run (```javascript, ```r, ```html ...).
+
+    Open Interpreter answers an unknown language with "`x` disabled or not supported." and no confirmation
+    chunk, so such a block would bypass the gate and the audit. Registered behind a catch-all lookup, it makes
+    every fenced block reach the gate, which refuses and audits it; ``run`` is never reached, and if it were it
+    runs nothing.
+    """
+
+    name = "refused"
+    aliases: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        """Open Interpreter inspects __init__'s arguments: take none."""
+
+    def run(self, code: str) -> Iterator[dict[str, Any]]:
+        """Run nothing."""
+        yield {"type": "console", "format": "output", "content": "(not run: this language is not supported)"}
+
+    def stop(self) -> None:
+        """Nothing to stop."""
+
+    def terminate(self) -> None:
+        """Nothing to terminate."""
+
+
+def _route_every_language(terminal: Any) -> None:
+    """Make Open Interpreter's terminal send every block to our language classes, never to its own paths.
+
+    * ``get_language`` falls back to :class:`_RefusedLanguage`, so unknown fence languages reach the gate;
+    * ``run`` goes straight to the language class: Open Interpreter 0.4.3's own ``Terminal.run`` runs a shell
+      block starting with ``apt install`` itself, as the server's user and outside the sandbox (read in
+      interpreter/core/computer/terminal/terminal.py).
+    """
+    lookup = terminal.get_language
+
+    def get_language(language: str) -> type:
+        return lookup(language) or _RefusedLanguage
+
+    def run(language: str, code: str, stream: bool = False, display: bool = False) -> Any:
+        chunks = terminal._streaming_run(language, code, display=display)
+        return chunks if stream else list(chunks)
+
+    terminal.get_language = get_language
+    terminal.run = run
+
+
+def _fence_language(text: str) -> str | None:
+    """The info string of the first markdown fence in ``text`` ('' for a bare fence), None when there is none
+    yet (or its first line is not complete)."""
+    start = text.find("```")
+    if start < 0:
+        return None
+    end = text.find("\n", start + 3)
+    return None if end < 0 else text[start + 3 : end].strip()
+
+
 class OpenInterpreterBackend:
     """One Open Interpreter conversation (one ``OpenInterpreter`` instance, never shared between sessions).
 
@@ -138,6 +195,8 @@ class OpenInterpreterBackend:
         oi.computer.import_computer_api = False
         oi.computer.import_skills = False
         oi.computer.terminal.languages = [_sandbox_language(name, execute) for name in languages]
+        _route_every_language(oi.computer.terminal)
+        self._reply_text = ""  # the current LLM reply, to see its fence's language as written
         oi.llm.model = llm.model
         oi.llm.api_base = llm.api_base
         oi.llm.api_key = llm.api_key or "none"
@@ -172,8 +231,13 @@ class OpenInterpreterBackend:
         self._litellm.drop_params = True
         response = self._litellm.completion(**params)
         self._abandoned.append(response)
+        self._reply_text = ""
         try:
             for chunk in response:
+                try:
+                    self._reply_text += chunk["choices"][0]["delta"].get("content") or ""
+                except (KeyError, IndexError, TypeError, AttributeError):
+                    pass
                 yield chunk
         except GeneratorExit:
             return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
@@ -215,7 +279,9 @@ class OpenInterpreterBackend:
                     break
                 if kind == "confirmation":
                     block = chunk["content"]
-                    if not gate(block.get("format", ""), block.get("content", "")):
+                    # Open Interpreter runs a bare ``` fence as Python; a block must name its language.
+                    language = "unlabeled" if _fence_language(self._reply_text) == "" else block.get("format", "")
+                    if not gate(language, block.get("content", "")):
                         break  # closing the generator here ends the turn before the code runs
                 elif chunk.get("role") == "assistant" and kind == "message" and chunk.get("content"):
                     if not (chunk.get("start") or chunk.get("end")):

@@ -248,6 +248,10 @@ class _Report:
             return
         if HOLE not in path and NAME not in path:
             self.paths[path] = None
+        if path.startswith(("/dev/tcp/", "/dev/udp/")):
+            host = path.split("/")[3] if path.count("/") >= 3 else ""
+            self.flag("network", f"{_quote(path)} opens a network connection",
+                      _Event("network", "connect to {}", host if HOLE not in host else "", "the internet"))
         if kind in ("write", "delete") and _is_git_control(path):
             self.flag("process_control", f"{_quote(path)} holds git settings or hooks, which run programs",
                       _Event("process", "change git settings that run programs"))
@@ -1031,6 +1035,10 @@ class _Commands:
             self.install("pip", args)
         elif name in _PROCESS_PHRASES:
             self.report.flag("process_control", f"runs {name}", _Event("process", _PROCESS_PHRASES[name]))
+        elif (name == "date" and any(a.startswith(("-s", "--set")) for a in args)) or (
+                name in ("hostname", "history") and args and not all(a in ("-f", "-s", "-i", "-I", "-d", "-a", "-A")
+                                                                     for a in args)):
+            self.report.flag("process_control", f"{name} changes the system", _Event("process", f"change the {name}"))
         elif name == "hash" and any(a.startswith("-") and "p" in a for a in args):
             self.report.flag("process_control", "hash -p makes a command name run another program",
                              _Event("process", "change which programs commands run"))
@@ -1188,8 +1196,17 @@ class _Commands:
         operands = _operands(args, _READ_VALUE_OPTS)
         if name in _PATTERN_READERS and not any(a in ("-e", "-f") for a in args):
             operands = operands[1:]
+        outputs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _READER_OUTPUT_OPTS.get(name, ())]
+        outputs += [a.split("=", 1)[1] for a in args if a.startswith("--output=")]
+        if name in ("uniq", "xxd") and len(operands) > 1:
+            outputs.append(operands.pop())
+        if name == "file" and "-C" in args:
+            outputs.append(HOLE)
         for target in operands:
             self.report.touch(target, "read", "read {}" if name != "cd" else "go to {}")
+        for target in outputs:
+            self.report.flag("writes_files", f"{name} writes {_quote(target)}")
+            self.report.touch(target, "write", "write to {}")
 
     # -- network, packages, programs
 
@@ -1348,6 +1365,11 @@ _TABLE = {
     "source": "source",
     ".": "source",
 }
+
+
+# Options of read-only tools that name a file they write.
+_READER_OUTPUT_OPTS = {"sort": ("-o", "--output"), "shuf": ("-o", "--output"), "tree": ("-o",),
+                       "less": ("-o", "-O", "--log-file", "--LOG-FILE"), "more": ("-o",)}
 
 
 def _rule_for(name: str) -> str:
@@ -1984,6 +2006,8 @@ class _Scope:
 
     def values_Call(self, node: ast.Call) -> tuple[str, ...]:
         func = self.qualname(node.func)
+        if func is None and isinstance(node.func, ast.Name) and node.func.id not in self.env:
+            func = node.func.id
         args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
         if func in _PATH_BUILDERS:
             return _combine(args, lambda p: posixpath.join(*p)) if args else (".",)
