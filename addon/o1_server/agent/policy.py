@@ -2534,7 +2534,7 @@ class _PythonScanner(ast.NodeVisitor):
         for path in written:
             self.report.touch(path, "write", template)
         if index:
-            for path in self.scope.values(self.arg(node, 0, "src")):
+            for path in self.paths(self.arg(node, 0, "src")):
                 self.report.touch(path, "read", "read {}")
 
     def call_command(self, node: ast.Call, qualname: str) -> None:
