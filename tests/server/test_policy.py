@@ -230,6 +230,89 @@ CASES = [
 ]
 
 
+# Fails closed: the reported bypasses and their neighbours, each with its exact categories.
+FAIL_CLOSED = [
+    # --- code run through another route
+    ("posix-system", "python", "import posix\nposix.system('id')", {P}),
+    ("exec-alias", "python", "e = exec\ne('print(1)')", {P}),
+    ("getattr-alias", "python", "import os\ng = getattr\ng(os, 'sys' + 'tem')('id')", {P}),
+    ("shell-python-c-posix", "shell", "python3 -c 'import posix; posix.system(\"id\")'", {P}),
+    ("o1_ha-module-walk", "python", "import o1_ha\no1_ha.os.system('id')", {P}),
+    ("o1_ha-private", "python", "import o1_ha\no1_ha._request('POST', 'services/lock/unlock')", {P}),
+    ("o1_ha-states-reads", "python", "import o1_ha\nprint(len(o1_ha.states('light')))", {R}),
+    ("private-module-member", "python", "import random\nrandom._os.system('id')", {P}),
+    ("module-through-module", "python", "import json\njson.codecs.open('x')", {P}),
+    ("frame-walk", "python", "g = (x for x in [1])\nprint(g.gi_frame.f_globals)", {P}),
+    ("format-walk", "python", "print('{0.__class__}'.format(1))", {P}),
+    ("format-runtime-text", "python", "t = input()\nprint(t.format(1))", {U}),
+    ("getattr-static-dunder", "python", "print(getattr(1, '__class__'))", {P}),
+    ("getattr-static-safe", "python", "print(getattr('a', 'upper')())", {R}),
+    ("pickle", "python", "import pickle\npickle.loads(b'')", {P}),
+    ("marshal-runpy-code", "python", "import marshal, runpy, code, codeop", {P}),
+    ("threading", "python", "import threading\nthreading.Thread(target=print).start()", {P}),
+    ("module-attribute-store", "python", "import math\nmath.pi = 3", {P}),
+    ("sys-path", "python", "import sys\nsys.path.insert(0, '.')", {P}),
+    ("help", "python", "help()", {U}),
+    ("unknown-module", "python", "import numpy", {U}),
+    ("relative-import", "python", "from . import x", {U}),
+    ("star-import-safe", "python", "from math import *\nprint(sqrt(2))", {R}),
+    ("star-import-unchecked", "python", "from platform import *", {U}),
+    ("environ", "python", "import os\nprint(os.environ['HOME'])", {U}),
+    ("raw-socket", "python", "import _socket\ns = _socket.socket()", {N}),
+    # --- paths known only at run time, links, the working folder
+    ("chr-path", "python", "open(chr(47) + 'tmp/x', 'w')", {W, OUT}),
+    ("input-path", "python", "open(input())", {OUT}),
+    ("fstring-unknown-name", "python", "n = input()\nopen(f'report_{n}.txt', 'w')", {W, OUT}),
+    ("fstring-date-name", "python", "from datetime import date\nopen(f'report_{date.today()}.txt', 'w').write('x')", {W}),
+    ("symlink-to-outside", "python", "from pathlib import Path\nPath('e').symlink_to('/etc')", {W, OUT}),
+    ("chdir", "python", "import os\nos.chdir('drafts')", {OUT}),
+    ("path-in-a-list-replace", "python", "from pathlib import Path\n[Path('/etc/passwd')][0].replace('x')", {W, OUT}),
+    ("path-rename-source", "python", "from pathlib import Path\nPath('/etc/passwd').rename('x')", {W, OUT}),
+    ("map-listed-names", "python", "import os\nlist(map(os.remove, os.listdir('drafts')))", {D}),
+    ("listing-then-sizes", "python", "import os\nfor f in sorted(os.listdir('.')):\n    print(f, os.path.getsize(f))", {R}),
+    ("walk", "python", "import os\nfor root, dirs, files in os.walk('.'):\n    print([os.path.join(root, f) for f in files])",
+     {R}),
+    ("shell-substituted-path", "shell", "cat $(echo /etc/passwd)", {OUT}),
+    ("shell-loop-items", "shell", 'for f in a.txt b.txt; do cat "$f"; done', {R}),
+    # --- shell programs that run programs, write files or change what runs
+    ("awk-writes-outside", "shell", "awk 'BEGIN{print \"x\" > \"/tmp/x\"}'", {W, OUT}),
+    ("awk-reads", "shell", "awk '{print $1}' notes.txt", {R}),
+    ("sed-w", "shell", "sed -n 'w out.txt' notes.txt", {P}),
+    ("sed-e-flag", "shell", "sed 's/a/b/e' notes.txt", {P}),
+    ("sed-plain", "shell", "sed -n '1,3p;/milk/d' notes.txt", {R}),
+    ("tar-to-command", "shell", "tar --to-command=id -xf a.tar", {P, W}),
+    ("tar-into-etc", "shell", "tar -xf a.tar -C /etc", {W, OUT}),
+    ("git-alias", "shell", "git -c alias.x='!id' x", {P, W}),
+    ("git-config", "shell", "git config core.fsmonitor id", {P}),
+    ("git-config-file", "shell", "echo x >> .git/config", {P, W}),
+    ("path-variable", "shell", "PATH=.:$PATH ls", {P}),
+    ("ld-preload", "shell", "LD_PRELOAD=./x.so ls", {P}),
+    ("bash-env", "shell", "export BASH_ENV=x.sh", {P}),
+    ("ordinary-variable", "shell", "NAME=world; echo hello $NAME", {R}),
+    ("hash-p", "shell", "hash -p ./x ls", {P}),
+    ("env", "shell", "env", {P}),
+    ("env-python", "shell", "env python3 -c 'print(1)'", {P}),
+    ("nohup-setsid", "shell", "nohup sleep 100 & setsid sleep 100", {P}),
+    ("perl-node-ruby", "shell", "perl -e 1; node -e 1; ruby -e 1", {P}),
+    ("awk-system", "shell", "awk 'BEGIN{system(\"id\")}'", {P}),
+    ("xargs-cat", "shell", "echo /etc/passwd | xargs cat", {P, OUT}),
+    ("sort-output", "shell", "sort -o sorted.txt notes.txt", {W}),
+    ("uniq-output", "shell", "uniq notes.txt /tmp/out", {W, OUT}),
+    ("date-set", "shell", "date -s '2000-01-01'", {P}),
+    ("dev-tcp", "shell", "echo x > /dev/tcp/127.0.0.1/80", {N, W, OUT}),
+    ("find-read", "shell", "find . -name '*.txt'", {R}),
+    ("curl-remote-name", "shell", "curl -O https://example.com/a.zip", {N, W}),
+]
+
+
+@pytest.mark.parametrize(("language", "code", "expected"), [c[1:] for c in FAIL_CLOSED],
+                         ids=[c[0] for c in FAIL_CLOSED])
+def test_fails_closed(sandbox: Path, language: str, code: str, expected: set[str]) -> None:
+    found = classify(language, code, sandbox)
+    assert found.categories == frozenset(expected), found.reasons
+    _assert_well_formed(found)
+
+
 @pytest.mark.parametrize(("language", "code", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_categories(sandbox: Path, language: str, code: str, expected: set[str]) -> None:
     found = classify(language, code, sandbox)

@@ -6,17 +6,48 @@ Every code block the LLM writes is classified *before* it runs. Python is read w
 one spoken sentence describing the block. :func:`decide` turns a classification into allow / confirm / deny
 with a profile's policy (category -> decision, the strictest wins).
 
-The analysis is static and pessimistic on purpose: whatever cannot be read before it runs (code built at
-run time, unknown programs, commands assembled from variables) counts as ``process_control`` or
-``unparseable``, never as ``read_only``. It is the first line of defence, not a sandbox: time and memory
-limits and the per-conversation working directory are enforced by the executor. A profile should therefore
-never ``allow`` the ``unparseable`` category.
+The analysis is static and fails closed. A Python block is ``read_only`` only when every module it imports,
+every name it uses and every attribute it reads is on the allowlist of :mod:`o1_server.agent.allowlist`
+(side-effect-free builtins, ``math``, ``statistics``, dates, ``re``, ``json``, ``collections``, pure
+``os.path`` functions, directory listings and reads checked against the sandbox, ``o1_ha`` reads ...) or is a
+file, process, network or Home Assistant function this module categorises itself. What is not on it makes the
+block ``unparseable`` ("code I can't check"); importing a module not on it too. Everything that can run code,
+start processes, open sockets, load native code or unpickle is ``process_control`` or ``network``, and so is
+any route to a callable other than calling it by name: an alias (``e = exec``), a builtin passed as a value
+(``map(exec, ...)``, a decorator, a default argument, a class attribute), ``getattr`` with a computed name,
+``__builtins__``, dunder and frame walks (``__globals__``, ``gi_frame.f_globals``), ``vars``/``globals``,
+``sys.modules``, a module or private member reached through another module (``o1_ha.os``, ``json.codecs``,
+``random._os``), format strings that read attributes. A path is inside the sandbox only when its value is
+followed to the end: literals, concatenation, f-strings, ``os.path.join``, ``Path``, simple assignments and
+names listed from a folder (``os.listdir``, ``iterdir``, ``os.walk``, ``find``, shell globs); any part known
+only at run time (``chr(47) + 'tmp'``, ``input()``, ``os.environ[...]``, ``f'{name}.txt'`` with ``name``
+unknown) makes the path ``outside_sandbox``, as do ``os.chdir`` and symlinks to outside. Shell commands are
+allowlisted by program (unknown programs are ``process_control``); programs that start other programs
+(``python -c``/``-m``, ``bash -c``, ``perl``, ``node``, ``env``, ``timeout``, ``nohup``, ``setsid``, ``xargs``,
+``find -exec``, ``awk`` with ``system``/pipes/``getline``, ``sed`` scripts with ``e``/``w``/``r``, ``tar
+--to-command``, ``git -c``/``alias``) are ``process_control`` on top of what the inner command does, as is
+setting a variable that changes what programs run (``PATH``, ``LD_*``, ``BASH_ENV``, ``GIT_*`` ...). A profile
+should therefore never ``allow`` the ``unparseable`` category unless the operating system is its boundary.
 
-Known limits: string values are followed through literals, concatenation, f-strings, ``os.path.join``,
-``Path`` and simple assignments, not through arbitrary computation, so a path computed at run time is judged
-by its visible literal prefix only. Names imported by an earlier block of the same Jupyter kernel are
-recognised for common modules (``os``, ``subprocess`` ...) only. bashlex does not support ``case``,
-``[[ ]]`` or ``$(( ))``: such shell code is ``unparseable``.
+Known limits: the classifier is a static reading, the first line of defence, not a sandbox; time and memory
+limits and the working directory are enforced by the executor, isolation by the operating system layer.
+* Values are followed through the constructs above, not through arbitrary computation: a file name computed
+  at run time (``f'report_{today}.txt'`` with ``today`` a variable) counts as outside the sandbox even when it
+  is not; numbers and standard-library dates in f-strings are followed.
+* Symlinks are judged as they exist when the block is classified: a symlink to outside created by an earlier
+  allowed block (e.g. unpacked from an archive with ``tar``) is followed only if it already exists.
+* Attribute names are checked by name, not by type: an attribute on the allowlist (say ``.write``) is allowed
+  on any value; that is sound because values of dangerous types can only be reached through names that are
+  not on the allowlist. Attributes the block defines itself (class members, ``obj.x = ...``) are allowed.
+* Reading what the process is given is not stopped everywhere: Python's ``os.environ`` is not on the
+  allowlist, but shell ``printenv``, ``set`` and ``$VAR`` are ``read_only``. Keeping credentials out of the
+  code's environment is the Home Assistant broker's job, not the classifier's.
+* numpy, pandas and other third-party libraries are not on the allowlist: code using them is ``unparseable``.
+* Shell: programs are allowlisted by name; their options are read for the known ways to run commands or
+  write files, not every option of every program. bashlex does not support ``case``, ``[[ ]]`` or
+  ``$(( ))``: such shell code is ``unparseable``.
+* Open Interpreter 0.4.3 deletes the fence's language name from the code's text; the code classified, audited
+  and run is that text, consistently.
 
 This module depends only on the standard library and bashlex, not on the agent backend.
 """
@@ -2188,8 +2219,10 @@ class _PythonScanner(ast.NodeVisitor):
         qualname = self.scope.qualname(node)
         self.reference(node, qualname)
         if name in allowlist.DANGEROUS_BUILTINS and name not in self.scope.aliases:
-            if id(node) not in self.called:
-                self.indirect(name) if name != "help" else self.unchecked("uses help")
+            if name == "help":
+                self.unchecked("uses help")  # imports modules by name and starts a pager
+            elif id(node) not in self.called:
+                self.indirect(name)
             return
         if id(node) in self.attr_bases:
             return  # checked with the whole dotted name
