@@ -313,6 +313,53 @@ def test_fails_closed(sandbox: Path, language: str, code: str, expected: set[str
     _assert_well_formed(found)
 
 
+# A path variable holds an in-sandbox literal on one path through the code and a run-time value on another:
+# branches, loops that may not run or run again, handlers, functions run later, exec, unpacking, match.
+_X = "chr(47) + 'tmp/x'"
+FLOW_ESCAPES = [
+    ("if-branch", f"p = {_X}\nif len(p) > 100:\n    p = 'notes.txt'\nopen(p, 'w')"),
+    ("function-local", f"p = {_X}\ndef f():\n    p = 'notes.txt'\nopen(p, 'w')"),
+    ("function-runs-later", f"p = 'notes.txt'\ndef f():\n    open(p, 'w')\np = {_X}\nf()"),
+    ("global-in-function", f"def f():\n    global p\n    p = {_X}\np = 'notes.txt'\nf()\nopen(p, 'w')"),
+    ("exec-rebinds", f"p = 'notes.txt'\nexec(\"p = {_X}\")\nopen(p, 'w')"),
+    ("tuple-unpacking", f"p = 'notes.txt'\na, p = 1, {_X}\nopen(p, 'w')"),
+    ("list-unpacking", f"p = 'notes.txt'\na, p = [1, {_X}]\nopen(p, 'w')"),
+    ("match-capture", f"p = 'notes.txt'\nmatch {_X}:\n    case p:\n        open(p, 'w')"),
+    ("parameter", f"p = 'notes.txt'\ndef f(p):\n    open(p, 'w')\nf({_X})"),
+    ("empty-loop", f"p = {_X}\nfor x in []:\n    p = 'notes.txt'\nopen(p, 'w')"),
+    ("second-iteration", f"p = 'notes.txt'\nfor i in range(2):\n    open(p, 'w')\n    p = {_X}"),
+    ("try-body", f"p = {_X}\ntry:\n    p = 'notes.txt'\nexcept Exception:\n    pass\nopen(p, 'w')"),
+    ("handler", f"p = {_X}\ntry:\n    1/0\n    p = 'notes.txt'\nexcept Exception:\n    open(p, 'w')"),
+    ("suppress", f"import contextlib\np = {_X}\nwith contextlib.suppress(Exception):\n    1/0\n    p = 'notes.txt'\n"
+                 "open(p, 'w')"),
+    ("walrus-in-condition", f"p = {_X}\n(p := 'notes.txt') if len('') else 0\nopen(p, 'w')"),
+    ("comprehension-variable", f"p = {_X}\n[0 for p in ['notes.txt']]\nopen(p, 'w')"),
+    ("generator-runs-later", f"p = 'notes.txt'\ng = (open(p, 'w') for _ in [1])\np = {_X}\nlist(g)"),
+    ("lambda-runs-later", f"p = 'notes.txt'\nf = lambda: open(p, 'w')\np = {_X}\nf()"),
+    ("class-attribute", f"p = {_X}\nclass A:\n    p = 'notes.txt'\nopen(p, 'w')"),
+    ("while-not-run", f"p = {_X}\nwhile False:\n    p = 'notes.txt'\nopen(p, 'w')"),
+]
+FLOW_INSIDE = [
+    ("straight-line", "name = 'a'\npath = name + '.txt'\nopen(path, 'w')"),
+    ("both-branches", "import os\nif os.path.exists('notes.txt'):\n    p = 'notes.txt'\nelse:\n    p = 'b.txt'\n"
+                      "open(p, 'a').write('x')"),
+    ("loop-items", "for f in ['a.txt', 'b.txt']:\n    open(f, 'w')"),
+    ("listing", "from pathlib import Path\nfor p in Path('.').iterdir():\n    print(p.read_text())"),
+    ("sorted-by-lambda", "from pathlib import Path\nprint(sorted(Path('.').iterdir(), key=lambda p: p.stat().st_mtime))"),
+    ("del-then-literal", f"p = {_X}\ndel p\np = 'notes.txt'\nopen(p, 'w')"),
+]
+
+
+@pytest.mark.parametrize("code", [c[1] for c in FLOW_ESCAPES], ids=[c[0] for c in FLOW_ESCAPES])
+def test_a_path_that_may_hold_a_run_time_value_is_outside(sandbox: Path, code: str) -> None:
+    assert "outside_sandbox" in classify("python", code, sandbox).categories
+
+
+@pytest.mark.parametrize("code", [c[1] for c in FLOW_INSIDE], ids=[c[0] for c in FLOW_INSIDE])
+def test_a_path_followed_to_the_end_stays_inside(sandbox: Path, code: str) -> None:
+    assert "outside_sandbox" not in classify("python", code, sandbox).categories
+
+
 @pytest.mark.parametrize(("language", "code", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_categories(sandbox: Path, language: str, code: str, expected: set[str]) -> None:
     found = classify(language, code, sandbox)

@@ -1807,6 +1807,28 @@ def _bound_names(tree: ast.AST) -> frozenset[str]:
     return frozenset(names)
 
 
+def _bind_counts(tree: ast.AST) -> dict[str, int]:
+    """How many places bind each name (assignments, loops, parameters, imports, walrus ...)."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names = [node.id]
+        elif isinstance(node, ast.arg):
+            names = [node.arg]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [(a.asname or a.name).split(".")[0] for a in node.names]
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            names = [node.name]
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names = list(node.names) * 2  # changed from elsewhere
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def _user_attrs(tree: ast.AST) -> frozenset[str]:
     """Attribute names the code defines itself: class members, ``obj.x = ...``, namedtuple fields, setattr."""
     names: set[str] = set()
@@ -1914,6 +1936,7 @@ class _Scope:
         self.aliases: dict[str, str] = {}
         self.env: dict[str, tuple[str, ...]] = {}
         self.shadowed: set[str] = set()  # names bound here, so not the kernel's modules of the same name
+        self.volatile: set[str] = set()  # names changed where the scanner can't follow (global, exec): unknown
         self.path_names: set[str] = set()  # names bound to pathlib paths
 
     # -- names
@@ -1969,7 +1992,7 @@ class _Scope:
         return (node.value,) if isinstance(node.value, str) else ()
 
     def values_Name(self, node: ast.Name) -> tuple[str, ...]:
-        return self.env.get(node.id, ())
+        return () if node.id in self.volatile else self.env.get(node.id, ())
 
     def values_JoinedStr(self, node: ast.JoinedStr) -> tuple[str, ...]:
         parts = [self.values(v.value if isinstance(v, ast.FormattedValue) else v)
@@ -2102,6 +2125,9 @@ class _PythonScanner(ast.NodeVisitor):
         self.modules: set[str] = set()  # names bound by ``import x`` (modules)
         self.star_modules: list[str] = []  # modules imported with ``from m import *``
         self.chain_inner: set[int] = set()  # inner nodes of a dotted module name (checked with the whole name)
+        self.assigned: set[str] = set()  # names bound so far
+        self.lambda_values: dict[int, dict[str, tuple[str, ...]]] = {}  # lambda parameters given listed items
+        self.bind_counts = _bind_counts(tree) if tree is not None else {}
         self.attr_bases: set[int] = set()  # names that start a dotted module name
 
     # -- rules by name
@@ -2292,15 +2318,127 @@ class _PythonScanner(ast.NodeVisitor):
             return
         self.unchecked(f"uses .{attr}")
 
-    def visit_FunctionDef(self, node: ast.AST) -> None:
-        """Names bound inside functions and classes don't shadow the kernel's modules outside them."""
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        """A function's body runs later, when outer names may hold other values: inside it a name bound more
+        than once in the block, or a parameter, is unknown. Its own bindings don't leak out."""
+        for decorator in getattr(node, "decorator_list", []):
+            self.visit(decorator)
+        self.visit(node.args)
+        if getattr(node, "returns", None) is not None:
+            self.visit(node.returns)  # type: ignore[arg-type]
+        params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        body = node.body if isinstance(node.body, list) else [node.body]
+        self.deferred(params, body, self.lambda_values.pop(id(node), {}))
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        """A class body runs now, in its own namespace: its bindings don't leak out."""
+        for child in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.visit(child)
+        saved = self.save()
         self.nested += 1
         try:
-            self.generic_visit(node)
+            for statement in node.body:
+                self.visit(statement)
         finally:
             self.nested -= 1
+            self.restore(saved)
 
-    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+    def deferred(self, params: set[str], body: list[ast.AST], known: dict[str, tuple[str, ...]] | None = None) -> None:
+        """Visit code that runs later (function, lambda, generator): outer values that may change are unknown.
+        ``known``: parameters whose values are known (a lambda given to sorted/map gets the listed items)."""
+        saved = self.save()
+        for name in params | {n for n, count in self.bind_counts.items() if count > 1}:
+            self.scope.env.pop(name, None)
+        for name, values in (known or {}).items():
+            if values:
+                self.scope.env[name] = values
+        self.nested += 1
+        try:
+            for statement in body:
+                self.visit(statement)
+        finally:
+            self.nested -= 1
+            self.restore(saved)
+
+    def save(self) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """The current values of names (to restore or join later)."""
+        return dict(self.scope.env), frozenset(self.assigned)
+
+    def restore(self, saved: tuple[dict[str, tuple[str, ...]], frozenset[str]]) -> None:
+        self.scope.env = dict(saved[0])
+        self.assigned = set(saved[1])
+
+    def join(self, start: tuple[dict[str, tuple[str, ...]], frozenset[str]],
+             *ends: tuple[dict[str, tuple[str, ...]], frozenset[str]]) -> None:
+        """After branches: a name keeps values only if every branch knows them (their union); a name first
+        bound in some branch keeps what those branches know."""
+        env: dict[str, tuple[str, ...]] = {}
+        names = set().union(*(e[0] for e in ends))
+        for name in names:
+            known = [e[0].get(name) for e in ends if name in e[0] or name in start[1] or name in e[1]]
+            if known and all(v is not None for v in known):
+                env[name] = tuple(dict.fromkeys(itertools.chain.from_iterable(known)))[:MAX_VALUES]  # type: ignore[arg-type]
+        self.scope.env = env
+        self.assigned = set().union(*(e[1] for e in ends))
+
+    def forget(self, nodes: Iterable[ast.AST], only_assigned: bool = True) -> None:
+        """Make names bound anywhere in ``nodes`` unknown (those bound before, or all)."""
+        for name in set().union(*(_bound_names(n) for n in nodes)):
+            if not only_assigned or name in self.assigned:
+                self.scope.env.pop(name, None)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        start = self.save()
+        for statement in node.body:
+            self.visit(statement)
+        after_body = self.save()
+        self.restore(start)
+        for statement in node.orelse:
+            self.visit(statement)
+        self.join(start, after_body, self.save())
+
+    def visit_Try(self, node: ast.Try) -> None:
+        """Any statement of the body may raise: handlers and what follows can't rely on its bindings."""
+        for statement in node.body:
+            self.visit(statement)
+        for handler in node.handlers:
+            self.forget([*node.body, *node.handlers], only_assigned=False)
+            self.visit(handler)
+        for statement in node.orelse:
+            self.visit(statement)
+        self.forget([*node.body, *node.handlers, *node.orelse], only_assigned=False)
+        for statement in node.finalbody:
+            self.visit(statement)
+
+    visit_TryStar = visit_Try
+
+    def visit_Match(self, node: ast.Match) -> None:
+        self.visit(node.subject)
+        start = self.save()
+        ends = [start]
+        for case in node.cases:
+            self.restore(start)
+            self.forget([case.pattern], only_assigned=False)
+            self.visit(case.pattern)
+            if case.guard is not None:
+                self.visit(case.guard)
+            for statement in case.body:
+                self.visit(statement)
+            ends.append(self.save())
+        self.join(start, *ends)
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
+        self.scope.volatile |= set(node.names)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        self.generic_visit(node)
+        for target in node.targets:
+            self.forget([target], only_assigned=False)
 
     def reference(self, node: ast.expr, qualname: str | None) -> None:
         """A name used as a value: rules apply to it (imports, references and calls alike)."""
@@ -2310,16 +2448,29 @@ class _PythonScanner(ast.NodeVisitor):
     # -- assignments and loops
 
     def bind(self, target: ast.AST, value: ast.AST | None, values: tuple[str, ...]) -> None:
-        """Remember what a simple name now holds."""
+        """Remember what a name now holds; names in a tuple target get their element, or nothing known."""
+        if isinstance(target, (ast.Tuple, ast.List)):
+            elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            if elements is not None and len(elements) == len(target.elts) and not any(
+                    isinstance(e, ast.Starred) for e in [*elements, *target.elts]):
+                for element, item in zip(target.elts, elements):
+                    self.bind(element, item, self.scope.values(item))
+            else:
+                for name in _bound_names(target):
+                    self.bind(ast.Name(id=name, ctx=ast.Store()), None, ())
+            return
+        if isinstance(target, ast.Starred):
+            self.bind(target.value, None, ())
+            return
         if not isinstance(target, ast.Name):
             return
         if not self.nested:
             self.scope.shadowed.add(target.id)
+        self.assigned.add(target.id)
         self.scope.env.pop(target.id, None)
         self.scope.aliases.pop(target.id, None)
-        self.scope.path_names.discard(target.id)
         if value is not None and self.is_path(value):
-            self.scope.path_names.add(target.id)
+            self.scope.path_names.add(target.id)  # never removed: a name that may hold a path is checked as one
         if values:
             self.scope.env[target.id] = values
         ref = self.scope.module_ref(value) if value is not None else None
@@ -2352,6 +2503,7 @@ class _PythonScanner(ast.NodeVisitor):
                 self.bind(item.optional_vars, item.context_expr, self.scope.values(item.context_expr))
         for statement in node.body:
             self.visit(statement)
+        self.forget(node.body)  # a context manager may stop the body early (contextlib.suppress)
 
     visit_AsyncWith = visit_With
 
@@ -2369,8 +2521,18 @@ class _PythonScanner(ast.NodeVisitor):
             self.check_strings(node.value)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        """``:=`` often sits in a condition that may not run: a name bound before keeps both values."""
         self.generic_visit(node)
+        name = node.target.id
+        before = self.scope.env.get(name) if name not in self.assigned or name in self.scope.env else None
+        was_assigned = name in self.assigned
         self.bind(node.target, node.value, self.scope.values(node.value))
+        now = self.scope.env.get(name)
+        if was_assigned:
+            if before is None or now is None:
+                self.scope.env.pop(name, None)
+            else:
+                self.scope.env[name] = tuple(dict.fromkeys(before + now))[:MAX_VALUES]
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.generic_visit(node)
@@ -2381,19 +2543,30 @@ class _PythonScanner(ast.NodeVisitor):
             self.bind(node.target, None, combined)
 
     def loop(self, node: ast.AST, target: ast.AST | None = None, iterable: ast.AST | None = None) -> None:
-        """Visit a loop body knowing we are in a loop; bind a ``for`` variable to the iterable's values."""
+        """Visit a loop body knowing we are in a loop; bind a ``for`` variable to the iterable's values.
+
+        A later turn of the loop sees what an earlier one bound, and the loop may not run at all: names bound
+        in it that had values before are unknown inside it and after it."""
+        body = [*getattr(node, "body", []), *([node.test] if isinstance(node, ast.While) else [])]
         if iterable is not None:
             self.visit(iterable)
             self.check_strings(iterable)
+        start = self.save()
+        self.forget(body)
+        if target is not None:
             self.bind_loop(target, iterable)  # type: ignore[arg-type]
         self.loops += 1
         try:
-            for field in ("test", "body", "orelse"):
+            for field in ("test", "body"):
                 value = getattr(node, field, None)
                 for child in value if isinstance(value, list) else [value] if value is not None else []:
                     self.visit(child)
         finally:
             self.loops -= 1
+        self.join(start, start, self.save())
+        self.forget(body)
+        for child in getattr(node, "orelse", []):
+            self.visit(child)
 
     def visit_For(self, node: ast.For) -> None:
         self.loop(node, node.target, node.iter)
@@ -2404,12 +2577,20 @@ class _PythonScanner(ast.NodeVisitor):
         self.loop(node)
 
     def visit_comprehension_node(self, node: ast.AST) -> None:
-        """List/set/dict comprehensions and generators: generators first, then the element."""
+        """List/set/dict comprehensions and generators: generators first, then the element. Their loop
+        variables are their own; a generator expression runs later, when outer names may have changed."""
+        generators = node.generators  # type: ignore[attr-defined]
+        self.visit(generators[0].iter)  # evaluated at once, in the enclosing scope
+        saved = self.save()
+        if isinstance(node, ast.GeneratorExp):
+            for name in {n for n, count in self.bind_counts.items() if count > 1}:
+                self.scope.env.pop(name, None)
         self.loops += 1
         self.nested += 1
         try:
-            for generator in node.generators:  # type: ignore[attr-defined]
-                self.visit(generator.iter)
+            for index, generator in enumerate(generators):
+                if index:
+                    self.visit(generator.iter)
                 self.bind_loop(generator.target, generator.iter)
                 for condition in generator.ifs:
                     self.visit(condition)
@@ -2419,6 +2600,11 @@ class _PythonScanner(ast.NodeVisitor):
         finally:
             self.loops -= 1
             self.nested -= 1
+            targets = set().union(*(_bound_names(g.target) for g in generators))
+            for name in targets:  # restore the enclosing scope's values of the loop variables
+                self.scope.env.pop(name, None)
+                if name in saved[0]:
+                    self.scope.env[name] = saved[0][name]
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_node
 
@@ -2463,6 +2649,9 @@ class _PythonScanner(ast.NodeVisitor):
         else:
             function = next((k.value for k in node.keywords if k.arg == "key"), None)
             iterable = self.arg(node, 0)
+        if isinstance(function, ast.Lambda) and function.args.args and iterable is not None:
+            self.lambda_values[id(function)] = {function.args.args[0].arg: self.scope.values(iterable)}
+            return
         name = self.scope.qualname(function) if function is not None else None
         if name is None or len(node.args) > (2 if qualname in ("map", "filter") else 1):
             return
@@ -2602,6 +2791,10 @@ class _PythonScanner(ast.NodeVisitor):
         values = self.scope.values(source) if isinstance(source, (ast.Constant, ast.Name)) else ()
         if len(values) == 1 and HOLE not in values[0]:
             _scan_python(values[0], self.report, self.depth + 1)
+            try:  # the code runs in this block's namespace: names it binds are unknown from here on
+                self.scope.volatile |= _bound_names(ast.parse(values[0]))
+            except (SyntaxError, ValueError):
+                pass
         else:
             self.report.flag("process_control", f"{qualname} runs code built at run time",
                              _Event("process", "run code I can't check in advance"))
