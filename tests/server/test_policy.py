@@ -350,6 +350,21 @@ FLOW_INSIDE = [
 ]
 
 
+SHELL_FLOW_ESCAPES = [
+    ("if-branch", "P=/etc/passwd; if false; then P=notes.txt; fi; cat $P"),
+    ("read", "P=notes.txt; read P <<< /etc/passwd; cat $P"),
+    ("function", "f() { P=/etc/passwd; }; P=notes.txt; f; echo x > $P"),
+    ("default-expansion", "P=notes.txt; echo x > ${P:=y}"),
+    ("loop-variable-reused", "f=/etc/passwd; for f in a.txt; do :; done; cat $f"),
+]
+
+
+@pytest.mark.parametrize("code", [c[1] for c in SHELL_FLOW_ESCAPES], ids=[c[0] for c in SHELL_FLOW_ESCAPES])
+def test_a_shell_variable_set_more_than_once_is_unknown(sandbox: Path, code: str) -> None:
+    assert "outside_sandbox" in classify("shell", code, sandbox).categories
+    assert "outside_sandbox" not in classify("shell", "D=drafts; ls $D; cat ${D}/a.txt", sandbox).categories
+
+
 @pytest.mark.parametrize("code", [c[1] for c in FLOW_ESCAPES], ids=[c[0] for c in FLOW_ESCAPES])
 def test_a_path_that_may_hold_a_run_time_value_is_outside(sandbox: Path, code: str) -> None:
     assert "outside_sandbox" in classify("python", code, sandbox).categories

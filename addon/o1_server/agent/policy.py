@@ -33,7 +33,11 @@ Known limits: the classifier is a static reading, the first line of defence, not
 limits and the working directory are enforced by the executor, isolation by the operating system layer.
 * Values are followed through the constructs above, not through arbitrary computation: a file name computed
   at run time (``f'report_{today}.txt'`` with ``today`` a variable) counts as outside the sandbox even when it
-  is not; numbers and standard-library dates in f-strings are followed.
+  is not; numbers and standard-library dates in f-strings are followed. The following is conservative, not
+  precise: a name bound on only some paths (a branch, a loop that may not run, a ``try`` body, ``:=``), bound
+  again in a loop, changed by a function (``global``) or by ``exec``, a function's parameter (``def
+  save(path)``), or a name read by a function or generator that runs later while bound more than once, is
+  unknown, so a path made from it counts as outside. Shell variables are followed only when set exactly once.
 * Symlinks are judged as they exist when the block is classified: a symlink to outside created by an earlier
   allowed block (e.g. unpacked from an archive with ``tar``) is followed only if it already exists.
 * Attribute names are checked by name, not by type: an attribute on the allowlist (say ``.write``) is allowed
@@ -906,7 +910,9 @@ class _ShellScanner:
             return
         items = [self.word(p) for p in itertools.takewhile(lambda p: p.kind == "word", words[3:])]
         folders = {posixpath.dirname(i) for i in items}
-        if len(items) == 1:
+        if not self.bound_once(words[1].word):
+            self.env[words[1].word] = HOLE
+        elif len(items) == 1:
             self.env[words[1].word] = items[0]
         elif any(HOLE in i or _is_outside(i, self.report.sandbox) for i in items) or not items:
             self.env[words[1].word] = HOLE
@@ -915,11 +921,23 @@ class _ShellScanner:
         else:
             self.env[words[1].word] = NAME
 
+    def bound_once(self, name: str) -> bool:
+        """Whether the script names ``name`` only where it is set once (``NAME=...`` or ``for NAME``) and
+        where it is expanded (``$NAME``, ``${NAME}``): set anywhere else (a branch, a loop, ``read``,
+        ``${NAME:=...}``, a function) its value can't be followed."""
+        bare = 0
+        for match in re.finditer(rf"(?<![\w$]){re.escape(name)}(?!\w)", self.source):
+            start, end = match.span()
+            if self.source[max(0, start - 2) : start] == "${" and self.source[end : end + 1] == "}":
+                continue
+            bare += 1
+        return bare <= 1
+
     def assignment(self, node: bashlex.ast.node) -> None:
         """Remember ``NAME=value`` for later words, and check the value as a path."""
         name, _, _ = node.word.partition("=")
         value = self.word(node).partition("=")[2]
-        self.env[name] = value if HOLE not in value else HOLE
+        self.env[name] = value if HOLE not in value and self.bound_once(name) else HOLE
         self.report.candidate(value)
         _check_variable(name, self.report)
 
