@@ -2656,9 +2656,18 @@ class _PythonScanner(ast.NodeVisitor):
         handler = next((h for table, h in tables if qualname in table), None)
         if handler is None and _runs_command(qualname):
             handler = self.call_command
+        if handler is None and qualname.startswith("pathlib.") and qualname.rsplit(".", 1)[-1] in (
+                allowlist.PATH_METHODS | set(_PATH_WRITE_METHODS) | _PATH_DELETE_METHODS):
+            handler = self.call_path_unbound
         if handler is None and qualname.startswith("o1_ha.") and _is_known(qualname):
             handler = self.call_home_assistant
         return handler
+
+    def call_path_unbound(self, node: ast.Call, qualname: str) -> None:
+        """``pathlib.Path.write_text(p, 'x')``: the same as ``p.write_text('x')``."""
+        receiver = self.arg(node, 0, "self") or ast.Name(id=HOLE, ctx=ast.Load())
+        method = ast.Attribute(value=receiver, attr=qualname.rsplit(".", 1)[-1], ctx=ast.Load())
+        self.call_method(ast.Call(func=method, args=node.args[1:], keywords=node.keywords), None)
 
     def callback(self, node: ast.Call, qualname: str) -> None:
         """map(os.remove, files), sorted(files, key=os.path.getsize): the function gets each listed path."""
@@ -2725,10 +2734,15 @@ class _PythonScanner(ast.NodeVisitor):
                 self.report.candidate(text)
 
     def arg(self, node: ast.Call, index: int, *names: str) -> ast.expr | None:
-        """Positional argument ``index`` or the first keyword of ``names``."""
-        if index < len(node.args) and not isinstance(node.args[index], ast.Starred):
+        """Positional argument ``index`` or the first keyword of ``names``; with ``*args`` or ``**kwargs`` in the
+        call, an argument not given plainly is a value known only at run time."""
+        starred = [i for i, a in enumerate(node.args) if isinstance(a, ast.Starred)]
+        if index < len(node.args) and not (starred and starred[0] <= index):
             return node.args[index]
-        return next((k.value for k in node.keywords if k.arg in names), None)
+        found = next((k.value for k in node.keywords if k.arg in names), None)
+        if found is None and (starred or any(k.arg is None for k in node.keywords)):
+            return ast.Name(id=HOLE, ctx=ast.Load())  # bound to nothing: its values are unknown
+        return found
 
     def paths(self, node: ast.AST | None) -> tuple[str, ...]:
         """Possible paths of an argument (HOLE when nothing is known)."""
