@@ -304,6 +304,13 @@ FAIL_CLOSED = [
     ("date-set", "shell", "date -s '2000-01-01'", {P}),
     ("dev-tcp", "shell", "echo x > /dev/tcp/127.0.0.1/80", {N, W, OUT}),
     ("find-read", "shell", "find . -name '*.txt'", {R}),
+    ("quiet-program-reads-a-file", "shell", "date -f /etc/shadow", {OUT}),
+    ("sort-compress-program", "shell", "sort --compress-program=id notes.txt", {P}),
+    ("rg-preprocessor", "shell", "rg --pre ./x pattern", {P}),
+    ("grep-pattern-file", "shell", "grep -f /etc/passwd notes.txt", {OUT}),
+    ("jq-rawfile", "shell", "jq --rawfile x /etc/passwd -n '$x'", {OUT}),
+    ("locate", "shell", "locate passwd", {OUT}),
+    ("git-no-index", "shell", "git diff --no-index /etc/passwd notes.txt", {OUT}),
     ("curl-remote-name", "shell", "curl -O https://example.com/a.zip", {N, W}),
 ]
 

@@ -1073,6 +1073,9 @@ class _Commands:
         if name not in _QUIET:
             for value in [*_operands(args), *_option_values(args)]:
                 self.report.candidate(value)
+        elif name not in _TEXT_COMMANDS:
+            for value in args:  # date -f FILE, bc FILE ...: quiet programs that still read files named to them
+                self.report.candidate(value.split("=", 1)[-1])
 
     def dispatch(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """Pick the rule for a program name."""
@@ -1245,6 +1248,16 @@ class _Commands:
         operands = _operands(args, _READ_VALUE_OPTS)
         if name in _PATTERN_READERS and not any(a in ("-e", "-f") for a in args):
             operands = operands[1:]
+        if any(a.startswith(("--compress-program", "--pre", "--preprocessor")) for a in args):
+            self.report.flag("process_control", f"{name} is told to run another program",
+                             _Event("process", f"run programs from {name}"))
+        for i, arg in enumerate(args[:-1]):
+            if arg in ("-f", "--file") and name in _PATTERN_READERS:
+                self.report.touch(args[i + 1], "read", "read {}")
+            elif arg in ("--rawfile", "--slurpfile") and i + 2 < len(args):
+                self.report.touch(args[i + 2], "read", "read {}")
+        if name == "locate":
+            self.report.touch("/", "read", "search {}")
         outputs = [args[i + 1] for i, a in enumerate(args[:-1]) if a in _READER_OUTPUT_OPTS.get(name, ())]
         outputs += [a.split("=", 1)[1] for a in args if a.startswith("--output=")]
         if name in ("uniq", "xxd") and len(operands) > 1:
@@ -1284,6 +1297,9 @@ class _Commands:
                 "send-email", "archive", "hook", "var", "help") or operands[1:2] == ["foreach"]:
             self.report.flag("process_control", f"git {sub or 'command'} can run programs",
                              _Event("process", "run programs through git"))
+        if "--no-index" in args:
+            for target in operands[1:]:
+                self.report.touch(target, "read", "read {}")
         if sub in _GIT_NETWORK:
             self.network("git", operands[1:])
             if sub in ("clone", "pull", "submodule"):
@@ -1419,6 +1435,12 @@ _TABLE = {
 # Options of read-only tools that name a file they write.
 _READER_OUTPUT_OPTS = {"sort": ("-o", "--output"), "shuf": ("-o", "--output"), "tree": ("-o",),
                        "less": ("-o", "-O", "--log-file", "--LOG-FILE"), "more": ("-o",)}
+
+
+# Quiet commands whose arguments are text, never files.
+_TEXT_COMMANDS = frozenset({"echo", "printf", "expr", "test", "[", "export", "unset", "local", "declare", "typeset",
+                            "readonly", "let", "set", "shift", "return", "exit", "break", "continue", ":", "true",
+                            "false", "alias", "type", "which", "whereis", "hash", "read", "seq", "factor"})
 
 
 def _rule_for(name: str) -> str:
