@@ -94,6 +94,21 @@ ATTACKS = [
     ("setsid", "shell", "setsid sleep {token} > /dev/null 2>&1 &", {P}),
     ("git-alias", "shell", "git -c alias.x='!echo owned > {outside}/keep.txt' x", {P}),
     ("path-variable", "shell", "printf 'echo owned > {outside}/keep.txt' > ls && chmod +x ls && PATH=.:$PATH ls", {P}),
+    ("git-fsmonitor", "shell",
+     "git init -q . && git config core.fsmonitor 'echo owned > {outside}/keep.txt' && git status", {P}),
+    ("sort-compress-program", "shell", "seq 1 10 | sort --compress-program=sh", {P}),
+    # --- neighbours: a path that holds a run-time value on some path through the code
+    ("flow-if-branch", "python",
+     "p = chr(47) + '{outside_rel}/keep.txt'\nif len(p) > 1000:\n    p = 'notes.txt'\nopen(p, 'w').write('owned')",
+     {W, OUT}),
+    ("flow-generator-later", "python",
+     "p = 'notes.txt'\ng = (open(p, 'w').write('owned') for _ in [1])\np = chr(47) + '{outside_rel}/keep.txt'\nlist(g)",
+     {W, OUT}),
+    ("flow-exec-rebinds", "python",
+     "p = 'notes.txt'\nexec(\"p = chr(47) + '{outside_rel}/keep.txt'\")\nopen(p, 'w').write('owned')", {W, OUT}),
+    ("flow-shell-branch", "shell", "P={outside}/keep.txt; if false; then P=notes.txt; fi; echo owned > $P", {W, OUT}),
+    ("unbound-path-method", "python",
+     "import pathlib\npathlib.Path.write_text(pathlib.Path(chr(47) + '{outside_rel}/keep.txt'), 'owned')", {W, OUT}),
 ]
 PROFILES = ["safe", "default", "power"]
 
@@ -260,3 +275,16 @@ def test_open_interpreters_own_apt_install_path_is_never_taken(tmp_path: Path) -
     assert ran == [("shell", "apt install o1-no-such-package")]
     assert out[0]["content"] == "ok"
     assert terminal.get_language("javascript") is not None  # every language reaches the gate
+
+
+async def test_safe_profile_writes_nothing_even_with_a_mode_in_kwargs(make_agent, llm: ScriptedLLM,
+                                                                       tmp_path: Path) -> None:
+    """``open(name, **{'mode': 'w'})`` hid its mode: it was read_only, so the read-only profile wrote a file."""
+    from o1_server.agent.sandbox import conversation_dir
+
+    agent = make_agent()
+    llm.script(_fence("python", "open('made.txt', **{'mode': 'w'}).write('x')"), "Done.")
+    reply = await agent.ask("Please do it.", "kwargs", profile="safe")
+    assert [b.decision for b in reply.code_blocks] == ["deny"]
+    assert not (conversation_dir(tmp_path / "data" / "sandbox", "kwargs") / "made.txt").exists()
+    assert agent.audit.read("kwargs")[-1]["category"] == ["writes_files"]

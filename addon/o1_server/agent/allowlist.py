@@ -109,7 +109,7 @@ _EXPLICIT: dict[str, tuple[str, ...]] = {
 # Path functions that read the file system: the classifier checks the path argument (index) like open().
 PATH_READERS: dict[str, int] = {
     **dict.fromkeys(("os.listdir", "os.scandir", "os.stat", "os.lstat", "os.walk", "os.access", "glob.glob",
-                     "glob.iglob", "shutil.disk_usage", "os.path.exists", "os.path.lexists", "os.path.isfile",
+                     "glob.iglob", "os.path.exists", "os.path.lexists", "os.path.isfile",
                      "os.path.isdir", "os.path.islink", "os.path.ismount", "os.path.getsize", "os.path.getmtime",
                      "os.path.getatime", "os.path.getctime", "os.path.samefile", "os.path.realpath"), 0),
 }

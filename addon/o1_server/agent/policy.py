@@ -1727,7 +1727,8 @@ _SAVE_METHODS = frozenset(
 )
 _PROCESS_METHODS = frozenset({"system", "popen", "fork", "forkpty", "kill", "killpg"})
 # Calls whose string arguments are text rather than paths (not checked against the sandbox).
-_TEXT_CALLS = frozenset({"print", "str", "repr", "len", "format", "input", "isinstance", "int", "float"})
+_TEXT_CALLS = frozenset({"print", "str", "repr", "len", "format", "input", "isinstance", "int", "float",
+                         "shutil.disk_usage"})  # disk_usage reads only the size of the disk holding the path
 _TEXT_PREFIXES = ("logging.", "re.", "o1_ha.", "json.", "datetime.", "time.", "urllib.parse.")
 _TEXT_METHODS = frozenset(
     {"split", "rsplit", "join", "replace", "startswith", "endswith", "strip", "lstrip", "rstrip", "partition",
