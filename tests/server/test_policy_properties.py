@@ -139,7 +139,18 @@ LEGIT = [
     "import random\nprint(random.randint(1, 6))", "import time\nprint(time.strftime('%H:%M'))",
     "words = 'a b'.split()\nprint(', '.join(w.upper() for w in words))",
     "class Box:\n    def __init__(self, n):\n        self.n = n\n    def double(self):\n        return self.n * 2\nprint(Box(2).double())",
-    "import shutil\nprint(shutil.disk_usage('.').free // 2**30)", "import platform\nprint(platform.system())",
+    "import shutil\nprint(shutil.disk_usage('/').free // 2**30)", "import platform\nprint(platform.system())",
+    "from collections import namedtuple\nP = namedtuple('P', 'x y')\nprint(P(1, 2).x)",
+    "import dataclasses\n@dataclasses.dataclass\nclass A:\n    x: int\nprint(A(1).x)",
+    "import glob\nfor f in glob.glob('*.txt'):\n    print(f, open(f).read())",
+    "import datetime, os\nprint(datetime.datetime.fromtimestamp(os.path.getmtime('notes.txt')))",
+    "import zoneinfo, datetime\nprint(datetime.datetime.now(zoneinfo.ZoneInfo('Asia/Tokyo')).strftime('%H:%M'))",
+    "from datetime import date\ntoday = date.today()\nprint((date(today.year, 12, 25) - today).days)",
+    "import os\nfor entry in os.scandir('.'):\n    if entry.is_file():\n        print(entry.name, entry.stat().st_size)",
+    "import os\nwith os.scandir('.') as it:\n    for entry in it:\n        print(entry.name)",
+    "from pathlib import Path\nprint(sorted(Path('.').iterdir(), key=lambda p: p.stat().st_mtime))",
+    "try:\n    x = 1 / 0\nexcept ZeroDivisionError as e:\n    print('error', e)",
+    "if __name__ == '__main__':\n    print(f'{1234567:,}')",
 ]
 
 

@@ -295,7 +295,11 @@ class _Report:
             self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")
             if kind == "read":
                 kind, template = "outside", "read {} outside my working folder"
-        self.note(_Event(kind, template, path))
+        prefix = path.split(HOLE)[0]
+        if HOLE in path and not (prefix and _is_outside(prefix, self.sandbox)):
+            self.note(_Event(kind, template, "", "a file whose name I can't check"))
+        else:
+            self.note(_Event(kind, template, path))
 
     def candidate(self, text: str) -> None:
         """Check a string that may be a path (it is not known to be one) against the sandbox."""
