@@ -276,6 +276,13 @@ FAIL_CLOSED = [
     ("walk", "python", "import os\nfor root, dirs, files in os.walk('.'):\n    print([os.path.join(root, f) for f in files])",
      {R}),
     ("shell-substituted-path", "shell", "cat $(echo /etc/passwd)", {OUT}),
+    ("shell-ansi-c-quoting", "shell", "cat $'\\x2fetc/passwd'", {OUT}),
+    ("shell-ansi-c-command", "shell", "$'\\x72\\x6d' -rf /", {P}),
+    ("shell-brace-expansion", "shell", "cat {/etc/passwd,x}", {OUT}),
+    ("shell-glob-may-match-dotdot", "shell", "cat .?/.?/etc/passwd", {OUT}),
+    ("shell-plain-glob", "shell", "cat drafts/*.txt", {R}),
+    ("tar-absolute-names", "shell", "tar -xPf a.tar", {W, OUT}),
+    ("unpack-archive", "python", "import shutil\nshutil.unpack_archive('a.tar', 'x')", {W, OUT}),
     ("shell-loop-items", "shell", 'for f in a.txt b.txt; do cat "$f"; done', {R}),
     # --- shell programs that run programs, write files or change what runs
     ("awk-writes-outside", "shell", "awk 'BEGIN{print \"x\" > \"/tmp/x\"}'", {W, OUT}),

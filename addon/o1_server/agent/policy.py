@@ -807,7 +807,19 @@ class _ShellScanner:
             self.visit(child)
 
     def word(self, node: bashlex.ast.node) -> str:
-        """The static value of a word: ``$HOME`` is ``~``, known variables are substituted, the rest is HOLE."""
+        """The static value of a word: ``$HOME`` is ``~``, known variables are substituted, the rest is HOLE.
+
+        What bash expands in ways not followed here is HOLE too: ``$'\\x2f'`` quoting, brace expansion
+        (``{/etc/passwd,x}``) and a glob that may match ``..`` (``.?``, ``.*``)."""
+        raw = self.source[node.pos[0] : node.pos[1]]
+        if "$'" in raw or '$"' in raw:
+            return HOLE
+        if not raw.startswith(("'", '"')) and re.search(r"\{[^{}\s'\"]*(,|\.\.)[^{}\s'\"]*\}", raw):
+            return HOLE
+        return _dot_globs(self.plain_word(node))
+
+    def plain_word(self, node: bashlex.ast.node) -> str:
+        """A word's value with its variables and substitutions replaced."""
         parts = [p for p in getattr(node, "parts", None) or () if p.kind != "tilde"]
         if not parts:
             return _unquote(self.source[node.pos[0] : node.pos[1]], node.word)
@@ -1006,6 +1018,14 @@ def _check_variable(name: str, report: _Report) -> None:
                     _Event("process", "change how programs are started"))
 
 
+def _dot_globs(word: str) -> str:
+    """A path whose component is a glob starting with ``.`` may match ``..``: that component is HOLE."""
+    if not _GLOB_CHARS & set(word):
+        return word
+    parts = word.split("/")
+    return "/".join(HOLE if p.startswith(".") and _GLOB_CHARS & set(p) else p for p in parts)
+
+
 def _unquote(source: str, fallback: str) -> str:
     """Quote removal of one word's source text (bashlex mishandles ``'a'"'"'b'``); ``fallback`` if unsure."""
     try:
@@ -1201,6 +1221,10 @@ class _Commands:
         self.report.flag("writes_files", f"{name} changes files", _Event("write", f"change files with {name}"))
         runs = ("--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command", "--info-script",
                 "--new-volume-script", "-TT", "--unzip-command", "--filter")
+        if name == "tar" and any(a in ("-P", "--absolute-names") or re.fullmatch(r"-[A-Za-z]*P[A-Za-z]*", a)
+                                 for a in args):
+            self.report.flag("outside_sandbox", "tar -P writes absolute paths",
+                             _Event("outside", "unpack files outside my working folder"))
         clustered = name == "tar" and any(re.fullmatch(r"-?[A-Za-z]*[IF][A-Za-z]*", a) for a in args[:1])
         if clustered or any(a.startswith(runs) or (name == "tar" and re.fullmatch(r"-[A-Za-z]*[IF][A-Za-z]*", a))
                             for a in args):
@@ -2807,6 +2831,12 @@ class _PythonScanner(ast.NodeVisitor):
                 self.report.touch(path, "write", "move files to {}")
 
     def call_write(self, node: ast.Call, qualname: str) -> None:
+        if qualname == "shutil.unpack_archive":  # members named ../x or /x land wherever they say (3.11 tarfile)
+            self.report.flag("outside_sandbox", "an archive's files may land outside the sandbox",
+                             _Event("outside", "unpack files that may land outside my working folder"))
+        self.call_write_paths(node, qualname)
+
+    def call_write_paths(self, node: ast.Call, qualname: str) -> None:
         """os.mkdir, os.rename, shutil.copy ...: the written path, other path arguments are read."""
         index, template = _WRITERS[qualname]
         names = ("dst", "dest", "base_name", "extract_dir") if index else ("path", "name", "file", "fname", "base_name")
