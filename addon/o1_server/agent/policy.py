@@ -38,8 +38,9 @@ limits and the working directory are enforced by the executor, isolation by the 
   again in a loop, changed by a function (``global``) or by ``exec``, a function's parameter (``def
   save(path)``), or a name read by a function or generator that runs later while bound more than once, is
   unknown, so a path made from it counts as outside. Shell variables are followed only when set exactly once.
-* Symlinks are judged as they exist when the block is classified: a symlink to outside created by an earlier
-  allowed block (e.g. unpacked from an archive with ``tar``) is followed only if it already exists.
+* Symlinks are judged as they exist when the block is classified. Links the code makes itself are checked
+  (``ln -s``, ``os.symlink``, ``Path.symlink_to``), but a link that arrives inside an archive (``tar -x``,
+  ``unzip``) or a git checkout and is used in the same block is not seen; in a later block it is followed.
 * Attribute names are checked by name, not by type: an attribute on the allowlist (say ``.write``) is allowed
   on any value; that is sound because values of dangerous types can only be reached through names that are
   not on the allowlist. Attributes the block defines itself (class members, ``obj.x = ...``) are allowed.
