@@ -2228,9 +2228,6 @@ class _PythonScanner(ast.NodeVisitor):
             return
         if any(_rule_matches(p, module) for p, *_ in _PY_RULES) or _is_known(module):
             return  # flagged as network / process_control / installs_packages by the rules
-        if module.split(".")[0] in allowlist.IMPORTABLE and module not in _SUBMODULES:
-            self.unchecked(f"imports {module}")
-            return
         self.unchecked(f"imports {module}")
 
     def visit_Import(self, node: ast.Import) -> None:
