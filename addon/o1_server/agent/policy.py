@@ -2391,10 +2391,11 @@ class _PythonScanner(ast.NodeVisitor):
         for decorator in getattr(node, "decorator_list", []):
             self.visit(decorator)
         self.visit(node.args)
-        if getattr(node, "returns", None) is not None:
-            self.visit(node.returns)  # type: ignore[arg-type]
+        returns = getattr(node, "returns", None)
+        if returns is not None:
+            self.visit(returns)
         params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-        body = node.body if isinstance(node.body, list) else [node.body]
+        body: list[ast.AST] = list(node.body) if isinstance(node.body, list) else [node.body]
         self.deferred(params, body, self.lambda_values.pop(id(node), {}))
 
     visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
@@ -2480,7 +2481,7 @@ class _PythonScanner(ast.NodeVisitor):
         for statement in node.finalbody:
             self.visit(statement)
 
-    visit_TryStar = visit_Try
+    visit_TryStar = visit_Try  # type: ignore[assignment]
 
     def visit_Match(self, node: ast.Match) -> None:
         self.visit(node.subject)
@@ -2572,7 +2573,7 @@ class _PythonScanner(ast.NodeVisitor):
             self.visit(statement)
         self.forget(node.body)  # a context manager may stop the body early (contextlib.suppress)
 
-    visit_AsyncWith = visit_With
+    visit_AsyncWith = visit_With  # type: ignore[assignment]
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
