@@ -318,6 +318,9 @@ FAIL_CLOSED = [
     ("jq-rawfile", "shell", "jq --rawfile x /etc/passwd -n '$x'", {OUT}),
     ("locate", "shell", "locate passwd", {OUT}),
     ("git-no-index", "shell", "git diff --no-index /etc/passwd notes.txt", {OUT}),
+    ("files-listed-in-a-file", "shell", "sort --files0-from=list", {OUT}),
+    ("tar-files-from", "shell", "tar -cf a.tar -T list", {W, OUT}),
+    ("checksum-check-reads-listed-files", "shell", "sha256sum -c sums.txt", {OUT}),
     ("curl-remote-name", "shell", "curl -O https://example.com/a.zip", {N, W}),
 ]
 
