@@ -258,6 +258,15 @@ FAIL_CLOSED = [
     ("star-import-safe", "python", "from math import *\nprint(sqrt(2))", {R}),
     ("star-import-unchecked", "python", "from platform import *", {U}),
     ("environ", "python", "import os\nprint(os.environ['HOME'])", {U}),
+    # --- names the code rebinds: a module stays a module, a shadowed function's result is not trusted
+    ("module-alias-rebound-in-branch", "python", "import os as o\nif False:\n    o = []\no.remove('notes.txt')", {D}),
+    ("module-alias-rebound-in-function", "python", "import os as o\ndef f():\n    o = 1\no.remove('notes.txt')", {D}),
+    ("exec-rebound-on-some-path", "python", "if input():\n    exec = print\nexec(input())", {P}),
+    ("shadowed-getcwd", "python", "from os import getcwd\ndef getcwd():\n    return '/etc'\nprint(open(getcwd() + '/passwd').read())",
+     {OUT}),
+    ("shadowed-str", "python", "def str(x):\n    return '/etc/passwd'\nprint(open(str('notes.txt')).read())", {OUT}),
+    ("shadowed-date", "python", "from datetime import date\nclass date:\n    @staticmethod\n    def today():\n"
+                                "        return '../../../tmp/x'\nopen(f'{date.today()}', 'w')", {W, OUT}),
     ("raw-socket", "python", "import _socket\ns = _socket.socket()", {N}),
     # --- paths known only at run time, links, the working folder
     ("chr-path", "python", "open(chr(47) + 'tmp/x', 'w')", {W, OUT}),

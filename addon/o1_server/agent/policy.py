@@ -2012,6 +2012,8 @@ class _Scope:
         self.env: dict[str, tuple[str, ...]] = {}
         self.shadowed: set[str] = set()  # names bound here, so not the kernel's modules of the same name
         self.volatile: set[str] = set()  # names changed where the scanner can't follow (global, exec): unknown
+        self.local_names: frozenset[str] = frozenset()  # names the code binds other than by import
+        self.import_names: set[str] = set()  # names bound by import: they keep resolving to the module
         self.path_names: set[str] = set()  # names bound to pathlib paths
 
     # -- names
@@ -2022,7 +2024,9 @@ class _Scope:
             name = self.aliases.get(node.id)
             if name is None and node.id not in self.shadowed:
                 name = _DEFAULT_NAMES.get(node.id)
-            if name is None and node.id in _BUILTINS and node.id not in self.shadowed:
+            if name is None and node.id in _BUILTINS and (
+                    node.id in allowlist.DANGEROUS_BUILTINS  # rebinding exec on some path doesn't make it safe
+                    or (node.id not in self.shadowed and node.id not in self.local_names)):
                 name = node.id
             return name.removeprefix("builtins.") if name else None
         if isinstance(node, ast.Attribute):
@@ -2031,6 +2035,16 @@ class _Scope:
         if isinstance(node, ast.Call):
             return self.call_result_name(node)
         return None
+
+    def trusted(self, node: ast.AST) -> str | None:
+        """The dotted name of a function whose *result* is trusted (``os.getcwd()`` is '.'), or None when its
+        first name is also bound by the code itself (``def getcwd(): ...``, ``class date: ...``)."""
+        base = node
+        while isinstance(base, (ast.Attribute, ast.Call)):
+            base = base.value if isinstance(base, ast.Attribute) else base.func
+        if isinstance(base, ast.Name) and base.id in self.local_names:
+            return None
+        return self.qualname(node)
 
     def call_result_name(self, node: ast.Call) -> str | None:
         """``__import__('os')`` -> ``os``; ``getattr(os, 'sys' + 'tem')`` -> ``os.system``."""
@@ -2087,11 +2101,11 @@ class _Scope:
         if isinstance(value, ast.Constant):
             return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
         if isinstance(value, ast.Call):
-            name = self.qualname(value.func)
+            name = self.trusted(value.func)
             if name in ("int", "len", "float") or name in _DATE_NOW:
                 return True
             if (isinstance(value.func, ast.Attribute) and value.func.attr == "strftime" and isinstance(
-                    value.func.value, ast.Call) and self.qualname(value.func.value.func) in _DATE_NOW and value.args):
+                    value.func.value, ast.Call) and self.trusted(value.func.value.func) in _DATE_NOW and value.args):
                 fmt = self.values(value.args[0])
                 return len(fmt) == 1 and re.fullmatch(r"([^/%\\.]|%[YmdHMSjyIpfaAbBUWGuVz%])*", fmt[0]) is not None
         return False
@@ -2134,8 +2148,8 @@ class _Scope:
         return ()
 
     def values_Call(self, node: ast.Call) -> tuple[str, ...]:
-        func = self.qualname(node.func)
-        if func is None and isinstance(node.func, ast.Name) and node.func.id not in self.env:
+        func = self.trusted(node.func)
+        if func is None and isinstance(node.func, ast.Name) and node.func.id not in self.local_names:
             func = node.func.id
         args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
         if func in _PATH_BUILDERS:
@@ -2196,6 +2210,7 @@ class _PythonScanner(ast.NodeVisitor):
         self.called: set[int] = set()  # ids of call targets whose call was analysed with its arguments
         self.nested = 0  # depth of function, class and comprehension bodies
         self.local_names = _bound_names(tree) if tree is not None else frozenset()
+        self.scope.local_names = self.local_names
         self.user_attrs = _user_attrs(tree) if tree is not None else frozenset()
         self.modules: set[str] = set()  # names bound by ``import x`` (modules)
         self.star_modules: list[str] = []  # modules imported with ``from m import *``
@@ -2240,6 +2255,7 @@ class _PythonScanner(ast.NodeVisitor):
             top = alias.name.split(".")[0]
             bound = alias.asname or top
             self.scope.aliases[bound] = alias.name if alias.asname else top
+            self.scope.import_names.add(bound)
             self.modules.add(bound)
             self.apply_rules(alias.name)
             self.check_import(alias.name)
@@ -2262,6 +2278,7 @@ class _PythonScanner(ast.NodeVisitor):
                 continue
             qualname = f"{module}.{alias.name}"
             self.scope.aliases[alias.asname or alias.name] = qualname
+            self.scope.import_names.add(alias.asname or alias.name)
             self.apply_rules(qualname)
             if qualname in _SUBMODULES:
                 self.modules.add(alias.asname or alias.name)
@@ -2541,7 +2558,10 @@ class _PythonScanner(ast.NodeVisitor):
             self.scope.shadowed.add(target.id)
         self.assigned.add(target.id)
         self.scope.env.pop(target.id, None)
-        self.scope.aliases.pop(target.id, None)
+        if target.id not in self.scope.import_names:
+            # an imported name rebound (maybe only on some path) still resolves to what was imported: calls
+            # through it are judged as that module's, never as harmless methods of an unknown value
+            self.scope.aliases.pop(target.id, None)
         if value is not None and self.is_path(value):
             self.scope.path_names.add(target.id)  # never removed: a name that may hold a path is checked as one
         if values:
