@@ -131,6 +131,11 @@ def programs() -> st.SearchStrategy[str]:
         expressions().map(lambda e: f"y = {e}"),
         expressions(),
         expressions().map(lambda e: f"print({e})"),
+        st.tuples(st.sampled_from(["x", "y", "str", "len", "o1_ha", "os", "exec"]), expressions()).map(
+            lambda t: f"if len('a') > 5:\n    {t[0]} = {t[1]}"),
+        st.tuples(st.sampled_from(["str", "len", "int", "getcwd", "x"]), expressions()).map(
+            lambda t: f"def {t[0]}(*a):\n    return {t[1]}"),
+        expressions().map(lambda e: f"for x in [{e}]:\n    y = x"),
     )
     body = st.lists(statement, min_size=1, max_size=4).map(lambda lines: "\n".join(lines))
     return st.tuples(imports, body).map("".join)
