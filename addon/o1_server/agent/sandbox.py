@@ -421,12 +421,14 @@ def _detect() -> Isolation:
     else:
         iso.missing.append("cgroups are turned off: memory and processes are bounded by rlimits only.")
     if not _use_bwrap:
+        _check_python_reachable(iso)
         iso.missing.append("bubblewrap is turned off: blocks run as plain processes with rlimits and their "
                            "own uid, without private mount, pid or network namespaces.")
         return iso
     bwrap = shutil.which("bwrap")
     setpriv = shutil.which("setpriv") if iso.root else None
     if bwrap is None:
+        _check_python_reachable(iso)
         iso.missing.append("bubblewrap (bwrap) is not installed (apt-get install bubblewrap): blocks run as "
                            "plain processes with rlimits and their own uid, without private mount, pid or "
                            "network namespaces.")
@@ -449,12 +451,34 @@ def _detect() -> Isolation:
     finally:
         shutil.rmtree(probe, ignore_errors=True)
     if done.returncode != 0:
+        _check_python_reachable(iso)
         reason = (done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         iso.missing.append(f"bubblewrap cannot create namespaces here ({reason[0]}); in a container it needs "
                            "CAP_SYS_ADMIN and an AppArmor profile that allows mounts: blocks run as plain "
                            "processes with rlimits and their own uid instead.")
         iso.bwrap = iso.setpriv = None
     return iso
+
+
+def python_reachable_by_others() -> bool:
+    """Whether a uid other than the server's can run the server's Python (every folder on the way to the
+    interpreter and its venv is passable by others), as the fallback without bubblewrap needs."""
+    for path in (os.path.realpath(sys.executable), sys.prefix, sys.base_prefix):
+        folder = Path(path)
+        for parent in [folder, *folder.parents] if folder.is_dir() else folder.parents:
+            try:
+                if not parent.stat().st_mode & 0o001:
+                    return False
+            except OSError:
+                return False
+    return True
+
+
+def _check_python_reachable(iso: Isolation) -> None:
+    if iso.uids and not python_reachable_by_others():
+        iso.missing.append(f"Without bubblewrap, Python blocks run as the conversation's uid, which cannot reach "
+                           f"the server's Python ({sys.executable}): install the server in a folder others can "
+                           "enter (e.g. /opt) or install bubblewrap.")
 
 
 def isolation() -> Isolation:
@@ -526,23 +550,36 @@ def _bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds:
         argv.append("--unshare-user")
     if not network:
         argv.append("--unshare-net")
-    argv += ["--ro-bind", "/usr", "/usr"]
+    made = {"/", "/usr", "/etc", "/tmp", "/proc", "/dev"}
+
+    def bind(kind: str, path: str) -> None:
+        # bwrap creates missing parents as root-only (0700) folders: make them passable (0755) first. They are
+        # empty folders of the box's own root, so this shows nothing of the host.
+        parents = [str(p) for p in reversed(Path(path).parents) if str(p) not in made]
+        for parent in parents:
+            argv.extend(["--perms", "0755", "--dir", parent])
+            made.add(parent)
+        argv.extend([kind, path, path])
+        made.add(path)
+
+    bind("--ro-bind", "/usr")
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = f"/{name}"
         if os.path.islink(path):
             argv += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
-            argv += ["--ro-bind", path, path]
+            bind("--ro-bind", path)
+    argv += ["--perms", "0755", "--dir", "/etc"]
     for name in ETC_FILES:
         argv += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     for path in _python_paths():
-        argv += ["--ro-bind", path, path]
-    argv += ["--ro-bind", str(HELPERS_DIR), str(HELPERS_DIR)]
+        bind("--ro-bind", path)
+    bind("--ro-bind", str(HELPERS_DIR))
     argv += ["--proc", "/proc", "--dev", "/dev",
              "--perms", "1777", "--size", str(limits.tmp_mb * MIB), "--tmpfs", "/tmp"]
-    argv += ["--bind", str(cwd), str(cwd)]
+    bind("--bind", str(cwd))
     for path in binds:
-        argv += ["--bind", os.fspath(path), os.fspath(path)]
+        bind("--bind", os.path.abspath(os.fspath(path)))
     argv += ["--chdir", str(cwd), "--"]
     if iso.root and user is not None:
         argv += [iso.setpriv or "setpriv", f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups",
