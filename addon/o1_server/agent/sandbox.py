@@ -35,7 +35,6 @@ process / per uid only. A server that is not root cannot switch uids: code runs 
 from __future__ import annotations
 
 import ctypes
-import errno
 import hashlib
 import logging
 import os
@@ -787,11 +786,10 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def _kill_uid(user: tuple[int, int]) -> None:
-    """SIGKILL every process of ``user``'s uid (``kill -KILL -1`` run as that uid; procps ``kill``)."""
-    kill = shutil.which("kill") or "/bin/kill"
+    """SIGKILL every process of ``user``'s uid: bash's built-in ``kill -KILL -1`` run as that uid."""
     try:
-        subprocess.run([kill, "-s", "KILL", "--", "-1"], user=user[0], group=user[1], extra_groups=[],
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
+        subprocess.run(["/bin/bash", "--noprofile", "--norc", "-c", "kill -s KILL -- -1"], user=user[0],
+                       group=user[1], extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=10, cwd="/")
     except (OSError, subprocess.SubprocessError) as err:
-        if getattr(err, "errno", None) != errno.ENOENT:
-            _LOGGER.warning("Could not kill the processes of uid %d: %s", user[0], err)
+        _LOGGER.warning("Could not kill the processes of uid %d: %s", user[0], err)

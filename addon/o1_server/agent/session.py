@@ -103,9 +103,11 @@ class Session:
         self._current = None
         # The network is shared only with a block the policy allowed (or the user confirmed) as `network`.
         # Until Home Assistant access goes through the server's broker, o1_ha still calls Home Assistant over
-        # HTTP, so an allowed `home_assistant` block keeps the network when a Home Assistant URL is configured.
+        # HTTP, so an allowed block using it keeps the network when a Home Assistant URL is configured
+        # (transitional: remove with the broker).
         allowed = set(block.category) if block.decision == "allow" else set()
-        network = "network" in allowed or ("home_assistant" in allowed and "O1_HA_URL" in self._code_env())
+        network = block.decision == "allow" and (
+            "network" in allowed or ("o1_ha" in code and "O1_HA_URL" in self._code_env()))
         result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled,
                           network=network)
         block.exit_status = result.exit_status
