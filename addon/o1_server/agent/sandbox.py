@@ -574,8 +574,10 @@ def _bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds:
     for path in _python_paths():
         bind("--ro-bind", path)
     bind("--ro-bind", str(HELPERS_DIR))
+    tmp_size = str(limits.tmp_mb * MIB)
     argv += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", str(limits.tmp_mb * MIB), "--tmpfs", "/tmp"]
+             "--perms", "1777", "--size", tmp_size, "--tmpfs", "/dev/shm",  # POSIX semaphores, multiprocessing
+             "--perms", "1777", "--size", tmp_size, "--tmpfs", "/tmp"]
     bind("--bind", str(cwd))
     for path in binds:
         bind("--bind", os.path.abspath(os.fspath(path)))
