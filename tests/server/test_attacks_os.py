@@ -206,38 +206,31 @@ def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None
 
 # ------------------------------------------------------------------------------------------ limits
 def test_forked_children_share_one_memory_limit(mode: str, box_root: Path) -> None:
-    need_python(mode)
     if sandbox.isolation().cgroups is None:
         pytest.skip("no writable cgroups here: " + " ".join(sandbox.isolation().missing))
     folder = conversation_dir(box_root, "memory")
-    # Four children each take 100 MiB (written, so really resident) and hold it until a common moment; only
-    # those still alive then write their file. With 256 MiB for the whole tree at most two can.
-    src = (
-        "import os, time\n"
-        "meet = time.time() + 6\n"
-        "kids = []\n"
-        "for i in range(4):\n"
-        "    pid = os.fork()\n"
-        "    if pid == 0:\n"
-        "        block = b'x' * (100 * 1024 * 1024)\n"
-        "        late = time.time() > meet\n"
-        "        time.sleep(max(0, meet - time.time()))\n"
-        "        open(('late-' if late else 'held-') + str(i), 'w').close()\n"
-        "        os._exit(0)\n"
-        "    kids.append(pid)\n"
-        "for pid in kids:\n"
-        "    os.waitpid(pid, 0)\n"
-        "print('waited')\n"
-    )
-    result = run_code("python", src, folder, Limits(seconds=20, memory_mb=256))
+    # Four forked children (perl, which every Debian has) each take 100 MiB (written, so really resident) and
+    # hold it until a common moment; only those still alive then write their file. With 256 MiB for the whole
+    # tree at most two can; without a limit for the tree (the old per-process rlimit) all four did.
+    hog = ("my $b = 'x' x (100 * 1024 * 1024); my $late = time() > $ARGV[0]; "
+           "select(undef, undef, undef, 0.05) while time() < $ARGV[0]; "
+           "open(my $f, '>', ($late ? 'late-' : 'held-') . $ARGV[1]); close($f);")
+    (folder / "hog.pl").write_text(hog)
+    src = "meet=$(( $(date +%s) + 6 )); for i in 1 2 3 4; do perl hog.pl $meet $i & done; wait; echo waited"
+    result = run_code("shell", src, folder, Limits(seconds=30, memory_mb=256))
     held = sorted(p.name for p in folder.glob("held-*"))
+    assert "waited" in result.output, result.output
     assert not list(folder.glob("late-*")), "a child allocated after the meeting time: the test proves nothing"
     assert 1 <= len(held) <= 2, (held, result.output)
 
 
 def test_a_huge_file_stops_at_the_file_size_limit(mode: str, box_root: Path) -> None:
-    need_python(mode)
     folder = conversation_dir(box_root, "fsize")
+    shell = run_code("shell", "head -c 1073741824 /dev/zero > big2.bin; echo status=$?", folder,
+                     Limits(seconds=20, file_mb=16))
+    assert "status=0" not in shell.output, shell.output
+    assert (folder / "big2.bin").stat().st_size <= 16 * MIB
+    need_python(mode)
     src = (
         "chunk = b'x' * (1024 * 1024)\n"
         "try:\n"
@@ -251,10 +244,6 @@ def test_a_huge_file_stops_at_the_file_size_limit(mode: str, box_root: Path) -> 
     result = run_code("python", src, folder, Limits(seconds=20, file_mb=16))
     assert "stopped: File too large" in result.output, result.output
     assert (folder / "big.bin").stat().st_size <= 16 * MIB
-    shell = run_code("shell", "head -c 1073741824 /dev/zero > big2.bin; echo status=$?", folder,
-                     Limits(seconds=20, file_mb=16))
-    assert "status=0" not in shell.output, shell.output
-    assert (folder / "big2.bin").stat().st_size <= 16 * MIB
 
 
 def test_a_folder_over_its_disk_cap_runs_nothing(mode: str, box_root: Path) -> None:
@@ -293,12 +282,13 @@ def test_files_outside_the_box_can_be_neither_read_nor_written(mode: str, box_ro
     before = digest(outside)
     folder = conversation_dir(box_root, "outside")
     path = str(outside)
+    sh = run_code("shell", f"cat {path}; echo pwned > {path}; rm -f {path}; ls {outside.parent}", folder, Limits())
+    assert "precious-outside-content" not in sh.output
+    assert outside.exists() and digest(outside) == before
     need_python(mode)
     py = run_code("python", f"p = {path!r}\ntry:\n    print(open(p).read())\nexcept OSError as e:\n    print(e)\n"
                   f"try:\n    open(p, 'w').write('pwned')\nexcept OSError as e:\n    print(e)\n", folder, Limits())
-    sh = run_code("shell", f"cat {path}; echo pwned > {path}; rm -f {path}; ls {outside.parent}", folder, Limits())
-    for result in (py, sh):
-        assert "precious-outside-content" not in result.output
+    assert "precious-outside-content" not in py.output
     assert outside.exists() and digest(outside) == before
 
 
@@ -474,3 +464,46 @@ async def test_agent_code_cannot_see_the_server_data(make_agent, llm: ScriptedLL
     assert block.decision == "allow" and block.exit_status == 0, block.output
     assert "api-token-never-seen" not in block.output and audit_line not in block.output
     assert "No such file or directory" in block.output
+
+
+EVERYTHING = {c: "allow" for c in ("read_only", "writes_files", "deletes_files", "outside_sandbox", "network",
+                                   "installs_packages", "process_control", "home_assistant", "unparseable")}
+
+
+async def test_agent_with_everything_allowed_cannot_touch_outside_files(make_agent, llm: ScriptedLLM,
+                                                                          outside: Path) -> None:
+    """The classifier lets everything through here: only the operating system stands in the way."""
+    _need_bwrap()
+    outside.parent.chmod(0o755)
+    outside.chmod(0o666)  # even writable by everyone on the host
+    before = digest(outside)
+    agent = make_agent(policy=EVERYTHING)
+    llm.script(code(f"cat {outside}; echo pwned > {outside}; rm -rf {outside.parent}", "shell"), "Done.")
+    reply = await agent.ask("Ruin that file", "outside", profile="t")
+    [block] = reply.code_blocks
+    assert block.decision == "allow" and block.exit_status is not None
+    assert "precious-outside-content" not in block.output
+    assert digest(outside) == before
+
+
+async def test_agent_conversations_cannot_read_each_other(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """Conversation B looks for A's diary by path and through /proc/<pid>/cwd while A's block still runs."""
+    import asyncio
+
+    agent = make_agent(policy=EVERYTHING, seconds=20)
+    a_dir = conversation_dir(tmp_path / "data" / "sandbox", "conv-a")
+    llm.script(code("echo alice-diary-secret > diary.txt; chmod 644 diary.txt; sleep 6", "shell"),
+               code(f"cat {a_dir}/diary.txt; ls {a_dir}; "
+                    "for p in /proc/[0-9]*; do cat $p/cwd/diary.txt 2>/dev/null; done; echo snooped", "shell"),
+               "Done.", "Done.")
+    first = asyncio.ensure_future(agent.ask("Write my diary", "conv-a", profile="t"))
+    for _ in range(400):
+        if (a_dir / "diary.txt").exists():
+            break
+        await asyncio.sleep(0.05)
+    second = await agent.ask("Read the other diary", "conv-b", profile="t")
+    await first
+    [block] = second.code_blocks
+    assert block.decision == "allow" and "snooped" in block.output, block.output
+    assert "alice-diary-secret" not in block.output
+    assert (a_dir / "diary.txt").read_text() == "alice-diary-secret\n"

@@ -71,8 +71,8 @@ class Limits:
 
     seconds: wall time; memory_mb: MiB for the whole process tree (cgroup) and per process (address space);
     output_chars: characters of output kept; user: (uid, gid) to run as (None: the conversation's own uid
-    when the server is root, else the server's uid); processes: tasks at once in the block (cgroup) and per
-    uid (RLIMIT_NPROC); file_mb: largest file one process may write (MiB); disk_mb: cap on the conversation
+    when the server is root, else the server's uid); processes: tasks (threads count) at once in the block
+    (cgroup pids.max) and per uid (RLIMIT_NPROC); file_mb: largest file one process may write (MiB); disk_mb: cap on the conversation
     folder (MiB); tmp_mb: size of the private /tmp (MiB).
     """
 
@@ -80,7 +80,7 @@ class Limits:
     memory_mb: int = 512
     output_chars: int = 2000
     user: tuple[int, int] | None = None
-    processes: int = 64
+    processes: int = 128
     file_mb: int = 256
     disk_mb: int = 1024
     tmp_mb: int = 64
@@ -251,10 +251,12 @@ class _Cgroups:
         try:
             for parent in parents:
                 parent.mkdir(exist_ok=True)
-            if (parents[0].parent / "memory.use_hierarchy").exists():
-                (parents[0] / "memory.use_hierarchy").write_text("1")
         except OSError as err:
             return None, f"cgroup v1 under {root} is not writable ({err.strerror})"
+        try:
+            (parents[0] / "memory.use_hierarchy").write_text("1")  # limits hold for the block's whole subtree
+        except OSError:
+            pass  # always on in recent kernels; cannot change once a child exists
         return cls(1, parents), "cgroup v1 (memory, pids)"
 
     @classmethod
@@ -388,7 +390,7 @@ class Isolation:
         if self.uids:
             uids = f"one per conversation, from {self.uids[0]} ({self.uids[1]} uids)"
         elif self.root:
-            uids = "the explicit sandbox user, else root's own: per-conversation uids are off"
+            uids = "the explicit sandbox user, else nobody (65534): per-conversation uids are off"
         else:
             uids = f"the server's own uid {os.geteuid()} (not root: cannot give each conversation its own)"
         return {
@@ -595,9 +597,6 @@ def _preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_pr
     for procs in cgroup_procs:
         with open(procs, "w") as f:
             f.write(str(os.getpid()))
-    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(KILLED & 0xFF)  # the server died between fork and prctl
     memory = limits.memory_mb * MIB
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -612,6 +611,10 @@ def _preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_pr
         os.setgroups([])
         os.setgid(user[1])
         os.setuid(user[0])
+    # Last: a change of uid clears the parent-death signal.
+    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(KILLED & 0xFF)  # the server died between fork and prctl
 
 
 # ---------------------------------------------------------------------------------------------- folder
