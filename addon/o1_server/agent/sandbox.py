@@ -423,20 +423,17 @@ def _detect() -> Isolation:
         iso.missing.append("cgroups are turned off: memory and processes are bounded by rlimits only.")
     if not _use_bwrap:
         _check_python_reachable(iso)
-        iso.missing.append("bubblewrap is turned off: blocks run as plain processes with rlimits and their "
-                           "own uid, without private mount, pid or network namespaces.")
+        iso.missing.append("bubblewrap is turned off: " + _fallback(iso))
         return iso
     bwrap = shutil.which("bwrap")
     setpriv = shutil.which("setpriv") if iso.root else None
     if bwrap is None:
         _check_python_reachable(iso)
-        iso.missing.append("bubblewrap (bwrap) is not installed (apt-get install bubblewrap): blocks run as "
-                           "plain processes with rlimits and their own uid, without private mount, pid or "
-                           "network namespaces.")
+        iso.missing.append("bubblewrap (bwrap) is not installed (apt-get install bubblewrap): " + _fallback(iso))
         return iso
     if iso.root and setpriv is None:
         iso.missing.append("setpriv (util-linux) is missing, so bubblewrap cannot drop to the conversation's "
-                           "uid: blocks run without namespaces.")
+                           "uid: " + _fallback(iso))
         return iso
     iso.bwrap, iso.setpriv = bwrap, setpriv
     probe = Path(f"/tmp/o1-probe-{os.getpid()}-{uuid.uuid4().hex[:8]}")
@@ -455,10 +452,17 @@ def _detect() -> Isolation:
         _check_python_reachable(iso)
         reason = (done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
         iso.missing.append(f"bubblewrap cannot create namespaces here ({reason[0]}); in a container it needs "
-                           "CAP_SYS_ADMIN and an AppArmor profile that allows mounts: blocks run as plain "
-                           "processes with rlimits and their own uid instead.")
+                           "CAP_SYS_ADMIN and an AppArmor profile that allows mounts: " + _fallback(iso))
         iso.bwrap = iso.setpriv = None
     return iso
+
+
+def _fallback(iso: Isolation) -> str:
+    """What a block runs under without bubblewrap, as a sentence."""
+    who = ("its conversation's own uid (every process of which is killed when the block ends)" if iso.uids
+           else "nobody (65534)" if iso.root else f"the server's own uid {os.geteuid()}")
+    return (f"blocks run as plain processes in a new session with rlimits, as {who}, without private mount, "
+            "pid or network namespaces (any block can reach the network).")
 
 
 def python_reachable_by_others() -> bool:
