@@ -623,11 +623,13 @@ def _preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_pr
 
 # ---------------------------------------------------------------------------------------------- folder
 def _adopt_and_measure(folder: Path, user: tuple[int, int] | None) -> int:
-    """Bytes the folder uses on disk. When the server is root and the code runs as ``user``, entries the
-    server itself created there (owned by root, one link) are handed to ``user`` so the code can use them.
+    """Bytes the folder uses on disk. When the server is root and the code runs as ``user``, entries put there
+    by the server (root) or left by an older version (e.g. ``nobody``), that is owned by no conversation uid,
+    with one link (never a hard link to a file elsewhere), are handed to ``user`` so the code can use them.
     Symlinks are never followed; every step is relative to an open directory."""
     total = 0
     adopt = user is not None and os.geteuid() == 0
+    first, count = _uids or (0, 0)
     for _, dirnames, filenames, dirfd in os.fwalk(folder, follow_symlinks=False):
         for name in dirnames + filenames:
             try:
@@ -635,7 +637,8 @@ def _adopt_and_measure(folder: Path, user: tuple[int, int] | None) -> int:
             except OSError:
                 continue
             total += st.st_blocks * 512
-            if adopt and st.st_uid == 0 and (name in dirnames or st.st_nlink == 1):
+            foreign = st.st_uid == 0 or not first <= st.st_uid < first + count
+            if adopt and st.st_uid != user[0] and foreign and (name in dirnames or st.st_nlink == 1):
                 try:
                     os.chown(name, user[0], user[1], dir_fd=dirfd, follow_symlinks=False)
                 except OSError:
