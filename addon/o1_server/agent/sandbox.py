@@ -676,6 +676,8 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
                                    f"{limits.disk_mb} MiB limit. Delete some files first.]", 0.0)
     if iso.bwrap:
         argv = _bwrap_argv(iso, cwd, limits, network, binds, user) + argv
+    elif _dedicated(user):
+        _kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
     block = None
     if iso.cgroups is not None:
         try:
@@ -785,8 +787,14 @@ def _stop(proc: subprocess.Popen, block: _Block | None, user: tuple[int, int] | 
     _kill_group(proc)
     if block is not None:
         block.kill()
-    if not iso.bwrap and user is not None and os.geteuid() == 0 and user[0] != 0:
+    if not iso.bwrap and _dedicated(user):
         _kill_uid(user)
+
+
+def _dedicated(user: tuple[int, int] | None) -> bool:
+    """Whether ``user`` is a conversation's own uid (from the range), so every process of it is the block's."""
+    return (user is not None and os.geteuid() == 0 and _uids is not None
+            and _uids[0] <= user[0] < _uids[0] + _uids[1])
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
