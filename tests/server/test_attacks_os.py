@@ -166,13 +166,15 @@ def test_survivors_die_when_the_server_is_killed(box_root: Path) -> None:
         while not processes_with(f"{marker}\0") and time.monotonic() < deadline:
             time.sleep(0.05)
         assert processes_with(f"{marker}\0"), "the block never started its daemon"
-    finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    assert gone(marker), "a process of the block outlived the server's SIGKILL"
-    iso = sandbox.isolation()
-    if iso.cgroups is not None:  # what the next start-up does with the dead server's block cgroups
-        iso.cgroups.reap(sandbox._root_tag(box_root))
+        assert gone(marker), "a process of the block outlived the server's SIGKILL"
+    finally:
+        server.kill()
+        server.wait()
+        iso = sandbox.isolation()
+        if iso.cgroups is not None:  # what the next start-up does with the dead server's block cgroups
+            iso.cgroups.reap(sandbox._root_tag(box_root))
 
 
 def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None:
@@ -197,10 +199,12 @@ def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None
         while not processes_with(f"{marker}\0") and time.monotonic() < deadline:
             time.sleep(0.05)
         assert processes_with(f"{marker}\0"), "the block never started its daemon"
-    finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
-    sandbox.prepare(box_root)  # the next server start
+    finally:
+        server.kill()
+        server.wait()
+        sandbox.prepare(box_root)  # the next server start
     assert gone(marker), "the next start did not kill what the killed server's block left"
 
 
