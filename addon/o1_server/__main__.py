@@ -35,6 +35,11 @@ async def run(settings: Settings) -> None:
     # Generated code may pass through these folders to its own conversation folder but not list them.
     for folder in {settings.data_dir, settings.sandbox}:
         folder.chmod(0o711)
+    # What code blocks run under (bubblewrap, cgroups, per-conversation uids): one log line, and a warning
+    # naming each missing layer and what is used instead.
+    from .agent import sandbox
+
+    await asyncio.to_thread(sandbox.prepare, settings.sandbox, settings.sandbox_uids)
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
         _LOGGER.error("Default profile %r is not loaded (loaded: %s)", settings.default_profile,

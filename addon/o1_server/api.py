@@ -5,8 +5,9 @@ Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors 
 unknown_conversation, 502 llm_unavailable, 504 timeout.
 
 Routes:
-- ``GET /api/health`` -> ``{"status": "ok", "version"}``
-- ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...]}``
+- ``GET /api/health`` -> ``{"status": "ok", "version", "sandbox": "bubblewrap"|"rlimits"}``
+- ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...],
+  "sandbox": {"mode", "namespaces", "cgroups", "uids", "rlimits", "missing": [...]}}``
 - ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
 - ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
 - ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending", "workdir"}``
@@ -24,6 +25,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from .agent.sandbox import describe_isolation
 from .agent.service import O1Agent
 from .agent.types import AgentError
 from .light import LIGHT_PATHS
@@ -54,8 +56,9 @@ def _auth_middleware(token: str) -> Callable:
 
 
 async def health(request: web.Request) -> web.Response:
-    """Liveness, no auth."""
-    return web.json_response({"status": "ok", "version": request.app[VERSION_KEY]})
+    """Liveness, no auth; ``sandbox`` is the isolation mode of code blocks (``bubblewrap`` or ``rlimits``)."""
+    return web.json_response({"status": "ok", "version": request.app[VERSION_KEY],
+                              "sandbox": describe_isolation()["mode"]})
 
 
 async def info(request: web.Request) -> web.Response:
@@ -67,6 +70,7 @@ async def info(request: web.Request) -> web.Response:
         "default_profile": agent.default_profile,
         "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
         "profile_errors": [str(e) for e in agent.profiles.errors],
+        "sandbox": describe_isolation(),
     })
 
 

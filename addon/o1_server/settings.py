@@ -62,6 +62,7 @@ class Settings:
     llm_timeout: float = 120.0
     threads: int = 2
     sandbox_user: str | None = None
+    sandbox_uids: tuple[int, int] | None = (100000, 65536)
     ha_url: str | None = None
     ha_token: str | None = None
     log_level: str = "INFO"
@@ -98,6 +99,16 @@ def _read_secret(path: str) -> str:
         return Path(path).read_text(encoding="utf-8").strip()
     except OSError as err:
         raise SystemExit(f"o1-server: cannot read secret file {path}: {err.strerror}") from None
+
+
+def _uid_range(text: str) -> tuple[int, int] | None:
+    """Parse --sandbox-uids; exits with a clear message when it is not FIRST:COUNT or 'off'."""
+    from .agent.sandbox import parse_uid_range
+
+    try:
+        return parse_uid_range(text)
+    except ValueError as err:
+        raise SystemExit(f"o1-server: {err}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,7 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ha-token", default="", help="Home Assistant token for generated code (add-on: the Supervisor token)")
     p.add_argument("--ha-token-file", default="", help="file holding the Home Assistant token")
     p.add_argument("--sandbox-user", default="",
-                   help="run generated code as this user (name or uid; needs root), e.g. 'nobody' in the add-on")
+                   help="run every conversation's code as this one user (name or uid; needs root) instead of "
+                        "one uid per conversation (--sandbox-uids)")
+    p.add_argument("--sandbox-uids", default="100000:65536",
+                   help="FIRST:COUNT host uids handed out one per conversation when running as root "
+                        "(default 100000:65536; 'off': one uid for all, see --sandbox-user)")
     p.add_argument("--log-level", default="INFO")
     p.add_argument("--version", action="version", version=__version__)
     return p
@@ -185,5 +200,6 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         ha_url=args.ha_url or None,
         ha_token=args.ha_token or _read_secret(args.ha_token_file) or None,
         sandbox_user=args.sandbox_user or None,
+        sandbox_uids=_uid_range(args.sandbox_uids),
         log_level=args.log_level.upper(),
     )

@@ -281,6 +281,33 @@ def test_compilers_stay_in_the_build_stage(stages: list[dockerfile.Stage]) -> No
     assert "libgomp1" in final.run_text(), "llama.cpp is built with OpenMP"
 
 
+def test_the_sandbox_gets_the_least_privileges_it_needs(config: dict[str, Any], stages: list[dockerfile.Stage]) -> None:
+    valid = rules.validate_addon_config(copy.deepcopy(config))
+    # bubblewrap as root needs CAP_SYS_ADMIN for its namespaces; nothing broader.
+    assert valid["privileged"] == ["SYS_ADMIN"]
+    assert not valid.get("full_access") and not valid.get("host_pid") and not valid.get("host_network")
+    assert valid.get("apparmor", True) is True, "the add-on's own apparmor.txt, not an unconfined container"
+    final = stages[-1].run_text()
+    assert re.search(r"apt-get install[^&]*\bbubblewrap\b", final) and "bwrap --version" in final
+
+
+def test_apparmor_profile_is_valid_and_named_after_the_slug(config: dict[str, Any], tmp_path: Path) -> None:
+    text = (ADDON / "apparmor.txt").read_text(encoding="utf-8")
+    assert re.search(rf"^profile {re.escape(config['slug'])} flags=\(attach_disconnected,mediate_deleted\) {{", text, re.M)
+    for rule in ("mount,", "umount,", "pivot_root,", "deny /sys/fs/cgroup/**/release_agent w,"):
+        assert re.search(rf"^\s*{re.escape(rule)}$", text, re.M), rule
+    parser = next((p for p in ("/usr/sbin/apparmor_parser", "/sbin/apparmor_parser") if Path(p).exists()), None)
+    if parser is None:
+        pytest.skip("install apparmor to check the profile's syntax: apt-get install apparmor "
+                    "(script/bootstrap system_packages does)")
+    # Parse only (-Q: no kernel load, -K: no cache), as the Supervisor's apparmor_parser would.
+    result = subprocess.run([parser, "-Q", "-K", str(ADDON / "apparmor.txt")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    broken = tmp_path / "broken.txt"
+    broken.write_text(text.replace("pivot_root,", "pivot_root"), encoding="utf-8")
+    assert subprocess.run([parser, "-Q", "-K", str(broken)], capture_output=True).returncode != 0
+
+
 def test_build_context_holds_everything_the_dockerfile_copies(stages: list[dockerfile.Stage]) -> None:
     for stage in stages:
         for ins in stage.all("COPY") + stage.all("ADD"):
@@ -508,7 +535,6 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
     assert argv == [
         "o1-server", "--host=0.0.0.0", "--wyoming-port=10700", "--api-port=10800", f"--data-dir={data}",
         f"--token-file={data / 'api_token'}", f"--profiles-dir={root / 'config' / 'profiles'}",
-        "--sandbox-user=nobody",
         "--ha-url=http://supervisor/core", f"--ha-token-file={root / 'run' / 'o1' / 'ha_token'}",
         "--stt-model=/share/whisper/small-int8", "--stt-language=auto",
         "--tts-voice=/share/voices/de_DE-thorsten-medium.onnx", "--llm-model=ollama/llama3.1",
@@ -525,7 +551,8 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
         options["llm_model"], options["llm_api_base"], options["llm_api_key"])
     assert (settings.default_profile, settings.threads, settings.llm_timeout) == ("home", 4, 300.0)
     assert (settings.ha_url, settings.ha_token) == ("http://supervisor/core", "supervisor-secret")
-    assert settings.sandbox_user == "nobody"
+    # One uid per conversation (the server's default), never one shared user such as `nobody`.
+    assert settings.sandbox_user is None and settings.sandbox_uids == (100000, 65536)
     assert (root / "run" / "o1" / "llm_api_key").stat().st_mode & 0o077 == 0  # owner-only
     assert settings.log_level == "DEBUG"
 

@@ -33,7 +33,10 @@ async def call(method: str, url: str, token: str | None = TOKEN, **kwargs) -> tu
 
 
 async def test_health_needs_no_token(api: str) -> None:
-    assert await call("GET", f"{api}/api/health", token=None) == (200, {"status": "ok", "version": "9.9.9"})
+    from o1_server.agent.sandbox import describe_isolation
+
+    assert await call("GET", f"{api}/api/health", token=None) == (
+        200, {"status": "ok", "version": "9.9.9", "sandbox": describe_isolation()["mode"]})
 
 
 @pytest.mark.parametrize("token", [None, "wrong", ""])
@@ -48,6 +51,7 @@ async def test_info_lists_the_shipped_profiles(api: str) -> None:
     names = {p["name"] for p in body["profiles"]}
     assert {"default", "safe", "home", "power", "t"} <= names
     assert body["default_profile"] == "t" and body["api_version"] == 1
+    assert body["sandbox"]["mode"] in ("bubblewrap", "rlimits") and isinstance(body["sandbox"]["missing"], list)
 
 
 @pytest.mark.parametrize(

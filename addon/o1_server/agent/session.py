@@ -101,7 +101,15 @@ class Session:
         """Run the block the gate just allowed, record it in the audit log, return its output."""
         block = self._current or CodeBlock(language, code, decision="allow")
         self._current = None
-        result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled)
+        # The network is shared only with a block the policy allowed (or the user confirmed) as `network`.
+        # Until Home Assistant access goes through the server's broker, o1_ha still calls Home Assistant over
+        # HTTP, so an allowed block using it keeps the network when a Home Assistant URL is configured
+        # (transitional: remove with the broker).
+        allowed = set(block.category) if block.decision == "allow" else set()
+        network = block.decision == "allow" and (
+            "network" in allowed or ("o1_ha" in code and "O1_HA_URL" in self._code_env()))
+        result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled,
+                          network=network)
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
