@@ -240,3 +240,23 @@ def test_generated_token_file_is_0600_and_a_loose_one_is_tightened(tmp_path: Pat
     path.chmod(0o644)
     assert settings_from_args(["--data-dir", str(tmp_path)], environ={}).token == first.token
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+async def test_started_server_has_no_secret_on_its_command_line(tmp_path: Path, scripted_llm: ScriptedLLM) -> None:
+    """The real server process: secrets from the environment work and never show in /proc/<pid>/cmdline."""
+    import aiohttp
+
+    from tests.support.o1_process import start_o1
+
+    secrets = {"O1_HA_TOKEN": "ha-secret-4711", "O1_LLM_API_KEY": "llm-secret-4711"}
+    proc = start_o1(tmp_path / "data", "--llm-model", "openai/scripted", "--llm-api-base", scripted_llm.api_base,
+                    token="api-secret-4711", env=secrets)
+    try:
+        cmdline = Path(f"/proc/{proc.proc.pid}/cmdline").read_bytes()
+        for value in ("api-secret-4711", *secrets.values()):
+            assert value.encode() not in cmdline
+        async with aiohttp.ClientSession(headers={"Authorization": "Bearer api-secret-4711"}) as http, \
+                http.get(f"{proc.api_url}/api/info") as response:
+            assert response.status == 200
+    finally:
+        assert proc.stop() == 0, "\n".join(proc.log[-30:])
