@@ -116,6 +116,14 @@ async def test_lone_surrogate_conversation_id_is_audited_before_it_runs(make_age
     assert agent.conversation(cid)["turns"]  # the session was saved too
 
 
+async def test_lone_surrogate_in_the_text_is_answered(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("print(2)"), "Two.")
+    reply = await agent.ask("what\ud800 is one plus one", "c\udfff", profile="default")
+    assert reply.code_blocks[0].exit_status == 0 and agent.audit.read("c\udfff")[-1]["completed"]
+    assert "what? is" in json.dumps(llm.requests[0])
+
+
 # ------------------------------------------------------------------------------------------ channels
 
 

@@ -114,6 +114,8 @@ class O1Agent:
         """
         if not isinstance(text, str) or not text.strip():
             raise AgentError("invalid_request", "I didn't hear a question.")
+        # Lone surrogates (a Wyoming client's JSON may hold "\ud800") cannot be sent to the LLM: they become "?".
+        text = text.encode("utf-8", "replace").decode("utf-8")
         chosen = self.profile(profile)
         conversation_id = conversation_id or uuid.uuid4().hex
         session = self.sessions.get(conversation_id, chosen)
