@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import shutil
 from collections.abc import Callable
@@ -79,8 +80,13 @@ class Workspace:
         """Start the o1 server with its embedded defaults; its data and sandbox live in the workspace."""
         data_dir = self.root / "o1-data"
         data_dir.mkdir()
+        # The token goes in a file only we can read, never on the command line (readable in /proc by anyone).
+        token_file = data_dir / "api_token"
+        fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(self.o1_token + "\n")
         argv = [server, "--host", "127.0.0.1", "--wyoming-port", str(self.wyoming_port),
-                "--api-port", str(self.api_port), "--token", self.o1_token, "--data-dir", str(data_dir),
+                "--api-port", str(self.api_port), "--token-file", str(token_file), "--data-dir", str(data_dir),
                 "--log-level", "INFO", *extra_args]
         return self._start(ManagedProcess("o1-server", argv, self.root / "o1-server.log"))
 

@@ -10,8 +10,10 @@ Routes:
   "sandbox": {"mode", "namespaces", "cgroups", "uids", "rlimits", "missing": [...]}}``
 - ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
 - ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
-- ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending", "workdir"}``
-- ``DELETE /api/conversation/{id}`` -> 204
+- ``GET /api/conversation/{id}?profile=`` -> ``{"conversation_id", "profile", "turns": [...], "pending",
+  "workdir"}``: the conversation as the profile that created it holds it, or as ``profile`` holds it (the
+  same id under another profile is a separate conversation)
+- ``DELETE /api/conversation/{id}`` -> 204 (every profile's conversation of that id)
 - ``POST /api/conversation/{id}/cancel`` -> 204 (stops a running turn) or 404
 - ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
 """
@@ -36,6 +38,9 @@ STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502
 AGENT_KEY = web.AppKey("agent", O1Agent)
 VERSION_KEY = web.AppKey("version", str)
 MAX_TEXT = 4000
+HTTP_CHANNEL = "http"
+"""The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
+is answered over the API only)."""
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
@@ -105,7 +110,7 @@ async def converse(request: web.Request) -> web.Response:
     """Answer one user turn."""
     text, cid, profile, language = await _turn_request(request)
     try:
-        reply = await request.app[AGENT_KEY].ask(text, cid, profile, language)
+        reply = await request.app[AGENT_KEY].ask(text, cid, profile, language, channel=HTTP_CHANNEL)
     except AgentError as err:
         return _error(STATUS.get(err.code, 500), err.code, err.message)
     return web.json_response(reply.as_dict())
@@ -119,7 +124,7 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     A bad request or an unknown profile is refused before streaming, with the usual status and JSON error.
     """
     text, cid, profile, language = await _turn_request(request)
-    stream = request.app[AGENT_KEY].ask_stream(text, cid, profile, language)
+    stream = request.app[AGENT_KEY].ask_stream(text, cid, profile, language, channel=HTTP_CHANNEL)
     try:
         first = await anext(stream)
     except AgentError as err:
@@ -146,8 +151,9 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
 
 
 async def get_conversation(request: web.Request) -> web.Response:
-    """A conversation's turns and the code blocks that ran."""
-    state = request.app[AGENT_KEY].conversation(request.match_info["conversation_id"])
+    """A conversation's turns and the code blocks that ran (of its first profile, or of ``?profile=``)."""
+    state = request.app[AGENT_KEY].conversation(request.match_info["conversation_id"],
+                                                request.query.get("profile") or None)
     if state is None:
         return _error(404, "unknown_conversation", "There is no such conversation.")
     return web.json_response(state)

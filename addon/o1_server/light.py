@@ -45,7 +45,9 @@ Auth: 01 clients send no bearer token, so the API token is accepted as the query
 query or a header is refused with HTTP 401 before the upgrade.
 
 Conversations: one per connection, unless ``?conversation_id=`` names one to continue; ``?profile=`` and
-``?language=`` pick the agent profile and the spoken language.
+``?language=`` pick the agent profile and the spoken language. Turns reach the agent on the channel
+``01:<client host>``: a confirmation question asked here is answered here only (a "yes" over the HTTP API or
+Wyoming does not run the held block, and vice versa).
 """
 
 from __future__ import annotations
@@ -150,6 +152,8 @@ class _Connection:
 
     ws: web.WebSocketResponse
     conversation_id: str
+    channel: str
+    """The agent channel: ``01:<peer host>`` (the 01 firmware reconnects with the same conversation id)."""
     profile: str | None
     language: str | None
     rate: int
@@ -238,6 +242,7 @@ class LightServer:
         conn = _Connection(
             ws=ws,
             conversation_id=request.query.get("conversation_id") or f"01-{uuid.uuid4().hex}",
+            channel=f"01:{request.remote or 'local'}",
             profile=request.query.get("profile") or None,
             language=request.query.get("language") or None,
             rate=rate,
@@ -410,7 +415,7 @@ class LightServer:
                 return
         try:
             reply = await self.agent.ask(text, conversation_id=conn.conversation_id, profile=conn.profile,
-                                         language=conn.language)
+                                         language=conn.language, channel=conn.channel)
             answer = reply.answer
         except AgentError as err:
             await conn.send_error(err.code, err.message)

@@ -1,7 +1,15 @@
-"""One typed settings object for the o1 server, built from command-line flags.
+"""One typed settings object for the o1 server, built from command-line flags and secret sources.
 
 Nothing else in the server reads ``sys.argv`` or the environment: the add-on's start-up script turns
 ``/data/options.json`` into these flags, tests and the demo pass them directly.
+
+Secrets never come from flags (every local user can read ``/proc/<pid>/cmdline``): the API token, the Home
+Assistant token and the LLM API key come from files (``--token-file``, ``--ha-token-file``,
+``--llm-api-key-file``) or from the environment (:data:`SECRET_ENV`: ``O1_TOKEN``, ``O1_HA_TOKEN``,
+``O1_LLM_API_KEY``; ``/proc/<pid>/environ`` is readable by the same user and root only). A file flag wins over
+the environment. The variables are removed from ``os.environ`` once read, so no child process (the embedded
+LLM server, generated code) inherits them. The old value flags ``--token``, ``--ha-token`` and
+``--llm-api-key`` are refused with a message naming these alternatives.
 """
 
 from __future__ import annotations
@@ -10,6 +18,8 @@ import argparse
 import logging
 import os
 import secrets
+import stat
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +30,11 @@ DEFAULT_API_PORT = 10800
 EMBEDDED_LLM = "embedded"
 # The profiles shipped with the project (repository root /profiles, or /app/profiles in the add-on image).
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent.parent / "profiles"
+SECRET_ENV = {"token": "O1_TOKEN", "ha_token": "O1_HA_TOKEN", "llm_api_key": "O1_LLM_API_KEY"}
+"""Environment variables the secrets may come from (Settings field -> variable name)."""
+_SECRET_FLAGS = {"--token": ("--token-file", "token"), "--ha-token": ("--ha-token-file", "ha_token"),
+                 "--llm-api-key": ("--llm-api-key-file", "llm_api_key")}
+_LOGGER = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -74,21 +89,69 @@ class Settings:
         return self.sandbox_root or self.data_dir / "sandbox"
 
 
-def _load_token(args: argparse.Namespace, data_dir: Path) -> str:
-    """Return the API token: the flag, else the token file, else a new one kept in ``data_dir``."""
-    if args.token:
-        return args.token
-    token_file = Path(args.token_file) if args.token_file else data_dir / "api_token"
-    if token_file.exists():
-        token = token_file.read_text(encoding="utf-8").strip()
+def _load_token(token_file: str, env_token: str, data_dir: Path) -> str:
+    """Return the API token: ``--token-file`` (created if missing), else ``O1_TOKEN``, else the token kept in
+    ``<data_dir>/api_token`` (created on the first start)."""
+    if token_file:
+        path = Path(token_file).expanduser()
+    elif env_token:
+        return env_token
+    else:
+        path = data_dir / "api_token"
+    if path.exists():
+        _tighten(path)
+        token = _read_secret(str(path))
         if token:
             return token
     token = secrets.token_urlsafe(32)
-    token_file.parent.mkdir(parents=True, exist_ok=True)
-    token_file.write_text(token + "\n", encoding="utf-8")
-    os.chmod(token_file, 0o600)
-    logging.getLogger(__name__).info("Generated a new API token in %s", token_file)
+    write_private(path, token + "\n")
+    _LOGGER.info("Generated a new API token in %s", path)
     return token
+
+
+def write_private(path: Path, text: str) -> None:
+    """Replace ``path`` atomically with ``text``, readable by its owner only (mode 0600 from the start).
+
+    The content goes to a new temporary file created with mode 0600 (``O_EXCL``: never an existing file, never
+    a moment with wider permissions), is fsynced, then renamed over ``path``. Raises SystemExit with a clear
+    message when the folder is not writable.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as err:
+        raise SystemExit(f"o1-server: cannot write {path}: {err.strerror}") from None
+
+
+def _tighten(path: Path) -> None:
+    """Make an existing token file owner-only (mode 0600), warning when it was readable by others."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+            _LOGGER.warning("%s was readable by other users (mode %o); it is now %o", path, mode, mode & 0o700)
+    except OSError as err:
+        _LOGGER.warning("%s may be readable by other users and cannot be made private: %s", path, err.strerror)
+
+
+def _warn_if_shared(path: str) -> None:
+    """Warn when a secret file the user gave is readable by group or others (it is not changed)."""
+    try:
+        mode = stat.S_IMODE(Path(path).stat().st_mode)
+    except OSError:
+        return
+    if mode & 0o077:
+        _LOGGER.warning("Secret file %s is readable by other users (mode %o): chmod 600 it", path, mode)
 
 
 def _read_secret(path: str) -> str:
@@ -96,9 +159,20 @@ def _read_secret(path: str) -> str:
     if not path:
         return ""
     try:
-        return Path(path).read_text(encoding="utf-8").strip()
-    except OSError as err:
-        raise SystemExit(f"o1-server: cannot read secret file {path}: {err.strerror}") from None
+        return Path(path).expanduser().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as err:
+        why = getattr(err, "strerror", None) or "not UTF-8 text"
+        raise SystemExit(f"o1-server: cannot read secret file {path}: {why}") from None
+
+
+class _RefusedSecretFlag(argparse.Action):
+    """A flag that would put a secret on the command line: refused, naming the file and environment ways."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        file_flag, field_name = _SECRET_FLAGS[option_string or self.option_strings[0]]
+        parser.error(f"{option_string} is not accepted: a secret on the command line is readable by every "
+                     f"local user in /proc/<pid>/cmdline. Put it in a file readable only by you and pass "
+                     f"{file_flag} FILE, or set the environment variable {SECRET_ENV[field_name]}.")
 
 
 def _uid_range(text: str) -> tuple[int, int] | None:
@@ -117,8 +191,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT, help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
     p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT, help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
-    p.add_argument("--token", default="", help="bearer token for the HTTP API")
-    p.add_argument("--token-file", default="", help="file holding the token (created if missing)")
+    p.add_argument("--token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
+    p.add_argument("--token-file", default="",
+                   help="file holding the HTTP API's bearer token (created 0600 if missing; default: "
+                        "$O1_TOKEN, else <data-dir>/api_token)")
     p.add_argument("--data-dir", default="/data", help="sessions, audit log, sandbox and token live here")
     p.add_argument("--profiles-dir", action="append", default=[],
                    help="extra profile folder; later folders override earlier ones and the shipped profiles")
@@ -143,13 +219,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wyoming-max-connections", type=int, default=64)
     p.add_argument("--llm-model", default=EMBEDDED_LLM, help="LiteLLM model name, or 'embedded'")
     p.add_argument("--llm-api-base", default="")
-    p.add_argument("--llm-api-key", default="")
-    p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (keeps it off the command line)")
+    p.add_argument("--llm-api-key", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
+    p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (default: $O1_LLM_API_KEY)")
     p.add_argument("--llm-timeout", type=float, default=120.0, help="seconds per LLM request")
     p.add_argument("--threads", type=int, default=2, help="CPU threads for whisper and the embedded LLM")
     p.add_argument("--ha-url", default="", help="Home Assistant URL for generated code (add-on: http://supervisor/core)")
-    p.add_argument("--ha-token", default="", help="Home Assistant token for generated code (add-on: the Supervisor token)")
-    p.add_argument("--ha-token-file", default="", help="file holding the Home Assistant token")
+    p.add_argument("--ha-token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
+    p.add_argument("--ha-token-file", default="",
+                   help="file holding the Home Assistant token (add-on: the Supervisor token; default: $O1_HA_TOKEN)")
     p.add_argument("--sandbox-user", default="",
                    help="run every conversation's code as this one user (name or uid; needs root) instead of "
                         "one uid per conversation (--sandbox-uids)")
@@ -161,16 +238,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def settings_from_args(argv: list[str] | None = None) -> Settings:
-    """Parse ``argv`` (default: ``sys.argv[1:]``) into Settings. Exits with a usage message on bad flags."""
+def settings_from_args(argv: list[str] | None = None,
+                       environ: MutableMapping[str, str] | None = None) -> Settings:
+    """Parse ``argv`` (default: ``sys.argv[1:]``) and the secret variables of ``environ`` (default:
+    ``os.environ``; the :data:`SECRET_ENV` variables are removed from it) into Settings.
+
+    Exits with a usage message on bad flags (a secret given as a flag included) and with a clear message on
+    an unreadable secret file or an unwritable token file.
+    """
     args = build_parser().parse_args(argv)
+    environ = os.environ if environ is None else environ
+    env = {name: (environ.pop(var, "") or "").strip() for name, var in SECRET_ENV.items()}
+    for path in (args.ha_token_file, args.llm_api_key_file):
+        if path:
+            _warn_if_shared(path)
     data_dir = Path(args.data_dir).expanduser().resolve()
     language = None if args.stt_language in ("", "auto") else args.stt_language
     return Settings(
         host=args.host,
         wyoming_port=args.wyoming_port,
         api_port=args.api_port,
-        token=_load_token(args, data_dir),
+        token=_load_token(args.token_file, env["token"], data_dir),
         data_dir=data_dir,
         profiles_dirs=(SHIPPED_PROFILES, *(Path(d).expanduser().resolve() for d in args.profiles_dir)),
         default_profile=args.default_profile,
@@ -194,11 +282,11 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         wyoming_max_connections=args.wyoming_max_connections,
         llm_model=args.llm_model,
         llm_api_base=args.llm_api_base or None,
-        llm_api_key=args.llm_api_key or _read_secret(args.llm_api_key_file) or None,
+        llm_api_key=_read_secret(args.llm_api_key_file) or env["llm_api_key"] or None,
         llm_timeout=args.llm_timeout,
         threads=args.threads,
         ha_url=args.ha_url or None,
-        ha_token=args.ha_token or _read_secret(args.ha_token_file) or None,
+        ha_token=_read_secret(args.ha_token_file) or env["ha_token"] or None,
         sandbox_user=args.sandbox_user or None,
         sandbox_uids=_uid_range(args.sandbox_uids),
         log_level=args.log_level.upper(),

@@ -333,6 +333,7 @@ class O1EventHandler(AsyncEventHandler):
         self._orphan_audio_reported = False
         self._text: _TextStream | None = None
         self._peer = _peer_name(writer)
+        self._channel = wyoming_channel(writer)
 
     # ----------------------------------------------------------------- plumbing
     async def run(self) -> None:
@@ -668,7 +669,8 @@ class O1EventHandler(AsyncEventHandler):
         language = transcript.language if isinstance(transcript.language, str) else None
         started = time.monotonic()
         try:
-            reply = await self.agent.ask(transcript.text, conversation_id=conversation_id, language=language)
+            reply = await self.agent.ask(transcript.text, conversation_id=conversation_id, language=language,
+                                         channel=self._channel)
         except AgentError as err:
             _LOGGER.warning("Agent could not answer (%s): %s", err.code, err.message)
             answer, reply_context = err.message, {"error_code": err.code}
@@ -691,6 +693,22 @@ def _event_bytes(event: Event) -> bytes:
     """One event as it goes on the wire (header line, no data or payload)."""
     header = {"type": event.type, "data": event.data, "version": "1.10.2"}
     return (json.dumps(header, ensure_ascii=False) + "\n").encode()
+
+
+def wyoming_channel(writer: asyncio.StreamWriter) -> str:
+    """The agent channel of a Wyoming connection: ``wyoming:<peer host>`` (``wyoming:local`` for a unix socket).
+
+    The host, not the connection: Home Assistant's Wyoming conversation entity opens a new TCP connection
+    for every turn (``WyomingConversationEntity.async_process`` in HA core's
+    ``homeassistant/components/wyoming/conversation.py`` wraps each ``transcript`` with
+    ``context.conversation_id`` in its own ``AsyncTcpClient``), so the answer to a confirmation question
+    arrives on another connection from the same host. The Wyoming protocol has no authentication; the
+    peer address is the only identity it offers.
+    """
+    peer = writer.get_extra_info("peername")
+    if isinstance(peer, tuple) and peer:
+        return f"wyoming:{peer[0]}"
+    return "wyoming:local"
 
 
 def _peer_name(writer: asyncio.StreamWriter) -> str:

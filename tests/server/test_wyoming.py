@@ -164,9 +164,9 @@ class EchoAgent:
         self.calls: list[dict] = []
 
     async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                  language: str | None = None) -> AgentReply:
+                  language: str | None = None, channel: str = "local") -> AgentReply:
         self.calls.append({"text": text, "conversation_id": conversation_id, "profile": profile,
-                           "language": language})
+                           "language": language, "channel": channel})
         if text == "time out":
             raise AgentError("timeout", "Sorry, that took too long.")
         if text == "crash":
@@ -539,7 +539,7 @@ async def test_transcript_is_handled_by_the_agent(server: WyomingServer, agent: 
     assert handled.text == "You said: What is two plus two?"
     assert handled.context is not None and handled.context["conversation_id"] == "01HXYZ"
     assert agent.calls == [{"text": "What is two plus two?", "conversation_id": "01HXYZ",
-                            "profile": None, "language": "en"}]
+                            "profile": None, "language": "en", "channel": "wyoming:127.0.0.1"}]
     await client.close()
 
 

@@ -70,7 +70,7 @@ class EchoAgent:
     """Answers every transcript at once with its own text."""
 
     async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                  language: str | None = None) -> AgentReply:
+                  language: str | None = None, channel: str = "local") -> AgentReply:
         return AgentReply(conversation_id=conversation_id or "c", profile="default", answer=f"You said: {text}")
 
 

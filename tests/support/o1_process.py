@@ -47,16 +47,22 @@ class O1Process:
         return self.proc.returncode
 
 
-def start_o1(data_dir: Path, *args: str, token: str = "test-token", timeout: float = 180) -> O1Process:
+def start_o1(data_dir: Path, *args: str, token: str = "test-token", timeout: float = 180,
+             env: dict[str, str] | None = None) -> O1Process:
     """Start ``python -m o1_server`` on 127.0.0.1 with free ports; wait for its ready line.
 
+    ``token`` reaches the server in the ``O1_TOKEN`` environment variable, never on its command line ("": the
+    server uses its token file). ``env`` adds environment variables (``O1_HA_TOKEN``...).
     Raises RuntimeError with the server's log when it exits or does not get ready within ``timeout`` s.
     """
     python = SERVER_PYTHON if SERVER_PYTHON.exists() else Path("python3")
     cmd = [str(python), "-m", "o1_server", "--host", "127.0.0.1", "--wyoming-port", "0", "--api-port", "0",
-           "--token", token, "--data-dir", str(data_dir), *args]
+           "--data-dir", str(data_dir), *args]
     # This checkout's server code (the shared cache holds only third-party packages).
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO / "addon")}
+    env = {**{k: v for k, v in os.environ.items() if k not in ("O1_TOKEN", "O1_HA_TOKEN", "O1_LLM_API_KEY")},
+           "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(REPO / "addon"), **(env or {})}
+    if token:
+        env["O1_TOKEN"] = token
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True, cwd=REPO)
     log: list[str] = []

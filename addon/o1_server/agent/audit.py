@@ -1,7 +1,20 @@
-"""Append-only audit log of every code block, one JSON object per line (JSON Lines).
+"""Append-only audit log of every code block, one JSON object per line (JSON Lines), written before code runs.
 
-Each record: time (ISO 8601, UTC), conversation_id, profile, language, code, category (list), decision,
-reason, exit_status, seconds, output_sha256 (hex digest of the full output) and output_chars.
+A block that runs leaves two lines, linked by ``record_id`` (32 hex digits):
+
+- ``{"event": "start", "record_id", "time", "conversation_id", "profile", "language", "code", "category",
+  "decision", "reason"}``: written, flushed and fsynced *before* the code starts. When it cannot be written
+  (:class:`AuditError`) the block must not run (see ``Session.execute``).
+- ``{"event": "end", "record_id", "time", "exit_status", "seconds", "output_sha256", "output_chars"}``: once
+  the block has finished (``output_sha256`` is the hex SHA-256 of the full output as UTF-8).
+
+A block that never runs (refused, held for confirmation, cancelled, skipped) leaves one
+``{"event": "decision", ...}`` line with the start fields and ``exit_status`` null.
+
+Lines are pure ASCII (``json.dumps(ensure_ascii=True)``): any string, lone surrogates included (a Wyoming
+client can send ``"\\ud800"`` in a conversation id), is escaped and never fails to encode. A line cut short
+(a full disk, a crash mid-write) never corrupts the next record: each write starts on a fresh line when the
+file does not end with a newline, and the reader skips lines that are not JSON objects.
 """
 
 from __future__ import annotations
@@ -10,6 +23,7 @@ import hashlib
 import json
 import os
 import threading
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,50 +31,142 @@ from typing import Any
 from .types import CodeBlock
 
 
+class AuditError(Exception):
+    """The audit record could not be written (disk full, I/O error, unwritable file...).
+
+    ``message`` is one sentence fit to be spoken to the user.
+    """
+
+    def __init__(self, cause: BaseException) -> None:
+        why = getattr(cause, "strerror", None) or cause.__class__.__name__
+        self.message = f"I could not write the audit log ({why}), so I did not run the code."
+        super().__init__(self.message)
+
+
 class AuditLog:
-    """Thread-safe appender and reader for ``<data_dir>/audit.jsonl``."""
+    """Thread-safe appender and reader for ``<data_dir>/audit.jsonl`` (mode 0600)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         # Owner-only: generated code (another user in the add-on) must not read other conversations' code.
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
-        os.chmod(path, 0o600)
+        # A log that cannot even be opened is reported by start() on every block (nothing runs), not here.
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+            if path.is_file():
+                os.chmod(path, 0o600)
+        except OSError:
+            pass
 
-    def record(self, conversation_id: str, profile: str, block: CodeBlock) -> None:
-        """Append one record for ``block`` (flushed and fsynced before returning)."""
-        entry = {
-            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+    # ------------------------------------------------------------------ writing
+    def start(self, conversation_id: str, profile: str, block: CodeBlock) -> str:
+        """Write the record of a block about to run; return its record id. Raises AuditError."""
+        record_id = uuid.uuid4().hex
+        self._append({"event": "start", "record_id": record_id, **self._decision(conversation_id, profile, block)})
+        return record_id
+
+    def finish(self, record_id: str, block: CodeBlock) -> None:
+        """Complete the record ``record_id`` with what the block did. Raises AuditError."""
+        self._append({"event": "end", "record_id": record_id, "time": _now(), **_outcome(block)})
+
+    def record(self, conversation_id: str, profile: str, block: CodeBlock) -> str:
+        """Write the one record of a block whose fate is final without running (or, for callers that ran it
+        themselves, with its outcome). Returns its record id. Raises AuditError."""
+        record_id = uuid.uuid4().hex
+        self._append({"event": "decision", "record_id": record_id,
+                      **self._decision(conversation_id, profile, block), **_outcome(block)})
+        return record_id
+
+    @staticmethod
+    def _decision(conversation_id: str, profile: str, block: CodeBlock) -> dict[str, Any]:
+        return {
+            "time": _now(),
             "conversation_id": conversation_id,
             "profile": profile,
             "language": block.language,
             "code": block.code,
-            "category": block.category,
+            "category": list(block.category),
             "decision": block.decision,
             "reason": block.reason,
-            "exit_status": block.exit_status,
-            "seconds": round(block.seconds, 3),
-            "output_sha256": hashlib.sha256(block.output.encode("utf-8")).hexdigest(),
-            "output_chars": len(block.output),
         }
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        with self._lock, self.path.open("a", encoding="utf-8") as f:
-            f.write(line)
-            f.flush()
 
-    def read(self, conversation_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        """Return the last ``limit`` records, optionally of one conversation (oldest first)."""
-        if not self.path.exists():
-            return []
+    def _append(self, entry: dict[str, Any]) -> None:
+        """Write one line durably (flushed and fsynced). Raises AuditError on any failure."""
+        try:
+            data = (json.dumps(entry, ensure_ascii=True, default=str) + "\n").encode("ascii")
+        except (TypeError, ValueError) as err:  # not JSON-serialisable (a bug): still nothing may run
+            raise AuditError(err) from err
         with self._lock:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        records = []
-        for line in lines:
             try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+            except OSError as err:
+                raise AuditError(err) from err
+            try:
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":
+                    data = b"\n" + data  # the last write was torn: never glue this record onto it
+                view = memoryview(data)
+                while view:
+                    written = os.write(fd, view)
+                    if written <= 0:  # pragma: no cover - os.write raises rather than returning 0
+                        raise OSError(28, os.strerror(28))
+                    view = view[written:]
+                os.fsync(fd)
+            except OSError as err:
+                raise AuditError(err) from err
+            finally:
+                os.close(fd)
+
+    # ------------------------------------------------------------------ reading
+    def read(self, conversation_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Return the last ``limit`` blocks, optionally of one conversation (oldest first).
+
+        Each block is one dict: the start (or decision) record's fields merged with its end record's
+        (``exit_status``, ``seconds``, ``output_sha256``, ``output_chars``), plus ``completed`` (False for a
+        block that started and has no end record: it was running, or the server died). Broken lines are
+        skipped. An unreadable log reads as empty.
+        """
+        try:
+            with self._lock:
+                raw = self.path.read_bytes()
+        except OSError:
+            return []
+        blocks: dict[str, dict[str, Any]] = {}
+        order: list[dict[str, Any]] = []
+        for line in raw.split(b"\n"):
+            try:
+                entry = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
                 continue
-            if conversation_id is None or entry.get("conversation_id") == conversation_id:
-                records.append(entry)
-        return records[-limit:]
+            if not isinstance(entry, dict):
+                continue
+            event = entry.pop("event", "decision")  # records written before 2-phase auditing have no event
+            if event == "end":
+                start = blocks.get(entry.get("record_id"))
+                if start is not None:
+                    start.update({k: v for k, v in entry.items() if k not in ("time", "record_id")})
+                    start["completed"] = True
+                continue
+            entry["completed"] = event != "start"
+            entry.setdefault("exit_status", None)
+            if isinstance(entry.get("record_id"), str):
+                blocks[entry["record_id"]] = entry
+            order.append(entry)
+        if conversation_id is not None:
+            order = [e for e in order if e.get("conversation_id") == conversation_id]
+        return order[-limit:]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _outcome(block: CodeBlock) -> dict[str, Any]:
+    output = block.output.encode("utf-8", "surrogatepass")
+    return {
+        "exit_status": block.exit_status,
+        "seconds": round(block.seconds, 3),
+        "output_sha256": hashlib.sha256(output).hexdigest(),
+        "output_chars": len(block.output),
+    }

@@ -13,8 +13,8 @@ from typing import Any
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
 from .profiles import LANGUAGES, Profile, ProfileStore
-from .sandbox import resolve_user, safe_name
-from .session import Session, SessionManager
+from .sandbox import resolve_user
+from .session import LOCAL_CHANNEL, Session, SessionManager
 from .types import AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -88,24 +88,34 @@ class O1Agent:
         return profile
 
     async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                  language: str | None = None) -> AgentReply:
+                  language: str | None = None, channel: str = LOCAL_CHANNEL) -> AgentReply:
         """Answer one user turn within the profile's seconds_per_turn. Raises AgentError."""
-        async for event in self.ask_stream(text, conversation_id, profile, language):
+        async for event in self.ask_stream(text, conversation_id, profile, language, channel):
             if event["type"] == "done":
                 return event["reply"]
         raise AssertionError("ask_stream ended without a reply")  # pragma: no cover
 
     async def ask_stream(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                         language: str | None = None) -> AsyncIterator[dict[str, Any]]:
+                         language: str | None = None,
+                         channel: str = LOCAL_CHANNEL) -> AsyncIterator[dict[str, Any]]:
         """Answer one user turn as a stream of events, within the profile's seconds_per_turn.
 
         Yields ``{"type": "delta", "text"}`` (the spoken answer, sentence by sentence; concatenated they are
         the answer), ``{"type": "code", "block"}`` (each code block once its fate is known) and finally
         ``{"type": "done", "reply": AgentReply}``. Raises AgentError before the first event for a bad request
         or an unknown profile, and from the stream for an LLM failure or the turn's timeout.
+
+        ``channel`` names who asks: ``http`` (the HTTP API: whoever holds the API token), ``wyoming:<peer
+        host>`` (the Wyoming ``handle`` program), ``01:<peer host>`` (the 01 light WebSocket), or
+        :data:`LOCAL_CHANNEL` for in-process callers. A confirmation question belongs to the channel that
+        was asked it: a message from another channel cancels the held block (never runs it) and is answered
+        as a new message. A conversation belongs to its profile: the same id under another profile is a
+        separate conversation (see ``SessionManager``).
         """
         if not isinstance(text, str) or not text.strip():
             raise AgentError("invalid_request", "I didn't hear a question.")
+        # Lone surrogates (a Wyoming client's JSON may hold "\ud800") cannot be sent to the LLM: they become "?".
+        text = text.encode("utf-8", "replace").decode("utf-8")
         chosen = self.profile(profile)
         conversation_id = conversation_id or uuid.uuid4().hex
         session = self.sessions.get(conversation_id, chosen)
@@ -125,7 +135,7 @@ class O1Agent:
             session.active -= 1
             raise AgentError("timeout", "I'm busy with other questions. Please try again in a moment.") from None
         try:
-            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit, abandoned))
+            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit, abandoned, channel))
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
@@ -150,19 +160,20 @@ class O1Agent:
             self._slots.release()
         yield {"type": "done", "reply": reply}
 
-    def conversation(self, conversation_id: str) -> dict[str, Any] | None:
-        """Return a conversation's profile and turns, or None."""
-        state = self.sessions.find(conversation_id)
+    def conversation(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
+        """Return a conversation's profile and turns (those of the profile that created it, or of
+        ``profile``), or None."""
+        state = self.sessions.find(conversation_id, profile)
         if state is None:
             return None
         return {"conversation_id": conversation_id, "profile": state.get("profile"),
                 "turns": state.get("turns", []), "pending": state.get("pending") is not None,
-                "workdir": str(self.sessions.sandbox_root / safe_name(conversation_id))}
+                "workdir": str(self.sessions.workdir(state.get("storage_id") or conversation_id))}
 
     def cancel(self, conversation_id: str) -> bool:
         """Stop the running turn of a conversation held in memory. Returns whether it was there."""
         return self.sessions.cancel(conversation_id)
 
     def reset(self, conversation_id: str) -> bool:
-        """Forget a conversation. Returns whether it existed."""
-        return self.sessions.reset(conversation_id)
+        """Forget a conversation under every profile. Returns whether it existed."""
+        return self.sessions.reset(conversation_id, list(self.profiles.profiles))

@@ -13,13 +13,13 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from pathlib import Path
 from typing import Any
 
 from . import policy
-from .audit import AuditLog
+from .audit import AuditError, AuditLog
 from .backend import AgentBackend, BackendError
 from .profiles import Profile
 from .sandbox import Limits, conversation_dir, run_code, safe_name
@@ -31,6 +31,9 @@ _LOGGER = logging.getLogger(__name__)
 BackendFactory = Callable[[Profile, "Session"], AgentBackend]
 # emit(event) receives {"type": "delta", "text": ...} and {"type": "code", "block": {...}} while a turn runs.
 Emit = Callable[[dict[str, Any]], None]
+LOCAL_CHANNEL = "local"
+"""The channel of in-process callers (tests, tools). Servers name theirs: ``http``, ``wyoming:<host>``,
+``01:<host>`` (see ``O1Agent.ask_stream``)."""
 _YES = re.compile(r"^\s*(yes|yeah|yep|sure|ok|okay|do it|go ahead|please do|confirm(ed)?)\b", re.I)
 
 
@@ -47,12 +50,16 @@ class Session:
         state: dict[str, Any] | None = None,
         ha: tuple[str | None, str | None] = (None, None),
         user: tuple[int, int] | None = None,
+        storage_id: str | None = None,
     ) -> None:
         self.conversation_id = conversation_id
+        # Names this (conversation, profile) pair on disk: its session file and its working folder (see
+        # SessionManager.get); the conversation id itself unless another profile already owns that id.
+        self.storage_id = storage_id or conversation_id
         self._ha = ha
         self.profile = profile
         self.user = user
-        self.workdir = conversation_dir(sandbox_root, conversation_id, user)
+        self.workdir = conversation_dir(sandbox_root, self.storage_id, user)
         self.audit = audit
         self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
         self.pending: dict[str, Any] | None = (state or {}).get("pending")
@@ -73,6 +80,7 @@ class Session:
         """Return the JSON-serialisable state saved to disk."""
         return {
             "conversation_id": self.conversation_id,
+            "storage_id": self.storage_id,
             "profile": self.profile.name,
             "messages": self._backend.messages if self._backend else self._messages,
             "turns": self.turns,
@@ -98,9 +106,17 @@ class Session:
         return Limits(lim["seconds_per_block"], lim["memory_mb"], lim["output_chars"], self.user)
 
     def execute(self, language: str, code: str) -> str:
-        """Run the block the gate just allowed, record it in the audit log, return its output."""
+        """Run the block the gate just allowed and return its output, audited first.
+
+        The audit record is on disk (fsynced) before the code starts; when it cannot be written the code
+        does not run, the block's decision becomes ``audit_failed`` (its reason is the sentence the user
+        hears) and the rest of the turn is stopped.
+        """
         block = self._current or CodeBlock(language, code, decision="allow")
         self._current = None
+        record_id = self._audit_start(block)
+        if record_id is None:
+            return f"(not run: {block.reason})"
         # The network is shared only with a block the policy allowed (or the user confirmed) as `network`.
         # Until Home Assistant access goes through the server's broker, o1_ha still calls Home Assistant over
         # HTTP, so an allowed block using it keeps the network when a Home Assistant URL is configured
@@ -113,7 +129,7 @@ class Session:
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
-        self._record(block)
+        self._audit_finish(record_id, block)
         return result.output or "(no output)"
 
     def _code_env(self) -> dict[str, str]:
@@ -123,18 +139,51 @@ class Session:
             return {"O1_HA_ACCESS": "none"}
         return {"O1_HA_URL": url, "O1_HA_TOKEN": token, "O1_HA_ACCESS": self.profile.home_assistant}
 
+    # ------------------------------------------------------------------ audit (written before code runs)
+    def _audit_start(self, block: CodeBlock) -> str | None:
+        """Write the block's start record; return its record id, or None (block marked ``audit_failed``,
+        the turn stopped, the client told) when the audit log cannot be written."""
+        try:
+            return self.audit.start(self.conversation_id, self.profile.name, block)
+        except AuditError as err:
+            _LOGGER.error("Audit log unwritable, not running a block in %r: %s",
+                          self.conversation_id, err.__cause__)
+            block.decision = "audit_failed"
+            block.reason = err.message
+            self.cancelled.set()  # no further block of this turn may run either
+            self._emit_block(block)
+            return None
+
+    def _audit_finish(self, record_id: str, block: CodeBlock) -> None:
+        """Complete a block's record after it ran (a failure is logged: the start record is on disk)."""
+        try:
+            self.audit.finish(record_id, block)
+        except AuditError as err:
+            _LOGGER.error("Could not complete audit record %s: %s", record_id, err.__cause__)
+        self._emit_block(block)
+
     def _record(self, block: CodeBlock) -> None:
-        """Audit a block whose fate is final, and tell the streaming client about it."""
-        self.audit.record(self.conversation_id, self.profile.name, block)
+        """Audit a block whose fate is final without running, and tell the streaming client about it."""
+        try:
+            self.audit.record(self.conversation_id, self.profile.name, block)
+        except AuditError as err:  # the block does not run either way; the operator must hear of it
+            _LOGGER.error("Could not audit a %s block in %r: %s", block.decision, self.conversation_id,
+                          err.__cause__)
+        self._emit_block(block)
+
+    def _emit_block(self, block: CodeBlock) -> None:
         if self._emit is not None:
             self._emit({"type": "code", "block": block.as_dict()})
 
     # ------------------------------------------------------------------ turns
-    def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None) -> AgentReply:
+    def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None,
+             channel: str = LOCAL_CHANNEL) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
         ``emit`` (optional, called from this worker thread) gets the answer's sentences and each code block
-        as they happen; the deltas it gets, concatenated, equal the reply's answer.
+        as they happen; the deltas it gets, concatenated, equal the reply's answer. ``channel`` names who is
+        asking (see :data:`LOCAL_CHANNEL` and ``O1Agent.ask_stream``): only the channel that was asked a
+        confirmation question can answer it.
         """
         with self.lock:
             self.cancelled.clear()  # a stop asked for before this turn began was meant for an earlier one
@@ -146,10 +195,12 @@ class Session:
             self.last_used = time.monotonic()
             self._emit = emit
             try:
+                if self.pending is not None and self.pending.get("channel") != channel:
+                    self._drop_foreign_pending(channel)
                 if self.pending is not None:
                     reply = self._answer_pending(text)
                 else:
-                    reply = self._chat(text)
+                    reply = self._chat(text, channel)
             finally:
                 self._emit = None
                 self.running = False
@@ -163,7 +214,7 @@ class Session:
         emit = self._emit
         return AnswerStream((lambda text: emit({"type": "delta", "text": text})) if emit else None, live)
 
-    def _chat(self, text: str) -> AgentReply:
+    def _chat(self, text: str, channel: str = LOCAL_CHANNEL) -> AgentReply:
         blocks: list[CodeBlock] = []
         held: list[CodeBlock] = []
         cap = self.profile.limits["blocks_per_turn"]
@@ -195,7 +246,7 @@ class Session:
                 return True
             held.append(block)
             if decision.action == "confirm":
-                self.pending = {"block": block.as_dict(), "summary": found.summary}
+                self.pending = {"block": block.as_dict(), "summary": found.summary, "channel": channel}
             self._record(block)
             return False
 
@@ -214,6 +265,9 @@ class Session:
 
     def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock]) -> str | None:
         """What to say after the model's own words: a confirmation question, a refusal, or the code's output."""
+        unaudited = [b for b in blocks if b.decision == "audit_failed"]
+        if unaudited:
+            return unaudited[-1].reason  # nothing ran: the user hears why
         if held:
             block = held[-1]
             if block.decision == "confirm" and self.pending is not None:
@@ -246,6 +300,11 @@ class Session:
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         self._current = block
         output = self.execute(block.language, block.code)
+        if block.decision == "audit_failed":
+            self.pending = pending  # still held: the user can say yes again once the log is writable
+            said = self._answer(live=False).finish(block.reason)
+            return AgentReply(self.conversation_id, self.profile.name, said, [block],
+                              continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = speakable(output, max_sentences=2, max_chars=200)
@@ -253,6 +312,23 @@ class Session:
         if block.exit_status:
             answer = "I ran it, but it failed."
         return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
+
+
+    def _drop_foreign_pending(self, channel: str) -> None:
+        """A message from another channel than the one that was asked: the held block is cancelled (audited,
+        never run) and the message is answered as a new one. A "yes" from elsewhere never runs it."""
+        pending, self.pending = self.pending, None
+        assert pending is not None
+        data = pending["block"]
+        block = CodeBlock(data["language"], data["code"], decision="cancelled", category=data["category"],
+                          reason="another channel spoke in this conversation before the confirmation")
+        _LOGGER.warning("Confirmation in %r asked on %s answered from %s: cancelled", self.conversation_id,
+                        pending.get("channel"), channel)
+        emit, self._emit = self._emit, None  # the block is not the new speaker's business
+        try:
+            self._record(block)
+        finally:
+            self._emit = emit
 
 
 def _canonical_language(language: str) -> str:
@@ -266,7 +342,13 @@ def _canonical_language(language: str) -> str:
 
 
 class SessionManager:
-    """Sessions by conversation id, loaded from and saved to ``<data_dir>/sessions``."""
+    """Sessions by (conversation id, profile), loaded from and saved to ``<data_dir>/sessions``.
+
+    A conversation belongs to the profile that created it: another profile asking with the same conversation
+    id gets a separate session (its own history, pending question and working folder), stored under the
+    derived id ``<conversation id> NUL <profile>``; switching back finds the first profile's session intact,
+    in memory and on disk.
+    """
 
     def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
                  idle_seconds: float = 3600.0, ha: tuple[str | None, str | None] = (None, None),
@@ -280,87 +362,140 @@ class SessionManager:
         self.audit = audit
         self.idle_seconds = idle_seconds
         self._factory = backend_factory
-        self._sessions: dict[str, Session] = {}
+        self._sessions: dict[tuple[str, str], Session] = {}
         self._lock = threading.Lock()
 
-    def _file(self, conversation_id: str) -> Path:
-        return self.folder / f"{safe_name(conversation_id)}.json"
+    def _file(self, storage_id: str) -> Path:
+        return self.folder / f"{safe_name(storage_id)}.json"
+
+    def _load(self, storage_id: str) -> dict[str, Any] | None:
+        """The saved state under ``storage_id``; None when there is none. Raises ValueError when a file is
+        there but unreadable (it is then never overwritten)."""
+        path = self._file(storage_id)
+        if not path.exists():
+            return None
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            _LOGGER.warning("Could not restore %s: %s", path, err)
+            raise ValueError(str(path)) from err
+        if not isinstance(state, dict):
+            raise ValueError(str(path))
+        return state
+
+    def _owner(self, conversation_id: str) -> str | None:
+        """The profile owning the plain conversation id (live or saved), '' for an unreadable file, or None."""
+        for (_, profile), session in self._sessions.items():
+            if session.storage_id == conversation_id:
+                return profile
+        try:
+            state = self._load(conversation_id)
+        except ValueError:
+            return ""  # taken by a file we cannot read: never overwrite it
+        return None if state is None else str(state.get("profile"))
+
+    def _storage_id(self, conversation_id: str, profile: str) -> str:
+        """Where the (conversation, profile) pair lives: the plain id for its owner (or a new conversation),
+        the derived id for every other profile."""
+        owner = self._owner(conversation_id)
+        if owner is None or owner == profile:
+            return conversation_id
+        return f"{conversation_id}\x00{profile}"
 
     def get(self, conversation_id: str, profile: Profile) -> Session:
-        """Return the session for ``conversation_id`` (restored from disk if saved), creating it if new.
-
-        A conversation keeps the profile it started with unless another profile is asked for explicitly.
-        """
+        """Return the session of ``conversation_id`` under ``profile`` (restored from disk if saved), creating
+        it if new. Another profile's session of the same id is never touched."""
         with self._lock:
             self._expire()
-            session = self._sessions.get(conversation_id)
-            if session is not None and session.profile.name == profile.name:
+            key = (conversation_id, profile.name)
+            session = self._sessions.get(key)
+            if session is not None:
                 return session
-            state = None
-            path = self._file(conversation_id)
-            if session is None and path.exists():
-                try:
-                    state = json.loads(path.read_text(encoding="utf-8"))
-                except (OSError, json.JSONDecodeError) as err:
-                    _LOGGER.warning("Could not restore %s: %s", path, err)
-                if state and state.get("profile") != profile.name:
-                    state = None
+            storage_id = self._storage_id(conversation_id, profile.name)
+            try:
+                state = self._load(storage_id)
+            except ValueError:
+                state = None  # unreadable: start afresh (save() replaces it)
+            if state is not None and (state.get("profile") != profile.name
+                                      or state.get("conversation_id") != conversation_id):
+                state = None  # pragma: no cover - a hash collision of safe_name
             session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state,
-                              self._ha, self.user)
-            self._sessions[conversation_id] = session
+                              self._ha, self.user, storage_id=storage_id)
+            self._sessions[key] = session
             return session
 
     def save(self, session: Session) -> None:
-        """Write the session's state atomically (not for a session that was reset meanwhile)."""
+        """Write the session's state atomically (not for a session that was reset meanwhile).
+
+        The file is ASCII JSON (lone surrogates escaped). A failed write (disk full) is logged and the
+        previous file stays as it was.
+        """
         if session.deleted:
             return
-        path = self._file(session.conversation_id)
+        path = self._file(session.storage_id)
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(session.state(), ensure_ascii=False, default=str), encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
+            tmp.replace(path)
+        except OSError as err:
+            _LOGGER.error("Could not save conversation %r: %s", session.conversation_id, err)
+            tmp.unlink(missing_ok=True)
 
-    def find(self, conversation_id: str) -> dict[str, Any] | None:
-        """Return the saved or live state of a conversation, or None."""
+    def find(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
+        """Return the saved or live state of a conversation (its owner's, or ``profile``'s), or None.
+
+        The state has ``storage_id`` (see :meth:`workdir`)."""
         with self._lock:
-            session = self._sessions.get(conversation_id)
+            if profile is None:
+                profile = self._owner(conversation_id) or None
+                if profile is None:
+                    return None
+            session = self._sessions.get((conversation_id, profile))
+            storage_id = self._storage_id(conversation_id, profile)
         if session is not None:
             return session.state()
-        path = self._file(conversation_id)
-        if path.exists():
-            try:
-                return json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError):
-                return None
-        return None
+        try:
+            state = self._load(storage_id)
+        except ValueError:
+            return None
+        if state is None or state.get("profile") != profile:
+            return None
+        state.setdefault("storage_id", storage_id)
+        return state
+
+    def workdir(self, storage_id: str) -> Path:
+        """The working folder of a stored conversation (not created)."""
+        return self.sandbox_root / safe_name(storage_id)
 
     def cancel(self, conversation_id: str) -> bool:
-        """Ask a live session's running turn to stop. Returns whether the session is live."""
+        """Ask the running turns of a conversation (any profile) to stop. Returns whether one was live."""
         with self._lock:
-            session = self._sessions.get(conversation_id)
-        if session is None or not session.active:
-            return False
-        session.stop()
-        return True
+            live = [s for (cid, _), s in self._sessions.items() if cid == conversation_id and s.active]
+        for session in live:
+            session.stop()
+        return bool(live)
 
-    def reset(self, conversation_id: str) -> bool:
-        """Forget a conversation (memory and disk). Returns whether it existed."""
+    def reset(self, conversation_id: str, profiles: Iterable[str] = ()) -> bool:
+        """Forget a conversation under every profile (memory, disk, working folders). ``profiles`` names the
+        profiles whose separate sessions of this id may be on disk. Returns whether anything existed."""
         with self._lock:
-            session = self._sessions.pop(conversation_id, None)
-        if session is not None:
+            dropped = [self._sessions.pop(k) for k in [k for k in self._sessions if k[0] == conversation_id]]
+        storage_ids = {conversation_id, *(s.storage_id for s in dropped),
+                       *(f"{conversation_id}\x00{name}" for name in profiles)}
+        existed = bool(dropped)
+        for session in dropped:
             session.deleted = True
             session.stop()
-        path = self._file(conversation_id)
-        existed = session is not None or path.exists()
-        path.unlink(missing_ok=True)
-        shutil.rmtree(conversation_dir(self.sandbox_root, conversation_id), ignore_errors=True)
+        for storage_id in storage_ids:
+            path = self._file(storage_id)
+            existed = existed or path.exists()
+            path.unlink(missing_ok=True)
+            shutil.rmtree(self.workdir(storage_id), ignore_errors=True)
         return existed
 
     def _expire(self) -> None:
         """Drop idle sessions from memory (their state stays on disk)."""
         now = time.monotonic()
-        for cid in [c for c, s in self._sessions.items() if now - s.last_used > self.idle_seconds
+        for key in [k for k, s in self._sessions.items() if now - s.last_used > self.idle_seconds
                     and not s.lock.locked()]:
-            del self._sessions[cid]
-
-
-
+            del self._sessions[key]

@@ -24,7 +24,9 @@ class CodeBlock:
     """One code block the LLM wrote in a turn and what became of it.
 
     decision: ``allow`` (ran), ``confirm`` (held until the user says yes), ``deny`` (never ran),
-    ``skipped`` (over the per-turn cap). exit_status is the process exit code, None when it did not run,
+    ``skipped`` (over the per-turn cap), ``cancelled`` (a held block the user did not confirm, or that
+    another channel interrupted), ``audit_failed`` (allowed, but its audit record could not be written, so
+    it never ran; ``reason`` is the sentence the user hears). exit_status is the process exit code, None when it did not run,
     -9 when it was killed at its time limit. output is stdout+stderr, truncated to the profile's limit.
     """
 
@@ -71,6 +73,11 @@ class Agent(Protocol):
         conversation_id: str | None = None,
         profile: str | None = None,
         language: str | None = None,
+        channel: str = "local",
     ) -> AgentReply:
-        """Answer one user turn. Raises AgentError with a spoken-friendly message."""
+        """Answer one user turn. Raises AgentError with a spoken-friendly message.
+
+        ``channel`` names who asks (``http``, ``wyoming:<host>``, ``01:<host>``): only the channel that was
+        asked a confirmation question can answer it.
+        """
         ...
