@@ -1,6 +1,6 @@
-"""Append-only audit log of every code block, one JSON object per line (JSON Lines).
+"""Append-only audit log of every code block and Home Assistant call, one JSON object per line (JSON Lines).
 
-Each record: time (ISO 8601, UTC), conversation_id, profile, language, code, category (list), decision,
+Home Assistant calls are records with ``kind: "home"`` (see ``record_home``). Each code block record: time (ISO 8601, UTC), conversation_id, profile, language, code, category (list), decision,
 reason, exit_status, seconds, output_sha256 (hex digest of the full output) and output_chars.
 """
 
@@ -45,6 +45,16 @@ class AuditLog:
             "output_chars": len(block.output),
         }
         line = json.dumps(entry, ensure_ascii=False) + "\n"
+        with self._lock, self.path.open("a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+
+    def record_home(self, conversation_id: str, profile: str, call: dict[str, Any]) -> None:
+        """Append one record of a Home Assistant broker call (``kind: "home"``): its ``op``, ``args``,
+        ``access``, ``outcome`` (ok / denied / error) and ``result`` or ``error`` + ``message``."""
+        entry = {"time": datetime.now(UTC).isoformat(timespec="milliseconds"), "kind": "home",
+                 "conversation_id": conversation_id, "profile": profile, **call}
+        line = json.dumps(entry, ensure_ascii=False, default=str) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as f:
             f.write(line)
             f.flush()

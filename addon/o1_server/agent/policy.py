@@ -1445,7 +1445,7 @@ _TEXT_METHODS = frozenset(
      "setdefault", "write", "writelines", "sub", "match", "search", "fullmatch", "findall", "info", "debug",
      "warning", "error", "strftime", "strptime", "update"}
 )
-_HA_READS = frozenset({"get_state", "get_states"})
+_HA_READS = frozenset({"get_state", "get_states", "states", "find", "entities"})  # read-only o1_ha calls
 _DYNAMIC_CODE = frozenset({"eval", "exec", "compile"})
 _REFLECTION = frozenset({"getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"})
 _OS_OPEN = frozenset({"os.open"})

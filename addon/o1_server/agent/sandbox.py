@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-# Where the `o1_ha` helper lives, so generated Python can `import o1_ha`.
+# Where the `o1_ha` helper lives: generated Python gets it pre-imported (and `import o1_ha` works too).
 HELPERS_DIR = Path(__file__).resolve().parent / "helpers"
 KILLED = -9
 
@@ -98,16 +98,21 @@ def _preexec(memory_mb: int, user: tuple[int, int] | None) -> None:
 def command_for(language: str, code: str) -> list[str]:
     """Return the argv that runs ``code`` in ``language`` ("python" or "shell"). Raises ValueError otherwise."""
     if language == "python":
-        # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path.
-        return [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r})\n" + code]
+        # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path, and import
+        # o1_ha so the model can use it without importing it (it only talks to the turn's broker socket).
+        prelude = f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha\n"
+        return [sys.executable, "-I", "-c", prelude + code]
     if language == "shell":
         return ["/bin/bash", "--noprofile", "--norc", "-c", code]
     raise ValueError(f"language {language!r} is not supported")
 
 
 def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None,
-             cancel: threading.Event | None = None) -> ExecResult:
+             cancel: threading.Event | None = None, *, binds: tuple[str | Path, ...] = ()) -> ExecResult:
     """Run one code block and return its ExecResult; never raises for anything the code does.
+
+    ``binds`` are host paths (the turn's Home Assistant socket) made visible inside the box at the same path;
+    without a mount namespace they are visible already, so this executor only accepts them.
 
     The output is stdout and stderr interleaved, decoded as UTF-8 (errors replaced) and cut to
     ``limits.output_chars``; a process that keeps printing past 4x that is killed.

@@ -21,6 +21,7 @@ from typing import Any
 from . import policy
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
+from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
 from .sandbox import Limits, conversation_dir, run_code, safe_name
 from .speech_text import AnswerStream, speakable
@@ -45,11 +46,12 @@ class Session:
         audit: AuditLog,
         backend_factory: BackendFactory,
         state: dict[str, Any] | None = None,
-        ha: tuple[str | None, str | None] = (None, None),
+        home: HomeGateway | None = None,
         user: tuple[int, int] | None = None,
     ) -> None:
         self.conversation_id = conversation_id
-        self._ha = ha
+        self._home = home
+        self._capability: Capability | None = None  # the running turn's Home Assistant socket, if any
         self.profile = profile
         self.user = user
         self.workdir = conversation_dir(sandbox_root, conversation_id, user)
@@ -101,7 +103,9 @@ class Session:
         """Run the block the gate just allowed, record it in the audit log, return its output."""
         block = self._current or CodeBlock(language, code, decision="allow")
         self._current = None
-        result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled)
+        binds = (str(self._capability.path),) if self._capability is not None else ()
+        result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled,
+                          binds=binds)
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
@@ -109,11 +113,29 @@ class Session:
         return result.output or "(no output)"
 
     def _code_env(self) -> dict[str, str]:
-        """Environment for generated code: Home Assistant access for the o1_ha helper, per the profile."""
-        url, token = self._ha
-        if self.profile.home_assistant == "none" or not url or not token:
-            return {"O1_HA_ACCESS": "none"}
-        return {"O1_HA_URL": url, "O1_HA_TOKEN": token, "O1_HA_ACCESS": self.profile.home_assistant}
+        """Environment for generated code: only the path of the turn's Home Assistant socket (a capability that
+        dies with the turn), never a Home Assistant URL or token."""
+        if self._capability is None:
+            return {}
+        return {"O1_HA_SOCKET": str(self._capability.path)}
+
+    def _open_home(self, home: HomeTurn | None, emit: Emit | None) -> None:
+        """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home."""
+        if self._home is None:
+            return
+        try:
+            self._capability = self._home.open(self.conversation_id, self.profile.name,
+                                               self.profile.home_assistant, home, emit)
+        except OSError as err:  # no socket: the code hears "no access", nothing else breaks
+            _LOGGER.error("Could not open the Home Assistant socket for %s: %s", self.conversation_id, err)
+            return
+        if self._capability is not None and hasattr(self.backend, "set_turn_context"):
+            self.backend.set_turn_context(prompt_for(self._capability.broker.context, self.profile.home_assistant))
+
+    def _close_home(self) -> None:
+        if self._capability is not None:
+            self._capability.close()
+            self._capability = None
 
     def _record(self, block: CodeBlock) -> None:
         """Audit a block whose fate is final, and tell the streaming client about it."""
@@ -122,11 +144,13 @@ class Session:
             self._emit({"type": "code", "block": block.as_dict()})
 
     # ------------------------------------------------------------------ turns
-    def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None) -> AgentReply:
+    def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None,
+             home: HomeTurn | None = None) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
         ``emit`` (optional, called from this worker thread) gets the answer's sentences and each code block
-        as they happen; the deltas it gets, concatenated, equal the reply's answer.
+        as they happen; the deltas it gets, concatenated, equal the reply's answer. ``home`` is what the
+        request brought for Home Assistant (context and relay); the turn's capability is closed at its end.
         """
         with self.lock:
             self.cancelled.clear()  # a stop asked for before this turn began was meant for an earlier one
@@ -138,11 +162,13 @@ class Session:
             self.last_used = time.monotonic()
             self._emit = emit
             try:
+                self._open_home(home, emit)
                 if self.pending is not None:
                     reply = self._answer_pending(text)
                 else:
                     reply = self._chat(text)
             finally:
+                self._close_home()
                 self._emit = None
                 self.running = False
                 self.cancelled.clear()
@@ -261,9 +287,9 @@ class SessionManager:
     """Sessions by conversation id, loaded from and saved to ``<data_dir>/sessions``."""
 
     def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
-                 idle_seconds: float = 3600.0, ha: tuple[str | None, str | None] = (None, None),
+                 idle_seconds: float = 3600.0, home: HomeGateway | None = None,
                  user: tuple[int, int] | None = None) -> None:
-        self._ha = ha
+        self.home = home
         self.user = user
         self.folder = data_dir / "sessions"
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -298,7 +324,7 @@ class SessionManager:
                 if state and state.get("profile") != profile.name:
                     state = None
             session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state,
-                              self._ha, self.user)
+                              self.home, self.user)
             self._sessions[conversation_id] = session
             return session
 
