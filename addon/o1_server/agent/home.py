@@ -70,7 +70,8 @@ CALL_TIMEOUT = 15.0  # seconds a relayed tool call may take
 PROMPT_ENTITIES = 40  # entities listed in the LLM prompt (the rest are still reachable by find)
 ASSISTANT = "conversation"  # HA's assistant id of Assist (exposure settings)
 
-# HA LLM API tools that only read (``homeassistant.helpers.llm`` and core intents). Every other tool acts.
+# HA LLM API tools that only read (``homeassistant.helpers.llm`` and core intents), besides those the
+# integration reports HA annotates ``read_only`` (``ToolAnnotations``). Every other tool acts on the home.
 READ_TOOLS = frozenset({"GetLiveContext", "GetDateTime", "GetCurrentLocation", "HassGetState",
                         "HassGetWeather", "HassGetCurrentDate", "HassGetCurrentTime", "HassTimerStatus",
                         "todo_get_items", "calendar_get_events"})
@@ -128,6 +129,7 @@ class HomeContext:
     llm_apis: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
     language: str | None = None
+    read_only_tools: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, data: Any) -> "HomeContext":
@@ -135,7 +137,7 @@ class HomeContext:
 
         Shape: ``{"entities": [{"entity_id", "name", "aliases": [...], "areas": [...], "domain"?, "state"?,
         "attributes"?}], "device_id"?, "area"?, "extra_system_prompt"?, "llm_apis": [...], "tools": [...],
-        "language"?}``.
+        "read_only_tools": [...] (tools HA annotates ``read_only``), "language"?}``.
         """
         if not isinstance(data, dict):
             raise ValueError("'home' must be an object")
@@ -159,12 +161,13 @@ class HomeContext:
         for key, value in text.items():
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"'home.{key}' must be a string")
-        lists = {k: data.get(k) or [] for k in ("llm_apis", "tools")}
+        lists = {k: data.get(k) or [] for k in ("llm_apis", "tools", "read_only_tools")}
         for key, value in lists.items():
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ValueError(f"'home.{key}' must be a list of strings")
         return cls(tuple(entities), text["device_id"], text["area"], text["extra_system_prompt"],
-                   tuple(lists["llm_apis"]), tuple(lists["tools"]), text["language"])
+                   tuple(lists["llm_apis"]), tuple(lists["tools"]), text["language"],
+                   tuple(t for t in lists["read_only_tools"] if t in lists["tools"]))
 
 
 def _is_entity_id(value: Any) -> bool:
@@ -483,7 +486,7 @@ class HomeBroker:
         if op == "tool":
             name = args.get("name")
             base = name.split("__", 1)[1] if isinstance(name, str) and name.startswith("assist__") else name
-            return "read" if base in READ_TOOLS else "control"
+            return "read" if base in READ_TOOLS or name in self.context.read_only_tools else "control"
         raise HomeError("invalid", f"o1_ha has no operation called {op!r}.")
 
     # -------------------------------------------------------------- helpers
