@@ -122,7 +122,8 @@ async def test_turn_on_the_kitchen_light(hass: HomeAssistant, socket_enabled: No
     await hass.async_block_till_done()
     assert hass.states.get("light.kitchen_light").state == "on"
     assert hass.states.get("input_boolean.kitchen").state == "on"
-    assert answer == "The kitchen light is on."
+    # The home profile speaks what Home Assistant reported, not the model's own claim.
+    assert "Kitchen Light is on" in answer
     assert [e.data["output"] for e in codes] == ["Kitchen Light is on."]
     # The LLM got the exposed devices, not the hidden ones.
     system = scripted_llm.requests[0]["messages"][0]["content"]
