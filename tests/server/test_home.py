@@ -434,3 +434,18 @@ async def test_safe_profile_has_no_socket(make_agent, llm: ScriptedLLM, rest_ha)
     assert "False" in output.splitlines() and "PermissionError: This profile has no access to Home Assistant." in output
     assert home.calls == []
     assert not agent.home.run_dir.exists() or not any(os.scandir(agent.home.run_dir))
+
+
+async def test_tool_result_endpoint_refuses_what_nobody_waits_for(served) -> None:
+    api, _ = served
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{api}/api/turns/abc/tool_results/def", json={"result": {}}, headers=headers) as r:
+            assert r.status == 404 and (await r.json())["error"] == "unknown_call"
+        async with http.post(f"{api}/api/turns/abc/tool_results/def", json=[1], headers=headers) as r:
+            assert r.status == 400
+        async with http.post(f"{api}/api/turns/abc/tool_results/def", json={"result": {}}) as r:
+            assert r.status == 401  # the API token is needed like everywhere else
+        body = {"text": "hi", "home": {"entities": [{"entity_id": "bad id"}]}}
+        async with http.post(f"{api}/api/conversation/stream", json=body, headers=headers) as r:
+            assert r.status == 400 and "entity_id" in (await r.json())["message"]
