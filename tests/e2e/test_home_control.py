@@ -20,9 +20,11 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 from custom_components.o1.config_flow import conversation_subentry, entry_title
 from custom_components.o1.const import DOMAIN, EVENT_CODE_BLOCK
 from homeassistant.components import conversation
+from homeassistant.components.conversation.trace import async_get_traces
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_TOKEN, CONF_URL
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import chat_session
 from homeassistant.setup import async_setup_component
 from tests.support.ha_fixtures import sockets_allowed
 from tests.support.o1_process import O1Process, start_o1
@@ -130,6 +132,16 @@ async def test_turn_on_the_kitchen_light(hass: HomeAssistant, socket_enabled: No
     assert "Kitchen Light (light" in system and "Front Door (lock" in system and "Garage" not in system
     home = [r for r in _audit(home_server, cid) if r.get("kind") == "home"]
     assert [(r["op"], r["outcome"], r["result"]["state"]) for r in home] == [("turn_on", "ok", "on")]
+    # HA's own intent tool did it (HA's conversation trace records the LLM API tool call) ...
+    (trace,) = [t.as_dict() for t in async_get_traces()][-1:]
+    tools = [e["data"]["tool_name"] for e in trace["events"] if e["event_type"] == "tool_call"]
+    assert [t.rpartition("__")[2] for t in tools] == ["HassTurnOn"], trace
+    # ... and the chat log shows the code's Home Assistant call with its result.
+    with chat_session.async_get_chat_session(hass, cid) as session, \
+            conversation.async_get_chat_log(hass, session) as chat_log:
+        calls = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
+    assert [(c.tool_name, c.result.data["result"]["state"]) for c in calls if c.tool_name.startswith("o1_ha.")] == [
+        ("o1_ha.turn_on", "on")]
 
 
 async def test_unexposed_light_is_refused(hass: HomeAssistant, socket_enabled: None, home_server: O1Process,

@@ -449,3 +449,29 @@ async def test_tool_result_endpoint_refuses_what_nobody_waits_for(served) -> Non
         body = {"text": "hi", "home": {"entities": [{"entity_id": "bad id"}]}}
         async with http.post(f"{api}/api/conversation/stream", json=body, headers=headers) as r:
             assert r.status == 400 and "entity_id" in (await r.json())["message"]
+
+
+def test_tools_by_name_and_read_only_only_from_core_or_ha_annotations() -> None:
+    """HA namespaces tools (``intent__HassTurnOn``); a plain name finds them. Under read access only core
+    read tools and those HA annotates read-only run; a look-alike from another integration does not."""
+    context = HomeContext.from_json({"tools": ["homeassistant__GetLiveContext", "evil__GetLiveContext",
+                                               "intent__HassTurnOn", "music__NowPlaying"],
+                                     "read_only_tools": ["music__NowPlaying"]})
+
+    class Tools:
+        intents = True
+        calls: list = []
+
+        def call(self, name: str, args: dict) -> Any:
+            self.calls.append(name)
+            return {"ok": name}
+
+    relay = Tools()
+    broker = HomeBroker("read", context, relay)
+    assert broker.handle("tool", {"name": "GetLiveContext"}) == {"ok": "homeassistant__GetLiveContext"}
+    assert broker.handle("tool", {"name": "NowPlaying"}) == {"ok": "music__NowPlaying"}
+    for name in ("evil__GetLiveContext", "HassTurnOn", "Nothing"):
+        with pytest.raises(HomeError) as err:
+            broker.handle("tool", {"name": name})
+        assert err.value.code == "denied", name
+    assert relay.calls == ["homeassistant__GetLiveContext", "music__NowPlaying"]

@@ -82,6 +82,8 @@ _ON_OFF = {"lock": ("lock", "unlock"), "cover": ("open_cover", "close_cover"), "
            "scene": ("turn_on", None), "script": ("turn_on", "turn_off"), "button": ("press", None),
            "input_button": ("press", None)}
 _INTENT = {"turn_on": "HassTurnOn", "turn_off": "HassTurnOff", "toggle": "HassToggle"}
+# Namespaces of HA core's own tools (``<namespace>__<tool>``; "" = not namespaced, "assist" = a merged API).
+_CORE_NAMESPACES = frozenset({"", "assist", "homeassistant", "llm", "intent", "todo", "calendar", "weather"})
 _TARGET_KEYS = {"entity_id", "area_id", "device_id", "floor_id", "label_id", "target"}
 
 
@@ -130,6 +132,13 @@ class HomeContext:
     tools: tuple[str, ...] = ()
     language: str | None = None
     read_only_tools: tuple[str, ...] = ()
+
+    def tool_named(self, name: str) -> str | None:
+        """The full name of an HA tool: ``name`` itself, or a namespaced ``<integration>__<name>`` (HA names
+        merged and newer tools that way: ``intent__HassTurnOn``); None when HA offered no such tool."""
+        if name in self.tools:
+            return name
+        return next((t for t in self.tools if t.endswith(f"__{name}")), None)
 
     @classmethod
     def from_json(cls, data: Any) -> "HomeContext":
@@ -274,7 +283,7 @@ class StreamRelay:
     def __init__(self, emit: Callable[[dict[str, Any]], None], tools: tuple[str, ...] = (),
                  timeout: float = CALL_TIMEOUT) -> None:
         self.turn_id = secrets.token_hex(16)
-        self.intents = "HassTurnOn" in tools
+        self.intents = any(t == "HassTurnOn" or t.endswith("__HassTurnOn") for t in tools)
         self._emit = emit
         self._timeout = timeout
         self._pending: dict[str, Future] = {}
@@ -485,8 +494,12 @@ class HomeBroker:
             return "control"
         if op == "tool":
             name = args.get("name")
-            base = name.split("__", 1)[1] if isinstance(name, str) and name.startswith("assist__") else name
-            return "read" if base in READ_TOOLS or name in self.context.read_only_tools else "control"
+            full = self.context.tool_named(name) if isinstance(name, str) else None
+            if full is None:
+                return "control"  # unknown: refused later anyway, and never counted as a read
+            namespace, _, base = full.rpartition("__")
+            core_read = base in READ_TOOLS and namespace in _CORE_NAMESPACES
+            return "read" if core_read or full in self.context.read_only_tools else "control"
         raise HomeError("invalid", f"o1_ha has no operation called {op!r}.")
 
     # -------------------------------------------------------------- helpers
@@ -553,11 +566,12 @@ class HomeBroker:
         return self._states(chosen)
 
     def _op_tool(self, name: str, args: dict[str, Any] | None = None) -> Any:
-        if not isinstance(name, str) or name not in self.context.tools:
+        full = self.context.tool_named(name) if isinstance(name, str) else None
+        if full is None:
             raise HomeError("not_found", f"Home Assistant offers no tool called {name!r} to me.")
         if args is not None and not isinstance(args, dict):
             raise HomeError("invalid", "A tool's arguments must be a dict.")
-        return self._relay().call(name, args or {})
+        return self._relay().call(full, args or {})
 
     # -------------------------------------------------------------- control ops
     def _op_turn_on(self, name: str, **data: Any) -> dict[str, Any]:
@@ -572,8 +586,8 @@ class HomeBroker:
     def _switch(self, action: str, name: str, data: dict[str, Any]) -> dict[str, Any]:
         entity = self._exposed(name)
         relay = self._relay()
-        intent = _INTENT[action]
-        if relay.intents and not data and intent in self.context.tools:
+        intent = self.context.tool_named(_INTENT[action])
+        if relay.intents and not data and intent is not None:
             slots: dict[str, Any] = {"name": entity.name, "domain": [entity.domain]}
             if entity.areas:
                 slots["area"] = entity.areas[0]
