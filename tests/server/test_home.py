@@ -475,3 +475,13 @@ def test_tools_by_name_and_read_only_only_from_core_or_ha_annotations() -> None:
             broker.handle("tool", {"name": name})
         assert err.value.code == "denied", name
     assert relay.calls == ["homeassistant__GetLiveContext", "music__NowPlaying"]
+
+
+@pytest.mark.parametrize("src", ["o1_ha._os.system('id')", "s = o1_ha._socket\ns.socket()",
+                                 "from o1_ha import _os\n_os.system('id')", "o1_ha.os.system('id')"])
+def test_reaching_past_o1_ha_is_not_a_home_call(src: str, tmp_path: Path) -> None:
+    """o1_ha is pre-imported: what it imports must not pass as a Home Assistant call (issue 10's example)."""
+    from o1_server.agent import policy
+
+    found = policy.classify("python", src, tmp_path)
+    assert "process_control" in found.categories and "home_assistant" not in found.categories

@@ -17,9 +17,9 @@ be spoken): ``PermissionError`` when the profile's access level or the exposure 
 
 from __future__ import annotations
 
-import json
-import os
-import socket
+import json as _json
+import os as _os
+import socket as _socket
 from typing import Any
 
 TIMEOUT = 30.0  # seconds per call (the broker bounds each Home Assistant call itself)
@@ -45,27 +45,27 @@ class States(list):
 
 def _call(op: str, **args: Any) -> Any:
     """Send one request to the broker and return its result. Raises the errors listed in the module doc."""
-    path = os.environ.get("O1_HA_SOCKET")
+    path = _os.environ.get("O1_HA_SOCKET")
     if not path:
         raise PermissionError("This profile has no access to Home Assistant.")
     folder = None
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        with _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM) as sock:
             sock.settimeout(TIMEOUT)
-            if len(os.fsencode(path)) >= 100:  # AF_UNIX addresses hold 108 bytes: go through the folder's fd
-                folder = os.open(os.path.dirname(path), os.O_PATH)
-                path = f"/proc/self/fd/{folder}/{os.path.basename(path)}"
+            if len(_os.fsencode(path)) >= 100:  # AF_UNIX addresses hold 108 bytes: go through the folder's fd
+                folder = _os.open(_os.path.dirname(path), _os.O_PATH)
+                path = f"/proc/self/fd/{folder}/{_os.path.basename(path)}"
             sock.connect(path)
-            sock.sendall(json.dumps({"op": op, "args": args}).encode() + b"\n")
+            sock.sendall(_json.dumps({"op": op, "args": args}).encode() + b"\n")
             with sock.makefile("rb") as reader:
                 line = reader.readline()
     except OSError as err:
         raise ConnectionError("I can't reach Home Assistant through o1 right now.") from err
     finally:
         if folder is not None:
-            os.close(folder)
+            _os.close(folder)
     try:
-        answer = json.loads(line)
+        answer = _json.loads(line)
     except ValueError:
         raise ConnectionError("o1 sent an answer I can't read.") from None
     if not answer.get("ok"):
