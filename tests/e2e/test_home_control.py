@@ -215,3 +215,46 @@ async def test_no_credential_is_visible_to_generated_code(hass: HomeAssistant, s
     assert "O1_HA_SOCKET" in output and "O1_HA_TOKEN" not in output and "O1_HA_URL" not in output
     assert HA_SECRET not in output and HA_SECRET not in json.dumps(dict(event.data), default=str)
     assert HA_SECRET not in (home_server.data_dir / "audit.jsonl").read_text()
+
+
+async def test_local_intents_first_then_o1(hass: HomeAssistant, socket_enabled: None, home_server: O1Process,
+                                           scripted_llm: ScriptedLLM, hass_ws_client) -> None:
+    """With the pipeline's "prefer handling commands locally", HA's own sentences run "turn on the kitchen
+    light" without asking o1 (no LLM request); what HA does not understand goes to o1."""
+    agent_id = await _set_up_home(hass, home_server)
+    assert await async_setup_component(hass, "assist_pipeline", {})
+    client = await hass_ws_client(hass)
+    await client.send_json_auto_id({
+        "type": "assist_pipeline/pipeline/create", "name": "o1 local first", "language": "en",
+        "conversation_engine": agent_id, "conversation_language": "en", "prefer_local_intents": True,
+        "stt_engine": None, "stt_language": None, "tts_engine": None, "tts_language": None,
+        "tts_voice": None, "wake_word_entity": None, "wake_word_id": None,
+    })
+    created = await client.receive_json()
+    assert created["success"], created
+    cid = f"home-{uuid.uuid4().hex}"
+
+    async def run(text: str) -> dict:
+        await client.send_json_auto_id({
+            "type": "assist_pipeline/run", "start_stage": "intent", "end_stage": "intent",
+            "input": {"text": text}, "pipeline": created["result"]["id"], "conversation_id": cid, "timeout": 60})
+        assert (await client.receive_json())["success"]
+        ended = None
+        while True:
+            event = (await client.receive_json())["event"]
+            assert event["type"] != "error", event
+            if event["type"] == "intent-end":
+                ended = event["data"]
+            if event["type"] == "run-end":
+                return ended
+
+    scripted_llm.script()
+    output = await run("turn on the kitchen light")
+    await hass.async_block_till_done()
+    assert hass.states.get("light.kitchen_light").state == "on"
+    assert scripted_llm.requests == []  # handled locally: o1 was not asked
+    assert output["processed_locally"] is True
+    scripted_llm.script("```python\nprint(o1_ha.get_state('kitchen light'))\n```")
+    output = await run("Is anything on in the kitchen, in a full sentence?")
+    assert len(scripted_llm.requests) >= 1 and output["processed_locally"] is False
+    assert "Kitchen Light is on" in output["intent_output"]["response"]["speech"]["plain"]["speech"]
