@@ -47,7 +47,7 @@ from .client import (
 from .const import DOMAIN, LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERSATION
 from .entity import O1Entity
 from .events import async_fire_code_block, code_block_event_data
-from .home import HomeToolRunner, turn_context
+from .home import HomeToolRunner, local_turns, turn_context
 
 # Entities only talk to the server; the server serialises its own work.
 PARALLEL_UPDATES = 0
@@ -199,7 +199,7 @@ class O1ConversationEntity(
         """Stream the server's answer into the chat log and return the turn's result."""
         ha_id = chat_log.conversation_id
         turn = _Turn()
-        await self._async_prepare_home(user_input, turn)
+        await self._async_prepare_home(user_input, chat_log, turn)
         async for _content in chat_log.async_add_delta_content_stream(
             user_input.agent_id, self._async_stream_turn(user_input, ha_id, turn)
         ):
@@ -229,7 +229,10 @@ class O1ConversationEntity(
         return [chosen] if isinstance(chosen, str) else list(chosen)
 
     async def _async_prepare_home(
-        self, user_input: conversation.ConversationInput, turn: _Turn
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        turn: _Turn,
     ) -> None:
         """Give the turn Home Assistant's context and a tool runner, when the profile may use the home."""
         profile = self.server_profile
@@ -241,7 +244,8 @@ class O1ConversationEntity(
         except HomeAssistantError as err:
             LOGGER.warning("o1 agent %s: LLM API %s is not available: %s", self.entity_id, apis, err)
             api = None
-        turn.home = turn_context(self.hass, user_input, api, apis)
+        local = local_turns(chat_log, user_input.agent_id)
+        turn.home = turn_context(self.hass, user_input, api, apis, local)
         turn.tools = HomeToolRunner(
             self.hass, api, user_input.context, profile.ha_access == HA_ACCESS_CONTROL
         )

@@ -87,15 +87,38 @@ def satellite_area(hass: HomeAssistant, device_id: str | None) -> str | None:
     return area.name if area is not None else None
 
 
+MAX_LOCAL_TURNS = 5
+
+
+def local_turns(chat_log: conversation.ChatLog, agent_id: str) -> list[dict[str, str]]:
+    """Turns of this conversation that Home Assistant answered itself ("prefer handling commands locally")
+    since the o1 agent last spoke: ``[{"user", "answer"}]``, oldest first, at most MAX_LOCAL_TURNS."""
+    found: list[dict[str, str]] = []
+    answer: str | None = None
+    for content in reversed(chat_log.content[:-1]):  # the last one is the current user message
+        if isinstance(content, conversation.AssistantContent):
+            if content.agent_id == agent_id and content.content:  # o1's own last answer
+                break
+            if content.agent_id == agent_id:
+                continue  # a tool call HA's local handling recorded under this agent
+            answer = content.content if content.agent_id == conversation.HOME_ASSISTANT_AGENT else None
+        elif isinstance(content, conversation.UserContent) and answer:
+            found.append({"user": content.content, "answer": answer})
+            answer = None
+    return found[:MAX_LOCAL_TURNS][::-1]
+
+
 def turn_context(
     hass: HomeAssistant,
     user_input: conversation.ConversationInput,
     api: llm.APIInstance | None,
     llm_apis: list[str],
+    local: list[dict[str, str]] | None = None,
 ) -> dict[str, Any]:
     """The ``home`` object of a turn request (shape: the o1 server's ``HomeContext.from_json``)."""
     tools = list(api.tools) if api is not None else []
     return {
+        "local_turns": local or [],
         "entities": exposed_entities(hass),
         "device_id": user_input.device_id,
         "area": satellite_area(hass, user_input.device_id),

@@ -220,7 +220,8 @@ async def test_no_credential_is_visible_to_generated_code(hass: HomeAssistant, s
 async def test_local_intents_first_then_o1(hass: HomeAssistant, socket_enabled: None, home_server: O1Process,
                                            scripted_llm: ScriptedLLM, hass_ws_client) -> None:
     """With the pipeline's "prefer handling commands locally", HA's own sentences run "turn on the kitchen
-    light" without asking o1 (no LLM request); what HA does not understand goes to o1."""
+    light" without asking o1 (no LLM request); what HA does not understand goes to o1, which is told what
+    HA did locally (the turn joins o1's memory of the conversation)."""
     agent_id = await _set_up_home(hass, home_server)
     assert await async_setup_component(hass, "assist_pipeline", {})
     client = await hass_ws_client(hass)
@@ -258,3 +259,6 @@ async def test_local_intents_first_then_o1(hass: HomeAssistant, socket_enabled: 
     output = await run("Is anything on in the kitchen, in a full sentence?")
     assert len(scripted_llm.requests) >= 1 and output["processed_locally"] is False
     assert "Kitchen Light is on" in output["intent_output"]["response"]["speech"]["plain"]["speech"]
+    # The locally answered turn joined o1's memory of the conversation.
+    contents = [m["content"] for m in scripted_llm.requests[0]["messages"] if isinstance(m.get("content"), str)]
+    assert "turn on the kitchen light" in contents, contents

@@ -132,6 +132,7 @@ class HomeContext:
     tools: tuple[str, ...] = ()
     language: str | None = None
     read_only_tools: tuple[str, ...] = ()
+    local_turns: tuple[tuple[str, str], ...] = ()  # (user, answer) turns HA answered itself, oldest first
 
     def tool_named(self, name: str) -> str | None:
         """The full name of an HA tool: ``name`` itself, or a namespaced ``<integration>__<name>`` (HA names
@@ -146,7 +147,8 @@ class HomeContext:
 
         Shape: ``{"entities": [{"entity_id", "name", "aliases": [...], "areas": [...], "domain"?, "state"?,
         "attributes"?}], "device_id"?, "area"?, "extra_system_prompt"?, "llm_apis": [...], "tools": [...],
-        "read_only_tools": [...] (tools HA annotates ``read_only``), "language"?}``.
+        "read_only_tools": [...] (tools HA annotates ``read_only``), "language"?, "local_turns": [{"user",
+        "answer"}] (turns of this conversation HA answered itself, "prefer handling commands locally")}``.
         """
         if not isinstance(data, dict):
             raise ValueError("'home' must be an object")
@@ -174,9 +176,15 @@ class HomeContext:
         for key, value in lists.items():
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ValueError(f"'home.{key}' must be a list of strings")
+        turns = data.get("local_turns") or []
+        if not isinstance(turns, list) or len(turns) > 20 or not all(
+                isinstance(t, dict) and isinstance(t.get("user"), str) and isinstance(t.get("answer"), str)
+                for t in turns):
+            raise ValueError("'home.local_turns' must be a list of at most 20 {\"user\", \"answer\"} strings")
         return cls(tuple(entities), text["device_id"], text["area"], text["extra_system_prompt"],
                    tuple(lists["llm_apis"]), tuple(lists["tools"]), text["language"],
-                   tuple(t for t in lists["read_only_tools"] if t in lists["tools"]))
+                   tuple(t for t in lists["read_only_tools"] if t in lists["tools"]),
+                   tuple((t["user"][:1000], t["answer"][:1000]) for t in turns))
 
 
 def _is_entity_id(value: Any) -> bool:

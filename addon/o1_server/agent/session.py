@@ -120,7 +120,15 @@ class Session:
         return {"O1_HA_SOCKET": str(self._capability.path)}
 
     def _open_home(self, home: HomeTurn | None, emit: Emit | None) -> None:
-        """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home."""
+        """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home.
+
+        Turns Home Assistant answered itself since the last one ("prefer handling commands locally") join the
+        conversation's memory first, so the model knows what was already done.
+        """
+        if home is not None and home.context is not None and home.context.local_turns:
+            for user, answer in home.context.local_turns:
+                self.backend.messages.append({"role": "user", "type": "message", "content": user})
+                self.backend.messages.append({"role": "assistant", "type": "message", "content": answer})
         if self._home is None:
             return
         try:
