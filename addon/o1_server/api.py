@@ -8,8 +8,12 @@ Routes:
 - ``GET /api/health`` -> ``{"status": "ok", "version", "sandbox": "bubblewrap"|"rlimits"}``
 - ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...],
   "sandbox": {"mode", "namespaces", "cgroups", "uids", "rlimits", "missing": [...]}}``
-- ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
-- ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
+- ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?, "home"?}`` -> AgentReply JSON
+  (``home``: the Home Assistant context of the turn, see ``agent.home.HomeContext.from_json``)
+- ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, home, tool_call, then done or
+  error. With ``home`` the caller (the o1 integration) runs each ``tool_call`` in Home Assistant and answers:
+- ``POST /api/turns/{turn_id}/tool_results/{call_id}`` ``{"result": ...}`` or ``{"error", "message"}`` -> 204,
+  404 unknown_call when no such call is waiting (finished, timed out or never asked)
 - ``GET /api/conversation/{id}?profile=`` -> ``{"conversation_id", "profile", "turns": [...], "pending",
   "workdir"}``: the conversation as the profile that created it holds it, or as ``profile`` holds it (the
   same id under another profile is a separate conversation)
@@ -28,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from .agent.sandbox import describe_isolation
+from .agent.home import HomeContext
 from .agent.service import O1Agent
 from .agent.types import AgentError
 from .light import LIGHT_PATHS
@@ -41,6 +46,7 @@ MAX_TEXT = 4000
 HTTP_CHANNEL = "http"
 """The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
 is answered over the API only)."""
+MAX_BODY = 1024 * 1024  # bytes: a turn may carry the home's exposed entities
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
@@ -79,7 +85,7 @@ async def info(request: web.Request) -> web.Response:
     })
 
 
-async def _turn_request(request: web.Request) -> tuple[str, str | None, str | None, str | None]:
+async def _turn_request(request: web.Request) -> tuple[str, str | None, str | None, str | None, HomeContext | None]:
     """Parse and validate a turn's JSON body. Raises web.HTTPBadRequest with our error shape."""
     try:
         body = await request.json()
@@ -98,7 +104,13 @@ async def _turn_request(request: web.Request) -> tuple[str, str | None, str | No
             (value or "").encode("utf-8")
         except UnicodeEncodeError:
             raise _bad(f"'{name}' is not valid Unicode text.") from None
-    return text, cid or None, profile or None, language
+    home = None
+    if body.get("home") is not None:
+        try:
+            home = HomeContext.from_json(body["home"])
+        except ValueError as err:
+            raise _bad(str(err)) from None
+    return text, cid or None, profile or None, language, home
 
 
 def _bad(message: str) -> web.HTTPBadRequest:
@@ -108,9 +120,9 @@ def _bad(message: str) -> web.HTTPBadRequest:
 
 async def converse(request: web.Request) -> web.Response:
     """Answer one user turn."""
-    text, cid, profile, language = await _turn_request(request)
+    text, cid, profile, language, home = await _turn_request(request)
     try:
-        reply = await request.app[AGENT_KEY].ask(text, cid, profile, language, channel=HTTP_CHANNEL)
+        reply = await request.app[AGENT_KEY].ask(text, cid, profile, language, channel=HTTP_CHANNEL, home=home)
     except AgentError as err:
         return _error(STATUS.get(err.code, 500), err.code, err.message)
     return web.json_response(reply.as_dict())
@@ -120,11 +132,16 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     """Answer one user turn as newline-delimited JSON events (``application/x-ndjson``).
 
     Lines: ``{"type": "delta", "text"}`` (answer sentences; concatenated they are the answer),
-    ``{"type": "code", "block"}``, then ``{"type": "done", "reply"}`` or ``{"type": "error", "error", "message"}``.
+    ``{"type": "code", "block"}``, ``{"type": "home", "call"}`` (a Home Assistant call of the code, allowed or
+    refused), ``{"type": "tool_call", "turn_id", "id", "name", "args"}`` (only when the request had ``home``:
+    run it and post the result to ``/api/turns/{turn_id}/tool_results/{id}``), then ``{"type": "done",
+    "reply"}`` or ``{"type": "error", "error", "message"}``.
     A bad request or an unknown profile is refused before streaming, with the usual status and JSON error.
     """
-    text, cid, profile, language = await _turn_request(request)
-    stream = request.app[AGENT_KEY].ask_stream(text, cid, profile, language, channel=HTTP_CHANNEL)
+    text, cid, profile, language, home = await _turn_request(request)
+    # A caller that sends Home Assistant context runs the turn's Home Assistant tools (tool_call events).
+    stream = request.app[AGENT_KEY].ask_stream(text, cid, profile, language, channel=HTTP_CHANNEL, home=home,
+                                               relay=home is not None)
     try:
         first = await anext(stream)
     except AgentError as err:
@@ -148,6 +165,20 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
         return response
     await response.write_eof()
     return response
+
+
+async def tool_result(request: web.Request) -> web.Response:
+    """The integration's answer to a ``tool_call`` event of a running turn."""
+    try:
+        payload = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _error(400, "invalid_request", "The request body must be JSON.")
+    if not isinstance(payload, dict) or not ("result" in payload or "error" in payload):
+        return _error(400, "invalid_request", "The body must be {\"result\": ...} or {\"error\", \"message\"}.")
+    agent = request.app[AGENT_KEY]
+    if not agent.deliver_tool_result(request.match_info["turn_id"], request.match_info["call_id"], payload):
+        return _error(404, "unknown_call", "No turn is waiting for that tool result.")
+    return web.Response(status=204)
 
 
 async def get_conversation(request: web.Request) -> web.Response:
@@ -186,7 +217,7 @@ def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token."""
     if not token:
         raise ValueError("the API needs a token")
-    app = web.Application(middlewares=[_auth_middleware(token)], client_max_size=64 * 1024)
+    app = web.Application(middlewares=[_auth_middleware(token)], client_max_size=MAX_BODY)
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app.router.add_get("/api/health", health)
@@ -197,4 +228,5 @@ def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
     app.router.add_delete("/api/conversation/{conversation_id}", delete_conversation)
     app.router.add_post("/api/conversation/{conversation_id}/cancel", cancel_conversation)
     app.router.add_get("/api/audit", audit)
+    app.router.add_post("/api/turns/{turn_id}/tool_results/{call_id}", tool_result)
     return app

@@ -64,6 +64,7 @@ class O1Profile:
     description: str = ""
     ha_access: str = "none"
     languages: list[str] = field(default_factory=list)
+    llm_hass_api: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,28 @@ class O1DoneEvent:
     reply: O1Reply
 
 
-type O1StreamEvent = O1DeltaEvent | O1CodeEvent | O1DoneEvent
+@dataclass(frozen=True, slots=True)
+class O1ToolCallEvent:
+    """Streamed: the agent's code asks Home Assistant for something; run it, then `async_send_tool_result`."""
+
+    turn_id: str
+    call_id: str
+    name: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class O1HomeCallEvent:
+    """Streamed: a Home Assistant call of the agent's code and what the server's broker made of it.
+
+    ``call`` holds ``op``, ``args``, ``access``, ``outcome`` (ok / denied / error) and ``result`` or
+    ``error`` + ``message``.
+    """
+
+    call: dict[str, Any]
+
+
+type O1StreamEvent = O1DeltaEvent | O1CodeEvent | O1ToolCallEvent | O1HomeCallEvent | O1DoneEvent
 
 
 def normalize_url(url: str) -> str:
@@ -166,6 +188,7 @@ def _parse_profile(data: dict[str, Any]) -> O1Profile:
         description=str(data.get("description") or ""),
         ha_access=str(data.get("ha_access") or "none"),
         languages=[str(lang) for lang in data.get("languages") or []],
+        llm_hass_api=[str(api) for api in data.get("llm_hass_api") or []],
     )
 
 
@@ -215,6 +238,15 @@ def _parse_stream_event(line: bytes, profile: str | None) -> O1StreamEvent | Non
             return O1DeltaEvent(str(data.get("text") or ""))
         if kind == "code":
             return O1CodeEvent(_parse_code_block(data["block"]))
+        if kind == "tool_call":
+            args = data.get("args")
+            if not isinstance(args, dict):
+                raise TypeError("args")
+            return O1ToolCallEvent(str(data["turn_id"]), str(data["id"]), str(data["name"]), args)
+        if kind == "home":
+            if not isinstance(data["call"], dict):
+                raise TypeError("call")
+            return O1HomeCallEvent(data["call"])
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise O1ConnectionError(f"The o1 server streamed a malformed {kind} event") from err
     if kind == "done":
@@ -391,6 +423,7 @@ class O1Client:
         conversation_id: str | None = None,
         profile: str | None = None,
         language: str | None = None,
+        home: dict[str, Any] | None = None,
     ) -> AsyncGenerator[O1StreamEvent]:
         """Send one user turn and yield the agent's answer as it comes.
 
@@ -399,13 +432,19 @@ class O1Client:
         conversation timeout (O1TimeoutError). A stream that ends before ``done``
         raises O1StreamError, a streamed ``error`` O1ResponseError, and an HTTP
         error before the stream the same errors as `async_converse`.
+
+        With ``home`` (the turn's Home Assistant context) the stream may also yield
+        O1ToolCallEvent, which the caller must answer with `async_send_tool_result`
+        before it reads on, and O1HomeCallEvent.
         """
-        payload = {
+        payload: dict[str, Any] = {
             "text": text,
             "conversation_id": conversation_id,
             "profile": profile,
             "language": language,
         }
+        if home is not None:
+            payload["home"] = home
         headers = {"Accept": NDJSON, "Authorization": f"Bearer {self._token}"}
         timeout = self.conversation_timeout
         deadline = asyncio.get_running_loop().time() + timeout
@@ -460,6 +499,27 @@ class O1Client:
             ) from err
         except aiohttp.ClientError as err:
             raise O1StreamError(f"The o1 server's answer broke off: {err}") from err
+
+    async def async_send_tool_result(
+        self, event: O1ToolCallEvent, answer: dict[str, Any]
+    ) -> bool:
+        """Post the answer to a tool call (``{"result": ...}`` or ``{"error", "message"}``).
+
+        Returns False when the server no longer waits for it (HTTP 404: the call
+        timed out or the turn ended); raises O1Error for other failures.
+        """
+        try:
+            await self._request(
+                "POST",
+                ("api", "turns", event.turn_id, "tool_results", event.call_id),
+                timeout=self.request_timeout,
+                payload=answer,
+            )
+        except O1ResponseError as err:
+            if err.status == HTTPStatus.NOT_FOUND:
+                return False
+            raise
+        return True
 
     async def async_get_conversation(self, conversation_id: str) -> dict[str, Any]:
         """Return what the server remembers of a conversation (raises on 404)."""

@@ -21,8 +21,9 @@ from homeassistant.config_entries import (
     ConfigSubentryFlow,
     SubentryFlowResult,
 )
-from homeassistant.const import CONF_TOKEN, CONF_URL
+from homeassistant.const import CONF_LLM_HASS_API, CONF_TOKEN, CONF_URL
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import llm
 from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 from homeassistant.helpers.selector import (
     SelectOptionDict,
@@ -80,6 +81,17 @@ def entry_title(url: str) -> str:
 def profile_title(profile: str) -> str:
     """Return the title of the conversation subentry (and agent) of a profile."""
     return f"{DEFAULT_NAME} {profile}"
+
+
+def subentry_data(user_input: dict[str, Any]) -> dict[str, Any]:
+    """Return a conversation subentry's data: its profile and, when chosen, its HA LLM APIs.
+
+    No API chosen means the profile's own ``llm_hass_api`` applies.
+    """
+    data: dict[str, Any] = {CONF_PROFILE: user_input[CONF_PROFILE]}
+    if apis := user_input.get(CONF_LLM_HASS_API):
+        data[CONF_LLM_HASS_API] = [apis] if isinstance(apis, str) else list(apis)
+    return data
 
 
 def conversation_subentry(profile: str) -> dict[str, Any]:
@@ -314,9 +326,18 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
         return choices
 
     def _profile_form(
-        self, step_id: str, choices: list[O1Profile], current: str | None
+        self,
+        step_id: str,
+        choices: list[O1Profile],
+        current: str | None,
+        current_apis: list[str] | None = None,
     ) -> SubentryFlowResult:
-        """Show the form to pick a profile among `choices`."""
+        """Show the form to pick a profile among `choices` and the HA LLM APIs it uses.
+
+        The LLM APIs (``llm_hass_api``, as in core's LLM agents) are the Home Assistant
+        tools the agent's code may call through the o1 server (within the profile's
+        access level); left out, the profile's own choice applies.
+        """
         options = [
             SelectOptionDict(
                 value=profile.name,
@@ -336,7 +357,19 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
                     SelectSelectorConfig(
                         options=options, mode=SelectSelectorMode.DROPDOWN
                     )
-                )
+                ),
+                probatio.Optional(
+                    CONF_LLM_HASS_API,
+                    description={"suggested_value": current_apis},
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=[
+                            SelectOptionDict(value=api.id, label=api.name)
+                            for api in llm.async_get_apis(self.hass)
+                        ],
+                        multiple=True,
+                    )
+                ),
             }
         )
         return self.async_show_form(step_id=step_id, data_schema=schema)
@@ -353,7 +386,7 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
             if profile in {choice.name for choice in choices}:
                 return self.async_create_entry(
                     title=profile_title(profile),
-                    data={CONF_PROFILE: profile},
+                    data=subentry_data(user_input),
                     unique_id=profile,
                 )
             return self.async_abort(reason="already_configured")
@@ -365,6 +398,7 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
         """Bind an existing conversation agent to another profile."""
         subentry = self._get_reconfigure_subentry()
         current = subentry.data.get(CONF_PROFILE)
+        current_apis = subentry.data.get(CONF_LLM_HASS_API)
         choices = await self._async_profile_choices(current)
         if not isinstance(choices, list):
             return choices
@@ -376,7 +410,7 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
                     subentry,
                     unique_id=profile,
                     title=profile_title(profile),
-                    data={CONF_PROFILE: profile},
+                    data=subentry_data(user_input),
                 )
             return self.async_abort(reason="already_configured")
-        return self._profile_form("reconfigure", choices, current)
+        return self._profile_form("reconfigure", choices, current, current_apis)

@@ -4,6 +4,13 @@ Each turn is streamed from the server (``POST /api/conversation/stream``) into H
 chat log: the answer's sentences as assistant text deltas (so a streaming TTS can
 start speaking before the agent is done), each code block as an external tool call
 followed by its result. Each code block also fires an ``o1_code_block`` event.
+
+Home control: when the agent's profile may use the home and an HA LLM API is selected
+(``llm_hass_api``), each turn carries the context HA's own LLM agents get (exposed
+entities, the satellite's area, the extra system prompt; see `home.turn_context`), and
+the server relays the Home Assistant calls of the agent's code back here as tool calls,
+run by `home.HomeToolRunner`. Each such call (allowed or refused by the server's broker)
+shows in the chat log as an external ``o1_ha.<op>`` tool call with its result.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import Any, Literal, override
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import MATCH_ALL
+from homeassistant.const import CONF_LLM_HASS_API, MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
@@ -30,14 +37,17 @@ from .client import (
     O1ConnectionError,
     O1DeltaEvent,
     O1Error,
+    O1HomeCallEvent,
     O1Reply,
     O1ResponseError,
     O1StreamError,
     O1TimeoutError,
+    O1ToolCallEvent,
 )
 from .const import DOMAIN, LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERSATION
 from .entity import O1Entity
 from .events import async_fire_code_block, code_block_event_data
+from .home import HomeToolRunner, local_turns, turn_context
 
 # Entities only talk to the server; the server serialises its own work.
 PARALLEL_UPDATES = 0
@@ -47,6 +57,9 @@ CODE_TOOL_NAME = "o1_code"
 
 # Profiles whose agent may control the home (the server's ``ha_access``).
 HA_ACCESS_CONTROL = "control"
+HA_ACCESS_READ = "read"
+# Tool name prefix of the agent code's Home Assistant calls in the chat log.
+HOME_TOOL_PREFIX = "o1_ha."
 
 # Translation keys (exceptions) of the sentences spoken when the server cannot give its own.
 SPEECH_AUTH = "speech_auth_failed"
@@ -104,6 +117,8 @@ class _Turn:
 
     spoken: list[str] = field(default_factory=list)
     reply: O1Reply | None = None
+    home: dict[str, Any] | None = None
+    tools: HomeToolRunner | None = None
 
     @property
     def text(self) -> str:
@@ -184,6 +199,7 @@ class O1ConversationEntity(
         """Stream the server's answer into the chat log and return the turn's result."""
         ha_id = chat_log.conversation_id
         turn = _Turn()
+        await self._async_prepare_home(user_input, chat_log, turn)
         async for _content in chat_log.async_add_delta_content_stream(
             user_input.agent_id, self._async_stream_turn(user_input, ha_id, turn)
         ):
@@ -204,6 +220,36 @@ class O1ConversationEntity(
             continue_conversation=turn.reply.continue_conversation,
         )
 
+    def llm_hass_api(self) -> list[str]:
+        """The HA LLM APIs this agent uses: its own option, else what the server's profile asks for."""
+        chosen = self.subentry.data.get(CONF_LLM_HASS_API)
+        if chosen is None:
+            profile = self.server_profile
+            chosen = profile.llm_hass_api if profile is not None else []
+        return [chosen] if isinstance(chosen, str) else list(chosen)
+
+    async def _async_prepare_home(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        turn: _Turn,
+    ) -> None:
+        """Give the turn Home Assistant's context and a tool runner, when the profile may use the home."""
+        profile = self.server_profile
+        apis = self.llm_hass_api()
+        if profile is None or profile.ha_access not in (HA_ACCESS_READ, HA_ACCESS_CONTROL) or not apis:
+            return
+        try:
+            api = await llm.async_get_api(self.hass, apis, user_input.as_llm_context(DOMAIN))
+        except HomeAssistantError as err:
+            LOGGER.warning("o1 agent %s: LLM API %s is not available: %s", self.entity_id, apis, err)
+            api = None
+        local = local_turns(chat_log, user_input.agent_id)
+        turn.home = turn_context(self.hass, user_input, api, apis, local)
+        turn.tools = HomeToolRunner(
+            self.hass, api, user_input.context, profile.ha_access == HA_ACCESS_CONTROL
+        )
+
     async def _async_stream_turn(
         self, user_input: conversation.ConversationInput, ha_id: str, turn: _Turn
     ) -> AsyncGenerator[dict[str, Any]]:
@@ -220,6 +266,7 @@ class O1ConversationEntity(
                 conversation_id=self.o1_conversation_id(ha_id),
                 profile=self.profile,
                 language=user_input.language,
+                home=turn.home,
             )
             async with aclosing(events):
                 async for event in events:
@@ -230,6 +277,12 @@ class O1ConversationEntity(
                     elif isinstance(event, O1CodeEvent):
                         in_text = False
                         for delta in self._code_deltas(user_input, ha_id, event.block):
+                            yield delta
+                    elif isinstance(event, O1ToolCallEvent):
+                        await self._async_run_tool(turn, event)
+                    elif isinstance(event, O1HomeCallEvent):
+                        in_text = False
+                        for delta in _home_call_deltas(event.call):
                             yield delta
                     else:
                         turn.reply = event.reply
@@ -247,6 +300,15 @@ class O1ConversationEntity(
             if turn.spoken and not turn.text[-1].isspace():
                 message = f" {message}"
             yield self._text_delta(turn, message, in_text)
+
+    async def _async_run_tool(self, turn: _Turn, event: O1ToolCallEvent) -> None:
+        """Run a tool call relayed by the server and send it the result."""
+        if turn.tools is None:
+            answer = {"error": "denied", "message": "This agent sent no Home Assistant context."}
+        else:
+            answer = await turn.tools.async_run(event.name, event.args)
+        if not await self.client.async_send_tool_result(event, answer):
+            LOGGER.debug("o1 no longer waited for tool call %s", event.name)
 
     @staticmethod
     def _text_delta(turn: _Turn, text: str, in_text: bool) -> dict[str, Any]:
@@ -286,3 +348,28 @@ class O1ConversationEntity(
                 "result": _code_block_result(block),
             },
         ]
+
+
+def _home_call_deltas(call: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the chat log deltas of one Home Assistant call of the agent's code (call, then result)."""
+    tool_input = llm.ToolInput(
+        tool_name=f"{HOME_TOOL_PREFIX}{call.get('op')}",
+        tool_args=call.get("args") if isinstance(call.get("args"), dict) else {},
+        external=True,
+    )
+    ok = call.get("outcome") == "ok"
+    data: dict[str, Any] = {"outcome": call.get("outcome")}
+    if ok:
+        data["result"] = call.get("result")
+    else:
+        data["error"] = call.get("error")
+        data["message"] = call.get("message")
+    return [
+        {"role": "assistant", "tool_calls": [tool_input]},
+        {
+            "role": "tool_result",
+            "tool_call_id": tool_input.id,
+            "tool_name": tool_input.tool_name,
+            "result": llm.ToolResult(data=data, error=not ok),
+        },
+    ]

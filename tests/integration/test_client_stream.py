@@ -236,6 +236,9 @@ async def test_nobody_listening(session: aiohttp.ClientSession, closed_port_url:
         (b'{"type": "code"}\n', "malformed code event"),
         (b'{"type": "done", "reply": {"answer": "no id"}}\n', "Unexpected conversation reply"),
         (b'{"type": "done"}\n', "Unexpected conversation reply"),
+        (b'{"type": "tool_call", "turn_id": "t", "id": "c", "name": "x", "args": []}\n', "malformed tool_call"),
+        (b'{"type": "tool_call", "turn_id": "t", "args": {}}\n', "malformed tool_call"),
+        (b'{"type": "home", "call": "not an object"}\n', "malformed home event"),
     ],
 )
 async def test_malformed_lines(

@@ -9,7 +9,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.o1.const import CONF_PROFILE, DOMAIN, SUBENTRY_CONVERSATION
 from homeassistant.config_entries import SOURCE_HASSIO, SOURCE_USER, ConfigEntryState
-from homeassistant.const import CONF_TOKEN, CONF_URL
+from homeassistant.const import CONF_LLM_HASS_API, CONF_TOKEN, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers.service_info.hassio import HassioServiceInfo
@@ -291,18 +291,21 @@ async def test_subentry_add_profile(
     assert result["step_id"] == "user"
     # Only the profile without an agent is offered.
     schema = result["data_schema"].schema
-    (key,) = schema
-    assert key == CONF_PROFILE
-    options = schema[key].config["options"]
+    assert list(schema) == [CONF_PROFILE, CONF_LLM_HASS_API]
+    options = schema[CONF_PROFILE].config["options"]
     assert [option["value"] for option in options] == ["coder"]
+    # HA's LLM APIs (Assist at least) can be picked for the agent's home control.
+    apis = schema[CONF_LLM_HASS_API].config["options"]
+    assert "assist" in [option["value"] for option in apis]
+    assert schema[CONF_LLM_HASS_API].config["multiple"] is True
 
     result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {CONF_PROFILE: "coder"}
+        result["flow_id"], {CONF_PROFILE: "coder", CONF_LLM_HASS_API: ["assist"]}
     )
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["title"] == "o1 coder"
-    assert result["data"] == {CONF_PROFILE: "coder"}
+    assert result["data"] == {CONF_PROFILE: "coder", CONF_LLM_HASS_API: ["assist"]}
     profiles = sorted(s.data[CONF_PROFILE] for s in entry.subentries.values())
     assert profiles == ["coder", "default"]
     assert hass.states.get("conversation.o1_coder") is not None

@@ -24,6 +24,7 @@ from custom_components.o1.config_flow import (
 )
 from custom_components.o1.const import CONF_PROFILE
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_LLM_HASS_API
 
 from .translations import PACKAGE, strings
 
@@ -198,7 +199,7 @@ def test_subentry_flow_strings() -> None:
     steps = {n.removeprefix("async_step_") for n in dir(O1ConversationSubentryFlow) if n.startswith("async_step_")}
     assert set(conversation["step"]) == steps == set(conversation["initiate_flow"])
     for step in conversation["step"].values():
-        assert set(step["data"]) == set(step["data_description"]) == {CONF_PROFILE}
+        assert set(step["data"]) == set(step["data_description"]) == {CONF_PROFILE, CONF_LLM_HASS_API}
     assert set(conversation["abort"]) == _aborts(flow)
     assert conversation["entry_type"]
 

@@ -6,12 +6,9 @@ of the test's whole temporary tree, minus the agent's data folder, is compared),
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from aiohttp import web
 
 from o1_server.agent.sandbox import conversation_dir
 from o1_server.agent.service import O1Agent
@@ -117,77 +114,4 @@ async def test_safe_profile_refuses_writes_and_shell(make_agent, llm: ScriptedLL
     assert reply.code_blocks[0].decision == "deny" and "shell" in reply.answer
 
 
-# ---------------------------------------------------------------- Home Assistant helper
-
-
-@pytest.fixture
-async def fake_ha() -> AsyncIterator[tuple[str, list]]:
-    """A minimal Home Assistant REST API on 127.0.0.1: one light, service calls recorded."""
-    calls: list = []
-
-    async def state(request: web.Request) -> web.Response:
-        if request.headers.get("Authorization") != "Bearer ha-token":
-            return web.json_response({"message": "unauthorized"}, status=401)
-        if request.match_info["entity_id"] != "light.kitchen":
-            return web.json_response({"message": "not found"}, status=404)
-        return web.json_response({"entity_id": "light.kitchen", "state": "off", "attributes": {}})
-
-    async def service(request: web.Request) -> web.Response:
-        calls.append((request.match_info["domain"], request.match_info["service"], await request.json()))
-        return web.json_response([])
-
-    app = web.Application()
-    app.router.add_get("/api/states/{entity_id}", state)
-    app.router.add_post("/api/services/{domain}/{service}", service)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    yield f"http://127.0.0.1:{runner.addresses[0][1]}", calls
-    await runner.cleanup()
-
-
-def ha_agent(make_agent, url: str) -> O1Agent:
-    """An agent whose generated code may reach the fake Home Assistant."""
-    agent = make_agent()
-    agent.sessions._ha = (url, "ha-token")
-    return agent
-
-
-async def test_home_profile_controls_the_home(make_agent, llm: ScriptedLLM, fake_ha) -> None:
-    url, calls = fake_ha
-    agent = ha_agent(make_agent, url)
-    llm.script(code("import o1_ha\no1_ha.call_service('light', 'turn_on', entity_id='light.kitchen')\n"
-                    "print(o1_ha.get_state('light.kitchen')['state'])"), "The kitchen light is on.")
-    reply = await agent.ask("Turn on the kitchen light", "home", profile="home")
-    block = reply.code_blocks[0]
-    assert block.decision == "allow" and block.exit_status == 0, block.output
-    assert "home_assistant" in block.category
-    await asyncio.sleep(0)
-    assert calls == [("light", "turn_on", {"entity_id": "light.kitchen"})]
-
-
-async def test_read_access_cannot_call_services(make_agent, llm: ScriptedLLM, fake_ha) -> None:
-    url, calls = fake_ha
-    agent = ha_agent(make_agent, url)
-    # default: home_assistant access 'read'; reading works ...
-    llm.script(code("import o1_ha\nprint(o1_ha.get_state('light.kitchen')['state'])"), "It is off.")
-    reply = await agent.ask("Is the kitchen light on?", "read", profile="default")
-    assert reply.code_blocks[0].output == "off"
-    # ... and even when the user confirms a service call, the helper refuses it.
-    llm.script(code("import o1_ha\no1_ha.call_service('light', 'turn_on', entity_id='light.kitchen')"), "On.")
-    asked = await agent.ask("Turn it on", "read", profile="default")
-    assert asked.continue_conversation
-    done = await agent.ask("yes", "read", profile="default")
-    assert "PermissionError" in done.code_blocks[0].output
-    assert calls == []
-
-
-async def test_safe_profile_has_no_home_access(make_agent, llm: ScriptedLLM, fake_ha) -> None:
-    url, calls = fake_ha
-    agent = ha_agent(make_agent, url)
-    llm.script(code("import o1_ha\nprint(o1_ha.get_state('light.kitchen')['state'])"), "Off.")
-    reply = await agent.ask("Is the light on?", "safe-ha", profile="safe")
-    block = reply.code_blocks[0]
-    # Reading is allowed by the safe policy, but the profile's access level is 'none'.
-    assert block.decision == "allow" and "PermissionError" in block.output
-    assert calls == []
+# Home Assistant access (the broker, no credential in the box): tests/server/test_home.py

@@ -203,5 +203,5 @@ SAFE_ATTRS = frozenset(
 )
 
 # Documented functions of the o1_ha helper (helpers/o1_ha.py): reads, and actions on the home.
-HA_READS = frozenset({"get_state", "states", "get_states"})
-HA_ACTIONS = frozenset({"call_service"})
+HA_READS = frozenset({"get_state", "get_states", "states", "find", "entities"})
+HA_ACTIONS = frozenset({"turn_on", "turn_off", "toggle", "lock", "unlock", "call_service", "tool"})

@@ -15,6 +15,9 @@ Lines are pure ASCII (``json.dumps(ensure_ascii=True)``): any string, lone surro
 client can send ``"\\ud800"`` in a conversation id), is escaped and never fails to encode. A line cut short
 (a full disk, a crash mid-write) never corrupts the next record: each write starts on a fresh line when the
 file does not end with a newline, and the reader skips lines that are not JSON objects.
+
+A Home Assistant call made through the broker leaves one ``{"event": "home", "kind": "home", "record_id", "time",
+"conversation_id", "profile", "op", "args", "access", "outcome", ...}`` line (see :meth:`AuditLog.record_home`).
 """
 
 from __future__ import annotations
@@ -90,6 +93,15 @@ class AuditLog:
             "decision": block.decision,
             "reason": block.reason,
         }
+
+    def record_home(self, conversation_id: str, profile: str, call: dict[str, Any]) -> None:
+        """Append one record of a Home Assistant broker call (``kind: "home"``): its ``op``, ``args``,
+        ``access``, ``outcome`` (ok / denied / error) and ``result`` or ``error`` + ``message``.
+
+        Raises AuditError when the record cannot be written (the broker then refuses the call).
+        """
+        self._append({"event": "home", "kind": "home", "record_id": uuid.uuid4().hex, "time": _now(),
+                      "conversation_id": conversation_id, "profile": profile, **call})
 
     def _append(self, entry: dict[str, Any]) -> None:
         """Write one line durably (flushed and fsynced). Raises AuditError on any failure."""

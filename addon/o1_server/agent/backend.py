@@ -191,6 +191,7 @@ class OpenInterpreterBackend:
         oi.sync_computer = False
         oi.max_output = max_output
         oi.system_message = system_message
+        self._system_message = system_message
         oi.custom_instructions = ""
         oi.computer.import_computer_api = False
         oi.computer.import_skills = False
@@ -255,6 +256,10 @@ class OpenInterpreterBackend:
                     response.close()
             except Exception as err:  # closing is best effort: the connection is dropped either way
                 _LOGGER.debug("Closing an abandoned LLM stream failed: %s", err)
+
+    def set_turn_context(self, text: str) -> None:
+        """Add ``text`` (this turn's Home Assistant context) to the system message, replacing the last one's."""
+        self._oi.system_message = self._system_message + ("\n" + text if text else "")
 
     def stop(self) -> None:
         """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""

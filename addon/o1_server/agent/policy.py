@@ -1771,7 +1771,9 @@ _TEXT_METHODS = frozenset(
      "setdefault", "write", "writelines", "sub", "match", "search", "fullmatch", "findall", "info", "debug",
      "warning", "error", "strftime", "strptime", "update"}
 )
-_HA_READS = allowlist.HA_READS
+_HA_READS = allowlist.HA_READS  # read-only o1_ha calls
+# o1_ha's public functions (agent/helpers/o1_ha.py); any other name reached through the module is suspect.
+_HA_FUNCTIONS = allowlist.HA_READS | allowlist.HA_ACTIONS
 _DYNAMIC_CODE = frozenset({"eval", "exec", "compile"})
 _REFLECTION = frozenset({"getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"})
 _OS_OPEN = frozenset({"os.open"})
@@ -2946,8 +2948,13 @@ class _PythonScanner(ast.NodeVisitor):
                              _Event("fork_bomb", "start a fork bomb that floods the computer with processes"))
 
     def call_home_assistant(self, node: ast.Call, qualname: str) -> None:
-        """o1_ha.get_state reads; every other o1_ha call acts on the home."""
+        """o1_ha.get_state reads; every other o1_ha function acts on the home; anything else reached through
+        the module (``o1_ha.os.system``, ``o1_ha._socket``...) is not a Home Assistant call at all."""
         function = qualname.split(".", 1)[1]
+        if function not in _HA_FUNCTIONS:
+            self.report.flag("process_control", f"o1_ha.{function} is not one of o1_ha's functions",
+                             _Event("process", "start or control other programs"))
+            return
         if function in _HA_READS:
             return
         action = _ha_action(self.scope, node) if function == "call_service" else ""

@@ -89,6 +89,10 @@ PROFILE_SCHEMA = vol.Schema(
         vol.Optional("policy", default={}): vol.Schema({vol.In(CATEGORIES): DECISION}),
         vol.Optional("limits", default={}): LIMITS_SCHEMA,
         vol.Optional("home_assistant", default="none"): vol.In(HA_ACCESS),
+        # The Home Assistant LLM API(s) the o1 integration uses for this profile's turns (HA's own ids, like
+        # core's ollama/openai agents' option; "assist" is HA's built-in one). An agent's own option wins.
+        vol.Optional("llm_hass_api", default=["assist"]): vol.All(
+            vol.Any(vol.All(str, lambda v: [v]), [vol.All(str, vol.Length(min=1))]), vol.Length(max=10)),
         vol.Optional("answer_style", default="voice"): vol.In(["voice", "text"]),
         # Aids for small models: how the user's text is put to the LLM, worked examples placed at the start
         # of every conversation, and whether the answer is the model's last words or the code's output.
@@ -125,6 +129,7 @@ class Profile:
     limits: dict[str, Any]
     home_assistant: str
     answer_style: str
+    llm_hass_api: tuple[str, ...] = ("assist",)
     message_template: str = "{text}"
     examples: tuple[dict[str, str], ...] = ()
     answer_from: str = "model"
@@ -155,6 +160,7 @@ class Profile:
             "name": self.name,
             "description": self.description,
             "ha_access": self.home_assistant,
+            "llm_hass_api": list(self.llm_hass_api),
             "languages": list(self.languages),
         }
 
@@ -216,6 +222,7 @@ def parse_profile(text: str, path: Path) -> Profile:
         limits=dict(valid["limits"]),
         home_assistant=valid["home_assistant"],
         answer_style=valid["answer_style"],
+        llm_hass_api=tuple(valid["llm_hass_api"]),
         message_template=valid["message_template"],
         examples=tuple(valid["examples"]),
         answer_from=valid["answer_from"],

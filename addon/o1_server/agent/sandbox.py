@@ -53,7 +53,7 @@ from typing import Any
 
 _LOGGER = logging.getLogger(__name__)
 
-# Where the `o1_ha` helper lives, so generated Python can `import o1_ha`.
+# Where the `o1_ha` helper lives: generated Python gets it pre-imported (and `import o1_ha` works too).
 HELPERS_DIR = Path(__file__).resolve().parent / "helpers"
 KILLED = -9
 REFUSED = -1  # exit_status of a block that was not started (its folder is over the disk cap)
@@ -527,8 +527,10 @@ def _root_tag(sandbox_root: Path) -> str:
 def command_for(language: str, code: str) -> list[str]:
     """Return the argv that runs ``code`` in ``language`` ("python" or "shell"). Raises ValueError otherwise."""
     if language == "python":
-        # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path.
-        return [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r})\n" + code]
+        # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path, and import
+        # o1_ha so the model can use it without importing it (it only talks to the turn's broker socket).
+        prelude = f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha\n"
+        return [sys.executable, "-I", "-c", prelude + code]
     if language == "shell":
         return ["/bin/bash", "--noprofile", "--norc", "-c", code]
     raise ValueError(f"language {language!r} is not supported")

@@ -12,6 +12,7 @@ from typing import Any
 
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
+from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay
 from .profiles import LANGUAGES, Profile, ProfileStore
 from .sandbox import resolve_user
 from .session import LOCAL_CHANNEL, Session, SessionManager
@@ -50,8 +51,13 @@ class O1Agent:
         self.default_profile = default_profile
         self.default_llm = default_llm
         self.audit = AuditLog(data_dir / "audit.jsonl")
+        user = resolve_user(sandbox_user)
+        # Home Assistant is reached only through the broker: generated code never sees ha_url or ha_token.
+        direct = RestRelay(ha_url, ha_token) if ha_url and ha_token else None
+        self.home = HomeGateway(data_dir / "run", self.audit.record_home, direct, user)
         self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend,
-                                       ha=(ha_url, ha_token), user=resolve_user(sandbox_user))
+                                       home=self.home, user=user)
+        self._relays: dict[str, StreamRelay] = {}  # turn_id -> the streaming turn's relay
         self._slots = asyncio.Semaphore(max_parallel)
 
     def llm_for(self, profile: Profile) -> LLMConfig:
@@ -88,16 +94,21 @@ class O1Agent:
         return profile
 
     async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                  language: str | None = None, channel: str = LOCAL_CHANNEL) -> AgentReply:
-        """Answer one user turn within the profile's seconds_per_turn. Raises AgentError."""
-        async for event in self.ask_stream(text, conversation_id, profile, language, channel):
+                  language: str | None = None, channel: str = LOCAL_CHANNEL,
+                  home: HomeContext | None = None) -> AgentReply:
+        """Answer one user turn within the profile's seconds_per_turn. Raises AgentError.
+
+        Home Assistant calls of this turn go through the server's own HA access (no relay: nobody would
+        answer ``tool_call`` events), with ``home`` as the entity context when given.
+        """
+        async for event in self.ask_stream(text, conversation_id, profile, language, channel, home):
             if event["type"] == "done":
                 return event["reply"]
         raise AssertionError("ask_stream ended without a reply")  # pragma: no cover
 
     async def ask_stream(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                         language: str | None = None,
-                         channel: str = LOCAL_CHANNEL) -> AsyncIterator[dict[str, Any]]:
+                         language: str | None = None, channel: str = LOCAL_CHANNEL,
+                         home: HomeContext | None = None, relay: bool = False) -> AsyncIterator[dict[str, Any]]:
         """Answer one user turn as a stream of events, within the profile's seconds_per_turn.
 
         Yields ``{"type": "delta", "text"}`` (the spoken answer, sentence by sentence; concatenated they are
@@ -111,6 +122,11 @@ class O1Agent:
         was asked it: a message from another channel cancels the held block (never runs it) and is answered
         as a new message. A conversation belongs to its profile: the same id under another profile is a
         separate conversation (see ``SessionManager``).
+
+        ``home`` is the Home Assistant context the integration sent. With ``relay`` the caller runs Home
+        Assistant tools itself: the stream also yields ``{"type": "tool_call", "turn_id", "id", "name",
+        "args"}`` and the caller answers each with ``deliver_tool_result``; ``{"type": "home", "call"}``
+        reports each broker call (allowed or not).
         """
         if not isinstance(text, str) or not text.strip():
             raise AgentError("invalid_request", "I didn't hear a question.")
@@ -126,6 +142,8 @@ class O1Agent:
         def emit(event: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(events.put_nowait, event)
 
+        stream_relay = StreamRelay(emit, home.tools if home else ()) if relay else None
+        turn_home = HomeTurn(home, stream_relay)
         session.active += 1
         abandoned = threading.Event()
         try:
@@ -134,8 +152,11 @@ class O1Agent:
         except TimeoutError:
             session.active -= 1
             raise AgentError("timeout", "I'm busy with other questions. Please try again in a moment.") from None
+        if stream_relay is not None:
+            self._relays[stream_relay.turn_id] = stream_relay
         try:
-            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit, abandoned, channel))
+            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit, abandoned, channel,
+                                                           turn_home))
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
@@ -158,7 +179,16 @@ class O1Agent:
                     await asyncio.to_thread(self.sessions.save, session)
         finally:
             self._slots.release()
+            if stream_relay is not None:
+                stream_relay.close()
+                self._relays.pop(stream_relay.turn_id, None)
         yield {"type": "done", "reply": reply}
+
+    def deliver_tool_result(self, turn_id: str, call_id: str, payload: Any) -> bool:
+        """Hand a Home Assistant tool result (``{"result"}`` or ``{"error", "message"}``) to the running turn
+        that asked for it. Returns False when no such turn or call is waiting."""
+        relay = self._relays.get(turn_id)
+        return relay is not None and relay.deliver(call_id, payload)
 
     def conversation(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
         """Return a conversation's profile and turns (those of the profile that created it, or of

@@ -21,8 +21,9 @@ from typing import Any
 from . import policy
 from .audit import AuditError, AuditLog
 from .backend import AgentBackend, BackendError
+from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
-from .sandbox import Limits, conversation_dir, run_code, safe_name
+from .sandbox import Limits, conversation_uid, conversation_dir, run_code, safe_name
 from .speech_text import AnswerStream, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
@@ -48,7 +49,7 @@ class Session:
         audit: AuditLog,
         backend_factory: BackendFactory,
         state: dict[str, Any] | None = None,
-        ha: tuple[str | None, str | None] = (None, None),
+        home: HomeGateway | None = None,
         user: tuple[int, int] | None = None,
         storage_id: str | None = None,
     ) -> None:
@@ -56,7 +57,8 @@ class Session:
         # Names this (conversation, profile) pair on disk: its session file and its working folder (see
         # SessionManager.get); the conversation id itself unless another profile already owns that id.
         self.storage_id = storage_id or conversation_id
-        self._ha = ha
+        self._home = home
+        self._capability: Capability | None = None  # the running turn's Home Assistant socket, if any
         self.profile = profile
         self.user = user
         self.workdir = conversation_dir(sandbox_root, self.storage_id, user)
@@ -117,15 +119,12 @@ class Session:
         record_id = self._audit_start(block)
         if record_id is None:
             return f"(not run: {block.reason})"
-        # The network is shared only with a block the policy allowed (or the user confirmed) as `network`.
-        # Until Home Assistant access goes through the server's broker, o1_ha still calls Home Assistant over
-        # HTTP, so an allowed block using it keeps the network when a Home Assistant URL is configured
-        # (transitional: remove with the broker).
-        allowed = set(block.category) if block.decision == "allow" else set()
-        network = block.decision == "allow" and (
-            "network" in allowed or ("o1_ha" in code and "O1_HA_URL" in self._code_env()))
+        # The network is shared only with a block the policy allowed (or the user confirmed) as `network`;
+        # Home Assistant is reached through the turn's broker socket, bound into the box.
+        network = block.decision == "allow" and "network" in block.category
+        binds = (str(self._capability.path),) if self._capability is not None else ()
         result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled,
-                          network=network)
+                          network=network, binds=binds)
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
@@ -133,11 +132,38 @@ class Session:
         return result.output or "(no output)"
 
     def _code_env(self) -> dict[str, str]:
-        """Environment for generated code: Home Assistant access for the o1_ha helper, per the profile."""
-        url, token = self._ha
-        if self.profile.home_assistant == "none" or not url or not token:
-            return {"O1_HA_ACCESS": "none"}
-        return {"O1_HA_URL": url, "O1_HA_TOKEN": token, "O1_HA_ACCESS": self.profile.home_assistant}
+        """Environment for generated code: only the path of the turn's Home Assistant socket (a capability that
+        dies with the turn), never a Home Assistant URL or token."""
+        if self._capability is None:
+            return {}
+        return {"O1_HA_SOCKET": str(self._capability.path)}
+
+    def _open_home(self, home: HomeTurn | None, emit: Emit | None) -> None:
+        """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home.
+
+        Turns Home Assistant answered itself since the last one ("prefer handling commands locally") join the
+        conversation's memory first, so the model knows what was already done.
+        """
+        if home is not None and home.context is not None and home.context.local_turns:
+            for user, answer in home.context.local_turns:
+                self.backend.messages.append({"role": "user", "type": "message", "content": user})
+                self.backend.messages.append({"role": "assistant", "type": "message", "content": answer})
+        if self._home is None:
+            return
+        try:
+            self._capability = self._home.open(self.conversation_id, self.profile.name,
+                                               self.profile.home_assistant, home, emit,
+                                               conversation_uid(self.workdir) or self.user)
+        except OSError as err:  # no socket: the code hears "no access", nothing else breaks
+            _LOGGER.error("Could not open the Home Assistant socket for %s: %s", self.conversation_id, err)
+            return
+        if self._capability is not None and hasattr(self.backend, "set_turn_context"):
+            self.backend.set_turn_context(prompt_for(self._capability.broker.context, self.profile.home_assistant))
+
+    def _close_home(self) -> None:
+        if self._capability is not None:
+            self._capability.close()
+            self._capability = None
 
     # ------------------------------------------------------------------ audit (written before code runs)
     def _audit_start(self, block: CodeBlock) -> str | None:
@@ -177,13 +203,14 @@ class Session:
 
     # ------------------------------------------------------------------ turns
     def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None,
-             channel: str = LOCAL_CHANNEL) -> AgentReply:
+             channel: str = LOCAL_CHANNEL, home: HomeTurn | None = None) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
         ``emit`` (optional, called from this worker thread) gets the answer's sentences and each code block
         as they happen; the deltas it gets, concatenated, equal the reply's answer. ``channel`` names who is
         asking (see :data:`LOCAL_CHANNEL` and ``O1Agent.ask_stream``): only the channel that was asked a
-        confirmation question can answer it.
+        confirmation question can answer it. ``home`` is what the request brought for Home Assistant
+        (context and relay); the turn's capability is closed at its end.
         """
         with self.lock:
             self.cancelled.clear()  # a stop asked for before this turn began was meant for an earlier one
@@ -197,11 +224,13 @@ class Session:
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
                     self._drop_foreign_pending(channel)
+                self._open_home(home, emit)
                 if self.pending is not None:
                     reply = self._answer_pending(text)
                 else:
                     reply = self._chat(text, channel)
             finally:
+                self._close_home()
                 self._emit = None
                 self.running = False
                 self.cancelled.clear()
@@ -351,9 +380,9 @@ class SessionManager:
     """
 
     def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
-                 idle_seconds: float = 3600.0, ha: tuple[str | None, str | None] = (None, None),
+                 idle_seconds: float = 3600.0, home: HomeGateway | None = None,
                  user: tuple[int, int] | None = None) -> None:
-        self._ha = ha
+        self.home = home
         self.user = user
         self.folder = data_dir / "sessions"
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -420,7 +449,7 @@ class SessionManager:
                                       or state.get("conversation_id") != conversation_id):
                 state = None  # pragma: no cover - a hash collision of safe_name
             session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state,
-                              self._ha, self.user, storage_id=storage_id)
+                              self.home, self.user, storage_id=storage_id)
             self._sessions[key] = session
             return session
 

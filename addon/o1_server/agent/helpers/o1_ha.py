@@ -1,66 +1,136 @@
-"""Home Assistant from generated code: ``import o1_ha``.
+"""Home Assistant from generated code: the ``o1_ha`` module (already imported in o1's Python blocks).
 
-A small helper the agent's code can import inside the sandbox. It talks to Home Assistant's REST API
-(https://developers.home-assistant.io/docs/api/rest/) with the URL and token the o1 server hands to the
-sandboxed process (``O1_HA_URL``, ``O1_HA_TOKEN``), limited by the profile's access level
-(``O1_HA_ACCESS``: ``none``, ``read`` or ``control``). Standard library only.
+It holds no URL and no token: it talks to the o1 server's broker over the per-turn unix socket named by
+``O1_HA_SOCKET`` (JSON Lines; the protocol is described in ``o1_server/agent/home.py``). The broker decides
+what is allowed (the profile's access level, the entities exposed to Assist) and relays the call to Home
+Assistant; what comes back is what Home Assistant reports. Standard library only.
 
-    import o1_ha
-    print(o1_ha.get_state("light.kitchen")["state"])
+    o1_ha.turn_on("kitchen light")        # -> {"entity_id": "light.kitchen", "name": ..., "state": "on", ...}
+    print(o1_ha.get_state("front door"))  # prints "Front Door is locked."
     o1_ha.call_service("light", "turn_on", entity_id="light.kitchen", brightness_pct=40)
 
-Errors: ``PermissionError`` when the profile's access level does not allow the call, ``LookupError`` for an
-unknown entity, ``ConnectionError`` when Home Assistant cannot be reached or answers with an error.
+Names are spoken names ("kitchen light"), aliases or entity ids. Errors (each message is a sentence fit to
+be spoken): ``PermissionError`` when the profile's access level or the exposure settings forbid the call,
+``LookupError`` when no exposed device (or several) match a name, ``ValueError`` for bad arguments,
+``ConnectionError`` when Home Assistant cannot be reached or fails.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import urllib.error
-import urllib.request
+import json as _json
+import os as _os
+import socket as _socket
 from typing import Any
 
-TIMEOUT = 10.0  # seconds per request
+TIMEOUT = 30.0  # seconds per call (the broker bounds each Home Assistant call itself)
+_ERRORS = {"denied": PermissionError, "not_found": LookupError, "ambiguous": LookupError, "invalid": ValueError}
 
 
-def _config() -> tuple[str, str, str]:
-    return (os.environ.get("O1_HA_URL", "").rstrip("/"), os.environ.get("O1_HA_TOKEN", ""),
-            os.environ.get("O1_HA_ACCESS", "none"))
+class State(dict):
+    """One entity's state as Home Assistant reports it (a dict: ``entity_id``, ``name``, ``state``,
+    ``attributes``); printing it gives a short sentence."""
+
+    def __str__(self) -> str:
+        unit = (self.get("attributes") or {}).get("unit_of_measurement")
+        value = f"{self.get('state')}{' ' + unit if unit else ''}"
+        return f"{self.get('name') or self.get('entity_id')} is {value}."
 
 
-def _request(method: str, path: str, body: dict[str, Any] | None = None, need: str = "read") -> Any:
-    url, token, access = _config()
-    allowed = {"none": set(), "read": {"read"}, "control": {"read", "control"}}.get(access, set())
-    if need not in allowed:
-        raise PermissionError(f"this profile's Home Assistant access is '{access}', '{need}' is needed")
-    if not url or not token:
-        raise ConnectionError("no Home Assistant URL or token is configured for o1")
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"{url}/api/{path}", data=data, method=method, headers={
-        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+class States(list):
+    """Several entity states; printing it gives one sentence per entity."""
+
+    def __str__(self) -> str:
+        return " ".join(str(s) for s in self) or "Nothing matches."
+
+
+def _call(op: str, **args: Any) -> Any:
+    """Send one request to the broker and return its result. Raises the errors listed in the module doc."""
+    path = _os.environ.get("O1_HA_SOCKET")
+    if not path:
+        raise PermissionError("This profile has no access to Home Assistant.")
+    folder = None
     try:
-        with urllib.request.urlopen(req, timeout=TIMEOUT) as response:
-            return json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as err:
-        if err.code == 404:
-            raise LookupError(f"Home Assistant has no {path}") from None
-        raise ConnectionError(f"Home Assistant answered {err.code} for {path}") from None
-    except (urllib.error.URLError, TimeoutError, OSError) as err:
-        raise ConnectionError(f"cannot reach Home Assistant: {err}") from None
+        with _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM) as sock:
+            sock.settimeout(TIMEOUT)
+            if len(_os.fsencode(path)) >= 100:  # AF_UNIX addresses hold 108 bytes: go through the folder's fd
+                folder = _os.open(_os.path.dirname(path), _os.O_PATH)
+                path = f"/proc/self/fd/{folder}/{_os.path.basename(path)}"
+            sock.connect(path)
+            sock.sendall(_json.dumps({"op": op, "args": args}).encode() + b"\n")
+            with sock.makefile("rb") as reader:
+                line = reader.readline()
+    except OSError as err:
+        raise ConnectionError("I can't reach Home Assistant through o1 right now.") from err
+    finally:
+        if folder is not None:
+            _os.close(folder)
+    try:
+        answer = _json.loads(line)
+    except ValueError:
+        raise ConnectionError("o1 sent an answer I can't read.") from None
+    if not answer.get("ok"):
+        raise _ERRORS.get(answer.get("error"), ConnectionError)(answer.get("message") or "That failed.")
+    return answer.get("result")
 
 
-def get_state(entity_id: str) -> dict[str, Any]:
-    """Return one entity's state object: ``{"entity_id", "state", "attributes", "last_changed", ...}``."""
-    return _request("GET", f"states/{entity_id}")
+def _state(value: Any) -> Any:
+    if isinstance(value, dict) and "state" in value:
+        return State(value)
+    if isinstance(value, list):
+        return States(_state(v) for v in value)
+    return value
 
 
-def states(domain: str | None = None) -> list[dict[str, Any]]:
-    """Return every entity's state object, or those of one domain (``"light"``, ``"sensor"``...)."""
-    found = _request("GET", "states")
-    return [s for s in found if domain is None or s["entity_id"].startswith(f"{domain}.")]
+def entities() -> list[dict[str, Any]]:
+    """The exposed entities: ``[{"entity_id", "name", "domain", "aliases", "areas", "state"}]``."""
+    return _call("entities")
 
 
-def call_service(domain: str, service: str, **data: Any) -> list[dict[str, Any]]:
-    """Call a Home Assistant service (needs 'control' access); return the states it changed."""
-    return _request("POST", f"services/{domain}/{service}", data, need="control")
+def find(name: str, domain: str | None = None) -> dict[str, Any]:
+    """The one exposed entity a spoken name means ("kitchen light"); LookupError for none or several."""
+    return _call("find", name=name, domain=domain)
+
+
+def get_state(name: str) -> State:
+    """The live state of one exposed entity (by name or entity id)."""
+    return _state(_call("get_state", name=name))
+
+
+def states(domain: str | None = None, area: str | None = None) -> States:
+    """Live states of the exposed entities, optionally of one domain ("light") and/or area ("Kitchen")."""
+    return _state(_call("states", domain=domain, area=area))
+
+
+def turn_on(name: str, **data: Any) -> State:
+    """Turn on (a lock: lock; a cover: open) an exposed device; returns its state afterwards."""
+    return _state(_call("turn_on", name=name, **data))
+
+
+def turn_off(name: str, **data: Any) -> State:
+    """Turn off (a lock: unlock; a cover: close) an exposed device; returns its state afterwards."""
+    return _state(_call("turn_off", name=name, **data))
+
+
+def toggle(name: str, **data: Any) -> State:
+    """Toggle an exposed device; returns its state afterwards."""
+    return _state(_call("toggle", name=name, **data))
+
+
+def lock(name: str) -> State:
+    """Lock an exposed lock; returns its state afterwards."""
+    return turn_on(name)
+
+
+def unlock(name: str) -> State:
+    """Unlock an exposed lock; returns its state afterwards."""
+    return turn_off(name)
+
+
+def call_service(domain: str, service: str, entity_id: str | list[str] | None = None, **data: Any) -> States:
+    """Call a Home Assistant service on exposed entities (ids or names); returns their states afterwards."""
+    return _state(_call("call_service", domain=domain, service=service, entity_id=entity_id, **data))
+
+
+def tool(name: str, **args: Any) -> Any:
+    """Call one of Home Assistant's LLM API tools (``GetLiveContext``, ``HassLightSet``...) by name."""
+    return _call("tool", name=name, args=args)

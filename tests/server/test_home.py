@@ -1,0 +1,491 @@
+"""The Home Assistant broker: generated code reaches the home only through the turn's socket, and the broker,
+outside the box, enforces the profile's access level and the exposure settings.
+
+Server side only: the "integration" here is this test answering the turn's ``tool_call`` events over the real
+HTTP API (tests/e2e/test_home_control.py drives a real Home Assistant). Effects are checked: what reached the
+home, the audit log, what the code could see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import stat
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from o1_server.agent.home import (Capability, Entity, HomeBroker, HomeContext, HomeError, StreamRelay,
+                                  find_entities, unix_address)
+from o1_server.agent.service import O1Agent
+from o1_server.api import build_app
+from tests.support.scripted_llm import ScriptedLLM
+
+TOKEN = "test-token"
+HA_SECRET = "ha-secret-token-5f3c9a1e"
+
+
+def code(src: str) -> str:
+    """An LLM reply holding one python block."""
+    return f"```python\n{src}\n```"
+
+
+ENTITIES = [
+    {"entity_id": "light.kitchen", "name": "Kitchen Light", "aliases": ["worktop lamp"], "areas": ["Kitchen"],
+     "state": "off"},
+    {"entity_id": "light.hall", "name": "Hall Light", "areas": ["Hall"], "state": "off"},
+    {"entity_id": "lock.front_door", "name": "Front Door", "areas": ["Hall"], "state": "locked"},
+    {"entity_id": "sensor.outside_temperature", "name": "Outside Temperature", "state": "12.5"},
+]
+
+
+class FakeHome:
+    """States of a pretend home and the tool calls that reached it (stands in for HA on the server side)."""
+
+    def __init__(self) -> None:
+        self.states = {e["entity_id"]: {"entity_id": e["entity_id"], "state": e["state"], "attributes": {}}
+                       for e in ENTITIES}
+        self.states["light.garage"] = {"entity_id": "light.garage", "state": "off", "attributes": {}}  # not exposed
+        self.states["sensor.outside_temperature"]["attributes"] = {"unit_of_measurement": "°C"}
+        self.calls: list[tuple[str, dict]] = []
+
+    def run(self, name: str, args: dict) -> Any:
+        self.calls.append((name, args))
+        if name == "o1.get_states":
+            return {"states": [self.states[e] for e in args["entity_ids"]]}
+        if name == "o1.call_service":
+            for eid in args["entity_id"]:
+                self.states[eid]["state"] = {"turn_on": "on", "turn_off": "off", "lock": "locked",
+                                             "unlock": "unlocked"}[args["service"]]
+            return {"states": [self.states[e] for e in args["entity_id"]]}
+        if name == "HassTurnOn":
+            (eid,) = [e["entity_id"] for e in ENTITIES if e["name"] == args["name"]]
+            self.states[eid]["state"] = "on"
+            return {"response_type": "action_done", "data": {"success": [{"id": eid}], "failed": []}}
+        raise AssertionError(f"unexpected tool {name}")
+
+
+# ------------------------------------------------------------------------------------------------ lookup
+CTX = HomeContext.from_json({"entities": ENTITIES + [
+    {"entity_id": "light.kitchen_ceiling", "name": "Ceiling", "areas": ["Kitchen"], "state": "off"}]})
+
+
+@pytest.mark.parametrize(("phrase", "expected"), [
+    ("kitchen light", ["light.kitchen"]),
+    ("the Kitchen Light", ["light.kitchen"]),
+    ("worktop lamp", ["light.kitchen"]),
+    ("light.hall", ["light.hall"]),
+    ("front door", ["lock.front_door"]),
+    ("frnt door", ["lock.front_door"]),
+    ("kitchen lights", ["light.kitchen", "light.kitchen_ceiling"]),
+    ("ceiling in the kitchen", ["light.kitchen_ceiling"]),
+    ("light", ["light.kitchen", "light.hall"]),
+    ("garage light", []),
+    ("", []),
+])
+def test_find_matches_spoken_names(phrase: str, expected: list[str]) -> None:
+    assert [e.entity_id for e in find_entities(CTX.entities, phrase)] == expected
+
+
+def test_broker_errors_are_spoken_sentences() -> None:
+    broker = HomeBroker("control", CTX, relay=None)
+    with pytest.raises(HomeError) as err:
+        broker.handle("find", {"name": "garage light"})
+    assert err.value.code == "not_found" and "garage light" in err.value.message
+    with pytest.raises(HomeError) as err:
+        broker.handle("find", {"name": "light"})
+    assert err.value.code == "ambiguous" and "Kitchen Light" in err.value.message and err.value.message.endswith("?")
+    with pytest.raises(HomeError) as err:
+        broker.handle("turn_on", {"name": "kitchen light"})
+    assert err.value.code == "unavailable"
+
+
+def test_context_is_validated() -> None:
+    for bad in ([], {"entities": [{"entity_id": "not an id"}]}, {"entities": [{"entity_id": "a.b", "areas": "x"}]},
+                {"tools": "HassTurnOn"}, {"entities": [{"entity_id": "a.b"}] * 2001}):
+        with pytest.raises(ValueError):
+            HomeContext.from_json(bad)
+
+
+# ------------------------------------------------------------------------------------------------ socket
+class Recorder:
+    """A relay that records what would reach Home Assistant."""
+
+    intents = False
+
+    def __init__(self) -> None:
+        self.home = FakeHome()
+
+    def call(self, name: str, args: dict) -> Any:
+        return self.home.run(name, args)
+
+
+def raw(path: Path, *requests: Any) -> list[dict]:
+    """Send raw lines on the socket, as hostile code could; return the answers."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        with unix_address(path) as address:
+            sock.connect(address)
+        answers = []
+        reader = sock.makefile("rb")
+        for request in requests:
+            sock.sendall((request if isinstance(request, bytes) else json.dumps(request).encode()) + b"\n")
+            answers.append(json.loads(reader.readline()))
+        return answers
+
+
+def test_read_access_refuses_control_on_the_socket_itself(tmp_path: Path) -> None:
+    """Code that ignores o1_ha and writes its own JSON gets the same refusal: the check is in the server."""
+    relay, audited, events = Recorder(), [], []
+    broker = HomeBroker("read", CTX, relay, audited.append, events.append)
+    cap = Capability(tmp_path / "run", broker)
+    try:
+        answers = raw(cap.path,
+                      {"op": "call_service", "args": {"domain": "lock", "service": "unlock",
+                                                      "entity_id": "lock.front_door"}},
+                      {"op": "turn_on", "args": {"name": "kitchen light"}},
+                      {"op": "tool", "args": {"name": "HassTurnOn", "args": {"name": "Kitchen Light"}}},
+                      {"op": "get_state", "args": {"name": "front door"}},
+                      b"not json", {"op": "__init__", "args": {}}, {"op": "get_state", "args": {"nme": "x"}})
+    finally:
+        cap.close()
+    assert [a.get("error") for a in answers[:3]] == ["denied"] * 3
+    assert answers[3] == {"ok": True, "result": {"entity_id": "lock.front_door", "name": "Front Door",
+                                                 "state": "locked", "attributes": {}, "last_changed": None}}
+    assert [a.get("error") for a in answers[4:]] == ["invalid"] * 3
+    # Nothing but the one read reached the home, and every call was audited and reported.
+    assert relay.home.calls == [("o1.get_states", {"entity_ids": ["lock.front_door"]})]
+    assert relay.home.states["lock.front_door"]["state"] == "locked"
+    assert [(e["op"], e["outcome"]) for e in audited] == [
+        ("call_service", "denied"), ("turn_on", "denied"), ("tool", "denied"), ("get_state", "ok"),
+        ("__init__", "error"), ("get_state", "error")]
+    assert [e["call"] for e in events] == audited
+
+
+def test_control_access_stays_within_exposed_entities(tmp_path: Path) -> None:
+    relay = Recorder()
+    cap = Capability(tmp_path / "run", HomeBroker("control", CTX, relay))
+    try:
+        unexposed, wrong_domain, no_target, target_data, ok = raw(
+            cap.path,
+            {"op": "call_service", "args": {"domain": "light", "service": "turn_on", "entity_id": "light.garage"}},
+            {"op": "call_service", "args": {"domain": "shell_command", "service": "x", "entity_id": "light.hall"}},
+            {"op": "call_service", "args": {"domain": "homeassistant", "service": "restart"}},
+            {"op": "call_service", "args": {"domain": "light", "service": "turn_on", "entity_id": "light.hall",
+                                            "area_id": "garage"}},
+            {"op": "turn_on", "args": {"name": "kitchen light"}})
+    finally:
+        cap.close()
+    assert unexposed["error"] == "denied" and "light.garage" in unexposed["message"]
+    assert wrong_domain["error"] == "denied" and no_target["error"] == "invalid" and target_data["error"] == "invalid"
+    assert ok["ok"] and ok["result"]["state"] == "on"
+    assert relay.home.states["light.garage"]["state"] == "off"
+    assert [c[0] for c in relay.home.calls] == ["o1.call_service"]
+
+
+def test_capability_dies_with_the_turn(tmp_path: Path) -> None:
+    cap = Capability(tmp_path / "run", HomeBroker("read", CTX, Recorder()))
+    assert stat.S_IMODE((tmp_path / "run").stat().st_mode) == 0o711
+    assert stat.S_IMODE(cap.folder.stat().st_mode) == 0o700
+    assert raw(cap.path, {"op": "entities", "args": {}})[0]["ok"]
+    path = cap.path
+    cap.close()
+    assert not path.exists() and not cap.folder.exists()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, pytest.raises(OSError):
+        sock.connect(f"/proc/self/fd/{os.open(tmp_path, os.O_PATH)}/run/{path.parent.name}/ha.sock")
+
+
+def test_calls_per_turn_are_capped(tmp_path: Path) -> None:
+    broker = HomeBroker("read", CTX, Recorder(), max_calls=3)
+    for _ in range(3):
+        broker.handle("entities", {})
+    with pytest.raises(HomeError) as err:
+        broker.handle("entities", {})
+    assert err.value.code == "denied"
+
+
+def test_stream_relay_times_out_and_closes() -> None:
+    events: list[dict] = []
+    relay = StreamRelay(events.append, timeout=0.2)
+    with pytest.raises(HomeError) as err:
+        relay.call("o1.get_states", {"entity_ids": ["light.hall"]})
+    assert err.value.code == "timeout"
+    assert events[0]["type"] == "tool_call" and events[0]["turn_id"] == relay.turn_id
+    assert not relay.deliver(events[0]["id"], {"result": {}})  # too late: nobody waits
+    relay.close()
+    with pytest.raises(HomeError) as err:
+        relay.call("o1.get_states", {"entity_ids": ["light.hall"]})
+    assert err.value.code == "unavailable"
+
+
+# ------------------------------------------------------------------------------------------------ whole turns
+@pytest.fixture
+async def served(make_agent) -> AsyncIterator[tuple[str, O1Agent]]:
+    """The real API of a real agent (scripted LLM); the agent knows an HA token it must never leak."""
+    agent = make_agent()
+    runner = web.AppRunner(build_app(agent, TOKEN, "9.9.9"))
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    yield f"http://127.0.0.1:{runner.addresses[0][1]}", agent
+    await runner.cleanup()
+
+
+async def integration_turn(api: str, text: str, cid: str, profile: str, home: FakeHome,
+                           tools: list[str] = ()) -> list[dict]:
+    """Stream a turn with Home Assistant context and answer its tool calls, as the o1 integration does."""
+    body = {"text": text, "conversation_id": cid, "profile": profile,
+            "home": {"entities": ENTITIES, "llm_apis": ["assist"], "tools": list(tools), "area": "Hall"}}
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    events = []
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{api}/api/conversation/stream", json=body, headers=headers) as r:
+            assert r.status == 200, await r.text()
+            async for line in r.content:
+                if not line.strip():
+                    continue
+                event = json.loads(line)
+                events.append(event)
+                if event["type"] == "tool_call":
+                    result = {"result": home.run(event["name"], event["args"])}
+                    url = f"{api}/api/turns/{event['turn_id']}/tool_results/{event['id']}"
+                    async with http.post(url, json=result, headers=headers) as answer:
+                        assert answer.status == 204
+    return events
+
+
+async def test_turn_on_through_the_integration_relay(served, llm: ScriptedLLM) -> None:
+    api, agent = served
+    home = FakeHome()
+    llm.script(code("print(o1_ha.turn_on('kitchen light'))"), "The kitchen light is on.")
+    events = await integration_turn(api, "Turn on the kitchen light", "h1", "home", home, ["HassTurnOn"])
+    assert home.states["light.kitchen"]["state"] == "on"
+    # HA's own intent did it, and the code printed HA's resulting state.
+    assert [c[0] for c in home.calls] == ["HassTurnOn", "o1.get_states"]
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert block["output"] == "Kitchen Light is on." and block["exit_status"] == 0
+    (call,) = [e["call"] for e in events if e["type"] == "home"]
+    assert call["op"] == "turn_on" and call["outcome"] == "ok" and call["result"]["state"] == "on"
+    records = [r for r in agent.audit.read("h1") if r.get("kind") == "home"]
+    assert [(r["op"], r["outcome"], r["profile"]) for r in records] == [("turn_on", "ok", "home")]
+    # The LLM was told about the home (short), in the system message.
+    system = llm.requests[0]["messages"][0]["content"]
+    assert "Kitchen Light (light, Kitchen, off)" in system and "o1_ha" in system
+
+
+async def test_unexposed_light_is_refused(served, llm: ScriptedLLM) -> None:
+    api, _ = served
+    home = FakeHome()
+    llm.script(code("print(o1_ha.turn_on('garage light'))"), "Done.")
+    events = await integration_turn(api, "Turn on the garage light", "h2", "home", home, ["HassTurnOn"])
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert "LookupError: I can't find garage light among the devices exposed to me." in block["output"]
+    assert home.calls == [] and home.states["light.garage"]["state"] == "off"
+
+
+async def test_default_profile_reads_but_cannot_control(served, llm: ScriptedLLM) -> None:
+    api, _ = served
+    home = FakeHome()
+    llm.script(code("print(o1_ha.get_state('outside temperature'))"), "It is 12.5 degrees.")
+    events = await integration_turn(api, "How warm is it outside?", "h3", "default", home)
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert block["output"] == "Outside Temperature is 12.5 °C." and block["decision"] == "allow"
+    # A control call is held for confirmation by the policy; confirmed, the broker still refuses it.
+    llm.script(code("print(o1_ha.unlock('front door'))"), "Unlocked.")
+    events = await integration_turn(api, "Unlock the front door", "h3", "default", home)
+    assert events[-1]["reply"]["continue_conversation"] is True
+    events = await integration_turn(api, "yes", "h3", "default", home)
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert "PermissionError" in block["output"]
+    assert home.states["lock.front_door"]["state"] == "locked"
+    assert [c[0] for c in home.calls] == ["o1.get_states"]
+
+
+OPEN_PROFILE = """
+name: open
+languages: [python]
+llm: {model: inherit}
+policy: {outside_sandbox: allow, process_control: allow, home_assistant: allow, unparseable: allow}
+limits: {seconds_per_block: 60}
+home_assistant: control
+"""
+
+
+async def test_no_credential_reaches_generated_code(scripted_llm: ScriptedLLM, tmp_path: Path) -> None:
+    """The server holds an HA URL and token; code allowed to read anything (a profile that permits it) reads
+    its environment, every /proc/*/environ and cmdline and the whole test tree, and never finds them; nor do
+    the audit log and the code events."""
+    from o1_server.agent.backend import LLMConfig
+    from o1_server.agent.profiles import load_profiles
+
+    (tmp_path / "profiles").mkdir()
+    (tmp_path / "profiles" / "open.yaml").write_text(OPEN_PROFILE)
+    llm = LLMConfig("openai/scripted", scripted_llm.api_base, "none", timeout=10)
+    agent = O1Agent(load_profiles([tmp_path / "profiles"]), "open", llm, tmp_path / "data", tmp_path / "data" / "sandbox",
+                    ha_url="http://127.0.0.1:9", ha_token=HA_SECRET)
+    scripted_llm.script()
+    probe = (
+        "import os, glob\n"
+        f"needle = {HA_SECRET[:8]!r} + {HA_SECRET[8:]!r}\n"
+        "print(sorted(os.environ))\n"
+        "print('env', any(needle in v for v in os.environ.values()))\n"
+        "hits = []\n"
+        "for f in glob.glob('/proc/*/environ') + glob.glob('/proc/*/cmdline'):\n"
+        "    try:\n"
+        "        if needle.encode() in open(f, 'rb').read(): hits.append(f)\n"
+        "    except OSError: pass\n"
+        f"for root, dirs, files in os.walk({str(tmp_path)!r}):\n"
+        "    for name in files:\n"
+        "        try:\n"
+        "            if needle.encode() in open(os.path.join(root, name), 'rb').read(): hits.append(name)\n"
+        "        except OSError: pass\n"
+        "print('hits', hits)\n"
+    )
+    scripted_llm.script(code(probe), "Done.")
+    reply = await agent.ask("Look around", "probe")
+    output = reply.code_blocks[0].output
+    assert "env False" in output and "hits []" in output, output
+    assert "O1_HA_SOCKET" in output and "O1_HA_TOKEN" not in output and "O1_HA_URL" not in output
+    assert HA_SECRET not in (agent.audit.path.read_text() + json.dumps(reply.as_dict()))
+
+
+# ------------------------------------------------------------------------------------------------ direct path
+@pytest.fixture
+async def rest_ha() -> AsyncIterator[tuple[str, FakeHome]]:
+    """Home Assistant's REST API and the websocket exposure list, on 127.0.0.1 (the Wyoming path's HA)."""
+    home = FakeHome()
+
+    def authorized(request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bearer {HA_SECRET}"
+
+    async def states(request: web.Request) -> web.Response:
+        if not authorized(request):
+            return web.json_response({"message": "401"}, status=401)
+        return web.json_response([{**s, "attributes": {**s["attributes"], "friendly_name": n}}
+                                  for n, s in zip(["Kitchen Light", "Hall Light", "Front Door", "Outside Temperature",
+                                                   "Garage Light"], home.states.values())])
+
+    async def service(request: web.Request) -> web.Response:
+        if not authorized(request):
+            return web.json_response({"message": "401"}, status=401)
+        data = await request.json()
+        home.run("o1.call_service", {"domain": request.match_info["domain"], "service": request.match_info["service"],
+                                     "entity_id": data["entity_id"]})
+        return web.json_response([])
+
+    async def websocket(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"type": "auth_required"})
+        auth = await ws.receive_json()
+        if auth.get("access_token") != HA_SECRET:
+            await ws.send_json({"type": "auth_invalid"})
+            return ws
+        await ws.send_json({"type": "auth_ok"})
+        msg = await ws.receive_json()
+        exposed = {e["entity_id"]: {"conversation": True} for e in ENTITIES}
+        exposed["light.garage"] = {"conversation": False}
+        await ws.send_json({"id": msg["id"], "type": "result", "success": True,
+                            "result": {"exposed_entities": exposed}})
+        await ws.close()
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/api/states", states)
+    app.router.add_post("/api/services/{domain}/{service}", service)
+    app.router.add_get("/api/websocket", websocket)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    yield f"http://127.0.0.1:{runner.addresses[0][1]}", home
+    await runner.cleanup()
+
+
+async def test_wyoming_path_uses_the_servers_own_access_with_exposure(make_agent, llm: ScriptedLLM, rest_ha) -> None:
+    url, home = rest_ha
+    agent = make_agent()
+    from o1_server.agent.home import RestRelay
+
+    agent.home.direct = RestRelay(url, HA_SECRET)
+    llm.script(code("print(o1_ha.turn_on('kitchen light'))"), "On.")
+    reply = await agent.ask("Turn on the kitchen light", "w1", profile="home")
+    assert reply.code_blocks[0].output == "Kitchen Light is on.", reply.code_blocks[0].output
+    assert home.states["light.kitchen"]["state"] == "on"
+    llm.script(code("print(o1_ha.call_service('light', 'turn_on', entity_id='light.garage'))"), "On.")
+    reply = await agent.ask("Turn on the garage light", "w1", profile="home")
+    assert "PermissionError: light.garage is not exposed to me" in reply.code_blocks[0].output
+    assert home.states["light.garage"]["state"] == "off"
+
+
+async def test_safe_profile_has_no_socket(make_agent, llm: ScriptedLLM, rest_ha) -> None:
+    url, home = rest_ha
+    agent = make_agent()
+    from o1_server.agent.home import RestRelay
+
+    agent.home.direct = RestRelay(url, HA_SECRET)
+    llm.script(code("import os\nprint('O1_HA_SOCKET' in os.environ)\nprint(o1_ha.get_state('kitchen light'))"), "No.")
+    reply = await agent.ask("Is the light on?", "s1", profile="safe")
+    block = reply.code_blocks[0]
+    if block.decision == "allow":  # a policy that lets it run still finds no socket and no access
+        assert "False" in block.output.splitlines()
+        assert "PermissionError: This profile has no access to Home Assistant." in block.output
+    else:  # `safe` refuses Home Assistant code before it runs (the classifier fails closed)
+        assert block.decision == "deny" and block.exit_status is None
+    assert home.calls == []
+    assert not agent.home.run_dir.exists() or not any(os.scandir(agent.home.run_dir))
+
+
+async def test_tool_result_endpoint_refuses_what_nobody_waits_for(served) -> None:
+    api, _ = served
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{api}/api/turns/abc/tool_results/def", json={"result": {}}, headers=headers) as r:
+            assert r.status == 404 and (await r.json())["error"] == "unknown_call"
+        async with http.post(f"{api}/api/turns/abc/tool_results/def", json=[1], headers=headers) as r:
+            assert r.status == 400
+        async with http.post(f"{api}/api/turns/abc/tool_results/def", json={"result": {}}) as r:
+            assert r.status == 401  # the API token is needed like everywhere else
+        body = {"text": "hi", "home": {"entities": [{"entity_id": "bad id"}]}}
+        async with http.post(f"{api}/api/conversation/stream", json=body, headers=headers) as r:
+            assert r.status == 400 and "entity_id" in (await r.json())["message"]
+
+
+def test_tools_by_name_and_read_only_only_from_core_or_ha_annotations() -> None:
+    """HA namespaces tools (``intent__HassTurnOn``); a plain name finds them. Under read access only core
+    read tools and those HA annotates read-only run; a look-alike from another integration does not."""
+    context = HomeContext.from_json({"tools": ["homeassistant__GetLiveContext", "evil__GetLiveContext",
+                                               "intent__HassTurnOn", "music__NowPlaying"],
+                                     "read_only_tools": ["music__NowPlaying"]})
+
+    class Tools:
+        intents = True
+        calls: list = []
+
+        def call(self, name: str, args: dict) -> Any:
+            self.calls.append(name)
+            return {"ok": name}
+
+    relay = Tools()
+    broker = HomeBroker("read", context, relay)
+    assert broker.handle("tool", {"name": "GetLiveContext"}) == {"ok": "homeassistant__GetLiveContext"}
+    assert broker.handle("tool", {"name": "NowPlaying"}) == {"ok": "music__NowPlaying"}
+    for name in ("evil__GetLiveContext", "HassTurnOn", "Nothing"):
+        with pytest.raises(HomeError) as err:
+            broker.handle("tool", {"name": name})
+        assert err.value.code == "denied", name
+    assert relay.calls == ["homeassistant__GetLiveContext", "music__NowPlaying"]
+
+
+@pytest.mark.parametrize("src", ["o1_ha._os.system('id')", "s = o1_ha._socket\ns.socket()",
+                                 "from o1_ha import _os\n_os.system('id')", "o1_ha.os.system('id')"])
+def test_reaching_past_o1_ha_is_not_a_home_call(src: str, tmp_path: Path) -> None:
+    """o1_ha is pre-imported: what it imports must not pass as a Home Assistant call (issue 10's example)."""
+    from o1_server.agent import policy
+
+    found = policy.classify("python", src, tmp_path)
+    assert "process_control" in found.categories and "home_assistant" not in found.categories
