@@ -867,8 +867,8 @@ class WyomingServer:
         _LOGGER.warning("Closing the connection from %s (idle %.1f s) to make room for a new one",
                         handler._peer, seconds)
         self._connections.pop(task, None)
+        # Closing its socket ends its read at once (end of stream); its task then finishes on its own.
         await handler.evict("idle_timeout", f"closed after {seconds:.1f} s idle to make room for another client")
-        task.cancel()
         return True
 
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -889,6 +889,8 @@ class WyomingServer:
         self._connections[task] = handler
         try:
             await handler.run()
+        except asyncio.CancelledError:
+            pass  # stop(): the connection task is the top of its stack (a cancelled one would be logged)
         finally:
             self._connections.pop(task, None)
 
