@@ -36,7 +36,7 @@ the default; ``?rate=`` (8000..48000 Hz) changes the rate and ``?format=wav`` se
 header first) announced as ``"format": "bytes.wav"``.
 
 Errors are one text frame ``{"role": "server", "type": "error", "code": <code>, "content": <sentence>}`` and the
-connection stays open (except ``busy``, ``invalid_auth`` and ``idle_timeout``, which close it). Codes: ``busy``
+connection stays open (except ``busy``, ``idle_timeout`` and ``invalid_auth`` when no token came in time, which close it). Codes: ``busy``
 (more than ``max_connections`` sockets, or ``max_unauthenticated`` sockets still without a token),
 ``idle_timeout`` (nothing received for :data:`IDLE_SECONDS` while no turn runs), ``text_too_long`` (a typed
 turn over :data:`MAX_TEXT` characters), ``invalid_json``, ``invalid_message`` (a text frame that is not a JSON
