@@ -61,13 +61,11 @@ async def run(settings: Settings) -> None:
         folder.chmod(0o711)
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
-        _LOGGER.error("Default profile %r is not loaded (loaded: %s)", settings.default_profile,
-                      ", ".join(sorted(profiles.profiles)) or "none")
+        problems = "; ".join(str(e) for e in profiles.errors)
+        raise StartupError(f"{option_name('--default-profile')}: there is no profile {settings.default_profile!r} "
+                           f"(allowed: {', '.join(sorted(profiles.profiles)) or 'none'})"
+                           + (f"; profile errors: {problems}" if problems else ""))
 
-    embedded: EmbeddedLLM | None = None
-    if settings.llm_model == EMBEDDED_LLM:
-        embedded = EmbeddedLLM(threads=settings.threads)
-        llm_start = asyncio.ensure_future(embedded.start())
     try:
         stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
                            settings.stt_compute_type, settings.threads, settings.stt_max_seconds,
@@ -87,6 +85,11 @@ async def run(settings: Settings) -> None:
     except (OSError, ImportError, ValueError) as err:
         raise StartupError(f"{option_name('--tts-voice')}: {err} (allowed: 'en_US-joe-medium' or the path of a "
                            "piper .onnx voice with its .onnx.json)") from None
+    # The model files are known to be usable: only now start the embedded LLM's process.
+    embedded: EmbeddedLLM | None = None
+    if settings.llm_model == EMBEDDED_LLM:
+        embedded = EmbeddedLLM(threads=settings.threads)
+        llm_start = asyncio.ensure_future(embedded.start())
     # Model loads and the slow Open Interpreter import run in worker threads, side by side.
     await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
                          asyncio.to_thread(__import__, "interpreter"))

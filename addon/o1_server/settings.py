@@ -243,6 +243,12 @@ def validate_args(args: argparse.Namespace) -> None:
                                              and 2 <= len(language.replace("_", "-").split("-")[0]) <= 3):
         errors.append(f"{option_name('--stt-language')} must be 'auto' or a language code such as 'en' or "
                       f"'de', not {language!r}")
+    if args.stt_model != "tiny.en" and "/" not in args.stt_model:
+        errors.append(f"{option_name('--stt-model')} must be 'tiny.en' (bundled) or the path of a CTranslate2 "
+                      f"whisper model folder, not {args.stt_model!r}")
+    if args.tts_voice != "en_US-joe-medium" and not args.tts_voice.endswith(".onnx"):
+        errors.append(f"{option_name('--tts-voice')} must be 'en_US-joe-medium' (bundled) or the path of a piper "
+                      f".onnx voice, not {args.tts_voice!r}")
     if not args.llm_model.strip():
         errors.append(f"{option_name('--llm-model')} must be 'embedded' or a LiteLLM model name such as "
                       "'ollama/llama3.1'")
