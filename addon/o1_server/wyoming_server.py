@@ -26,9 +26,15 @@ Event flows served (event names and fields from the ``wyoming`` package 1.10; th
   An ``AgentError`` becomes ``handled`` with its spoken message, so the user hears why.
 * ``ping`` -> ``pong``; ``select-program`` naming one of our programs is accepted silently.
 
+An utterance without any audio gets an empty ``transcript`` (as whisper gives for silence); audio past the
+speech-to-text limit ends the utterance there and its transcript is sent at once (the rest of the audio and the
+``audio-stop`` are dropped quietly); a ``language`` the model does not know gets ``unsupported_language``.
+``transcript`` text for the agent is limited to ``MAX_TURN_CHARS`` characters, as on the HTTP API.
+
 Many connections at once: whisper decoding and piper synthesis each run on one shared background thread,
 first come first served, with bounded queues (a full queue gives ``error`` code ``busy``); the number of
-open connections is bounded too. Bad input never ends the server: it gets an ``error`` event (``text``,
+open connections is bounded too (:data:`MAX_CONNECTIONS`; the idlest connection makes room for a new one), and
+every read has a time limit (:data:`IDLE_SECONDS` between events, :data:`FRAME_SECONDS` within one). Bad input never ends the server: it gets an ``error`` event (``text``,
 stable ``code`` from :data:`ERROR_CODES`) and a log line, and the connection stays usable except after a
 framing error that makes the byte stream unreadable (then the connection is closed after the error).
 """
