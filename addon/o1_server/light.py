@@ -36,8 +36,9 @@ the default; ``?rate=`` (8000..48000 Hz) changes the rate and ``?format=wav`` se
 header first) announced as ``"format": "bytes.wav"``.
 
 Errors are one text frame ``{"role": "server", "type": "error", "code": <code>, "content": <sentence>}`` and the
-connection stays open (except ``busy``, ``idle_timeout`` and ``invalid_auth`` when no token came in time, which close it). Codes: ``busy``
-(more than ``max_connections`` sockets, or ``max_unauthenticated`` sockets still without a token),
+connection stays open (except a refused connection's ``busy``, ``idle_timeout`` and ``invalid_auth`` when no token came in time, which close it). Codes: ``busy``
+(more than ``max_connections`` sockets, or ``max_unauthenticated`` sockets still without a token, or more than
+:data:`MAX_QUEUED_TURNS` turns waiting on one socket: that turn is dropped, the socket stays),
 ``idle_timeout`` (nothing received for :data:`IDLE_SECONDS` while no turn runs), ``text_too_long`` (a typed
 turn over :data:`MAX_TEXT` characters), ``invalid_json``, ``invalid_message`` (a text frame that is not a JSON
 object the protocol knows), ``audio_before_start``, ``invalid_audio``, ``no_speech``, ``tts_failed`` and the
@@ -107,6 +108,8 @@ MAX_CONNECTIONS = 32
 """Default cap of open 01 sockets."""
 MAX_UNAUTHENTICATED = 8
 """Default cap of open 01 sockets that have not presented the token yet."""
+MAX_QUEUED_TURNS = 4
+"""Turns one connection may have waiting behind the one being answered; more get ``busy`` and are dropped."""
 PRE_AUTH_FRAME_BYTES = 65_536
 """Largest frame accepted on a socket that connected without a token, in bytes (the 01 clients stream audio in
 frames of 2 KiB (light Python client) to about 10 KiB (ESP32 firmware)). Sockets that gave the token in the
@@ -432,6 +435,9 @@ class LightServer:
         await self._queue_turn(conn, {"audio": audio})
 
     async def _queue_turn(self, conn: _Connection, turn: dict[str, Any]) -> None:
+        if conn.turns.qsize() >= MAX_QUEUED_TURNS:
+            await conn.send_error("busy", f"{MAX_QUEUED_TURNS} turns are already waiting; this one was dropped.")
+            return
         await conn.turns.put(turn)
 
     # ------------------------------------------------------------------ turns

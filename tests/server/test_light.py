@@ -400,3 +400,13 @@ async def test_idle_socket_is_closed(stt: SpeechToText, tts: TextToSpeech, agent
             assert (await ws.receive(timeout=10)).type == aiohttp.WSMsgType.CLOSE
     finally:
         await runner.cleanup()
+
+
+async def test_queued_turns_are_capped(base_url: str, llm: ScriptedLLM) -> None:
+    """One socket cannot pile up turns: past MAX_QUEUED_TURNS waiting, a turn gets ``busy`` and is dropped."""
+    llm.script(ScriptedLLM.HANG)
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url}/?token={TOKEN}") as ws:
+        for n in range(light.MAX_QUEUED_TURNS + 2):  # the first is answered (hangs), MAX wait, one more is refused
+            await ws.send_json({"role": "user", "type": "message", "content": f"turn {n}"})
+        error = await next_json(ws)
+        assert error["code"] == "busy", error
