@@ -1,19 +1,43 @@
-"""``o1-server``: parse the flags, wire the services, serve until SIGTERM/SIGINT."""
+"""``o1-server``: parse the flags, wire the services, serve until SIGTERM/SIGINT.
+
+Stopping: on SIGTERM/SIGINT the listeners close, running agent turns are stopped (no more code runs), every
+conversation is saved and the process exits; whatever is still stuck (an LLM request that never answers) cannot
+hold it past :data:`STOP_SECONDS` (the add-on's Supervisor waits 30 s, ``timeout`` in ``addon/config.yaml``).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
+import threading
 import time
 
 from aiohttp import web
 
 from .agent.backend import LLMConfig, prepare_offline_environment
-from .settings import EMBEDDED_LLM, Settings, settings_from_args
+from .settings import EMBEDDED_LLM, Settings, option_name, settings_from_args
 
 _LOGGER = logging.getLogger("o1_server")
+STOP_SECONDS = 8.0
+"""Seconds after a stop signal by which the process has exited, whatever still runs."""
+PRUNE_SECONDS = 3600.0
+"""Seconds between two passes of the session retention."""
+EXIT_STARTUP = 2
+"""Exit status when an option's value (a model, a voice) turns out unusable at start-up."""
+
+
+class StartupError(Exception):
+    """An option's value cannot be used; the message names the option and what is allowed."""
+
+
+def _force_exit() -> None:
+    """Last resort of a stop: something did not end within STOP_SECONDS."""
+    _LOGGER.warning("Still stopping after %.0f s: exiting now", STOP_SECONDS)
+    logging.shutdown()
+    os._exit(0)
 
 
 async def run(settings: Settings) -> None:
@@ -42,22 +66,35 @@ async def run(settings: Settings) -> None:
     await asyncio.to_thread(sandbox.prepare, settings.sandbox, settings.sandbox_uids)
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
-        _LOGGER.error("Default profile %r is not loaded (loaded: %s)", settings.default_profile,
-                      ", ".join(sorted(profiles.profiles)) or "none")
+        problems = "; ".join(str(e) for e in profiles.errors)
+        raise StartupError(f"{option_name('--default-profile')}: there is no profile {settings.default_profile!r} "
+                           f"(allowed: {', '.join(sorted(profiles.profiles)) or 'none'})"
+                           + (f"; profile errors: {problems}" if problems else ""))
 
+    try:
+        stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
+                           settings.stt_compute_type, settings.threads, settings.stt_max_seconds,
+                           vad_filter=settings.stt_vad_filter, initial_prompt=settings.stt_initial_prompt,
+                           early_decoding=settings.stt_early_decoding, streaming=settings.stt_streaming)
+        stt.model_path()
+    except (OSError, ImportError, ValueError) as err:
+        raise StartupError(f"{option_name('--stt-model')}: {err} (allowed: 'tiny.en' or the folder of a "
+                           "CTranslate2 whisper model)") from None
+    tts_speaker = settings.tts_speaker
+    try:
+        tts = TextToSpeech(settings.tts_voice,
+                           int(tts_speaker) if tts_speaker and tts_speaker.isdigit() else tts_speaker,
+                           settings.tts_max_chars, voices_dirs=settings.tts_voices_dirs,
+                           length_scale=settings.tts_length_scale, noise_scale=settings.tts_noise_scale,
+                           noise_w_scale=settings.tts_noise_w_scale)
+    except (OSError, ImportError, ValueError) as err:
+        raise StartupError(f"{option_name('--tts-voice')}: {err} (allowed: 'en_US-joe-medium' or the path of a "
+                           "piper .onnx voice with its .onnx.json)") from None
+    # The model files are known to be usable: only now start the embedded LLM's process.
     embedded: EmbeddedLLM | None = None
     if settings.llm_model == EMBEDDED_LLM:
         embedded = EmbeddedLLM(threads=settings.threads)
         llm_start = asyncio.ensure_future(embedded.start())
-    stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
-                       settings.stt_compute_type, settings.threads, settings.stt_max_seconds,
-                       vad_filter=settings.stt_vad_filter, initial_prompt=settings.stt_initial_prompt,
-                       early_decoding=settings.stt_early_decoding, streaming=settings.stt_streaming)
-    tts_speaker = settings.tts_speaker
-    tts = TextToSpeech(settings.tts_voice, int(tts_speaker) if tts_speaker and tts_speaker.isdigit() else tts_speaker,
-                       settings.tts_max_chars, voices_dirs=settings.tts_voices_dirs,
-                       length_scale=settings.tts_length_scale, noise_scale=settings.tts_noise_scale,
-                       noise_w_scale=settings.tts_noise_w_scale)
     # Model loads and the slow Open Interpreter import run in worker threads, side by side.
     await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
                          asyncio.to_thread(__import__, "interpreter"))
@@ -69,14 +106,19 @@ async def run(settings: Settings) -> None:
                                 timeout=settings.llm_timeout)
 
     agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
-                    max_parallel=max(1, settings.threads), ha_url=settings.ha_url, ha_token=settings.ha_token,
-                    sandbox_user=settings.sandbox_user)
+                    max_parallel=settings.max_parallel_turns, ha_url=settings.ha_url, ha_token=settings.ha_token,
+                    sandbox_user=settings.sandbox_user, session_max_age_days=settings.session_max_age_days,
+                    session_max_count=settings.session_max_count)
     wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version,
-                            max_connections=settings.wyoming_max_connections)
+                            max_connections=settings.wyoming_max_connections,
+                            idle_seconds=settings.wyoming_idle_seconds,
+                            frame_seconds=settings.wyoming_frame_seconds)
     wyoming_port = await wyoming.start()
     app = build_app(agent, settings.token, settings.version)
-    add_light_routes(app, stt, tts, agent, settings.token)  # 01 clients (ESP32 firmware, light client, app)
-    runner = web.AppRunner(app, access_log=None)
+    # 01 clients (ESP32 firmware, light client, app)
+    add_light_routes(app, stt, tts, agent, settings.token, max_connections=settings.light_max_connections,
+                     max_unauthenticated=settings.light_max_unauthenticated)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)  # then open requests are cancelled
     await runner.setup()
     site = web.TCPSite(runner, settings.host, settings.api_port)
     await site.start()
@@ -84,8 +126,23 @@ async def run(settings: Settings) -> None:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def on_signal() -> None:
+        if not stop.is_set():
+            watchdog = threading.Timer(STOP_SECONDS, _force_exit)
+            watchdog.daemon = True
+            watchdog.start()
+        stop.set()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, on_signal)
+
+    async def prune_now_and_then() -> None:
+        while True:
+            await asyncio.sleep(PRUNE_SECONDS)
+            await asyncio.to_thread(agent.prune)
+
+    pruner = asyncio.create_task(prune_now_and_then())
     _LOGGER.info("o1 server %s ready in %.1f s: wyoming tcp://%s:%d api http://%s:%d profiles %s",
                  settings.version, time.monotonic() - started, settings.host, wyoming_port, settings.host,
                  api_port, ",".join(sorted(profiles.profiles)))
@@ -93,10 +150,14 @@ async def run(settings: Settings) -> None:
         await stop.wait()
     finally:
         _LOGGER.info("Stopping")
+        pruner.cancel()
+        await agent.shutdown()  # first: turns stop and conversations are saved while connections still wait
         await wyoming.stop()
+        await runner.shutdown()
         await runner.cleanup()
         if embedded is not None:
             await embedded.stop()
+        _LOGGER.info("Stopped")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(settings))
     except KeyboardInterrupt:
         pass
+    except StartupError as err:
+        _LOGGER.error("o1 server cannot start: %s", err)
+        return EXIT_STARTUP
     except Exception:  # start-up failures: one clear log line and a non-zero exit for the supervisor
         _LOGGER.exception("o1 server failed")
         return 1

@@ -1,8 +1,9 @@
 """The o1 HTTP API (v1) for the Home Assistant integration, served with aiohttp.
 
 Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors are JSON
-``{"error": code, "message": sentence}``: 400 invalid_request, 401 invalid_auth, 404 unknown_profile /
-unknown_conversation, 502 llm_unavailable, 504 timeout.
+``{"error": code, "message": sentence}`` on every route, whatever went wrong: 400 invalid_request, 401 invalid_auth,
+404 unknown_profile / unknown_conversation / not_found, 405 method_not_allowed, 413 request_too_large,
+500 internal_error, 502 llm_unavailable, 503 busy, 504 timeout.
 
 Routes:
 - ``GET /api/health`` -> ``{"status": "ok", "version", "sandbox": "bubblewrap"|"rlimits"}``
@@ -24,6 +25,7 @@ Routes:
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -34,7 +36,7 @@ from aiohttp import web
 from .agent.sandbox import describe_isolation
 from .agent.home import HomeContext
 from .agent.service import O1Agent
-from .agent.types import AgentError
+from .agent.types import MAX_TURN_CHARS, AgentError
 from .light import LIGHT_PATHS
 
 _LOGGER = logging.getLogger(__name__)
@@ -42,15 +44,35 @@ API_VERSION = 1
 STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502, "timeout": 504, "busy": 503}
 AGENT_KEY = web.AppKey("agent", O1Agent)
 VERSION_KEY = web.AppKey("version", str)
-MAX_TEXT = 4000
+MAX_TEXT = MAX_TURN_CHARS
 HTTP_CHANNEL = "http"
 """The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
 is answered over the API only)."""
 MAX_BODY = 1024 * 1024  # bytes: a turn may carry the home's exposed entities
+HTTP_CODES = {400: "invalid_request", 401: "invalid_auth", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 413: "request_too_large", 415: "invalid_request"}
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
     return web.json_response({"error": code, "message": message}, status=status)
+
+
+@web.middleware
+async def _json_errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+    """Every error leaves as ``{"error", "message"}`` JSON: aiohttp's own (404, 405, 413...) and unexpected ones."""
+    try:
+        return await handler(request)
+    except web.HTTPException as err:
+        if err.content_type == "application/json" or err.status < 400:
+            raise
+        code = HTTP_CODES.get(err.status, "internal_error" if err.status >= 500 else "invalid_request")
+        return web.json_response({"error": code, "message": err.reason + "."}, status=err.status,
+                                 headers={k: v for k, v in err.headers.items() if k.lower() == "allow"})
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:  # noqa: BLE001 - logged; the client gets a JSON 500 instead of a text page
+        _LOGGER.exception("Error while serving %s %s", request.method, request.path)
+        return _error(500, "internal_error", "Something went wrong on the server; see its log.")
 
 
 def _auth_middleware(token: str) -> Callable:
@@ -91,6 +113,8 @@ async def _turn_request(request: web.Request) -> tuple[str, str | None, str | No
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise _bad("The request body must be JSON.") from None
+    except RecursionError:
+        raise _bad("The request body is nested too deeply.") from None
     if not isinstance(body, dict):
         raise _bad("The request body must be a JSON object.")
     text, cid, profile, language = (body.get(k) for k in ("text", "conversation_id", "profile", "language"))
@@ -217,7 +241,7 @@ def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token."""
     if not token:
         raise ValueError("the API needs a token")
-    app = web.Application(middlewares=[_auth_middleware(token)], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[_json_errors, _auth_middleware(token)], client_max_size=MAX_BODY)
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app.router.add_get("/api/health", health)

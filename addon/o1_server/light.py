@@ -14,35 +14,45 @@ One spoken turn, client -> server::
 
 (``"format": "bytes.wav"`` is accepted too; audio that begins with a RIFF/WAVE header is read with that
 header's rate, width and channels, otherwise it is taken as raw 16 kHz 16-bit mono. Binary frames arriving up to
-:data:`END_GRACE_SECONDS` after the end flag still belong to the turn: the 01 ESP32 firmware sends its last
-microphone buffer just after the end flag.) A typed turn is one text frame
+:data:`END_GRACE_SECONDS` after the end flag still belong to the turn: the 01 ESP32 firmware
+(``software/source/clients/esp32/src/client/client.ino`` in OpenInterpreter/01) sends the end flag first and then
+flushes its microphone buffer, up to 9 KiB, over Wi-Fi. The ``start`` and ``end`` flags count only when they are
+JSON ``true``, as both 01 clients send them.) A typed turn is one text frame
 ``{"role": "user", "type": "message", "content": "what is two plus two"}``.
 
 Server -> client, for each turn::
 
     text   {"role": "user", "type": "message", "content": <transcript>}          (spoken turns only)
     text   {"role": "assistant", "type": "message", "content": <answer>}
-    text   {"role": "assistant", "type": "audio", "format": "bytes.wav", "start": true}
-    binary the spoken answer as one WAV file (RIFF header, then 16-bit mono PCM at the output rate), split into
-           frames of at most :data:`MAX_FRAME_BYTES` bytes (the 01 ESP32 firmware's receive buffer)
-    text   {"role": "assistant", "type": "audio", "format": "bytes.wav", "end": true}
+    text   {"role": "assistant", "type": "audio", "format": "bytes.raw", "start": true}
+    binary the spoken answer: signed 16-bit little-endian mono PCM at the output rate, split into frames of at
+           most :data:`MAX_FRAME_BYTES` bytes (the 01 ESP32 firmware's receive buffer)
+    text   {"role": "assistant", "type": "audio", "format": "bytes.raw", "end": true}
     text   {"role": "server", "type": "status", "content": "complete"}
 
-The 01 clients play the binary frames as raw PCM at 24,000 Hz, so that is the default output rate (the 44-byte
-header is a 1 ms click for them); ``?rate=`` (8000..48000 Hz) changes it and ``?format=raw`` drops the header.
+Both 01 clients write every binary frame straight to the speaker as raw PCM at 24,000 Hz (the ESP32 firmware's
+``i2s_write`` in ``webSocketEvent``, the light Python client's ``output_stream.write``), so raw PCM at 24 kHz is
+the default; ``?rate=`` (8000..48000 Hz) changes the rate and ``?format=wav`` sends one WAV file (a 44-byte RIFF
+header first) announced as ``"format": "bytes.wav"``.
 
 Errors are one text frame ``{"role": "server", "type": "error", "code": <code>, "content": <sentence>}`` and the
-connection stays open. Codes: ``invalid_json``, ``invalid_message`` (a text frame that is not a JSON object the
-protocol knows), ``audio_before_start``, ``audio_too_long`` (more than :data:`MAX_AUDIO_SECONDS` of audio: the
-turn is dropped), ``invalid_audio``, ``no_speech``, ``tts_failed`` and the agent's own codes (``timeout``,
-``llm_unavailable``...). When a spoken turn fails (no speech, an agent error) the sentence is also spoken, so a
-device without a screen tells its user why.
+connection stays open (except a refused connection's ``busy``, ``idle_timeout`` and ``invalid_auth`` when no token came in time, which close it). Codes: ``busy``
+(more than ``max_connections`` sockets, or ``max_unauthenticated`` sockets still without a token, or more than
+:data:`MAX_QUEUED_TURNS` turns waiting on one socket: that turn is dropped, the socket stays),
+``idle_timeout`` (nothing received for :data:`IDLE_SECONDS` while no turn runs), ``text_too_long`` (a typed
+turn over :data:`MAX_TEXT` characters), ``invalid_json``, ``invalid_message`` (a text frame that is not a JSON
+object the protocol knows), ``audio_before_start``, ``invalid_audio``, ``no_speech``, ``tts_failed`` and the
+agent's own codes (``timeout``, ``llm_unavailable``...). When a spoken turn fails (no speech, an agent error) the sentence is also spoken, so a
+device without a screen tells its user why. Audio past speech-to-text's ``max_seconds`` ends the utterance there
+(as on Wyoming): what came before is answered, the rest up to the end flag is ignored.
 
 Auth: 01 clients send no bearer token, so the API token is accepted as the query parameter ``?token=`` (for the
 01 ESP32 firmware, set its server path to ``/?token=...``), as ``Authorization: Bearer <token>``, as
 ``X-API-KEY: <token>`` (Open Interpreter's header) or, after connecting without one, as a first text frame
 ``{"auth": "<token>"}`` (answered ``{"auth": true}``) within :data:`AUTH_SECONDS` seconds. A wrong token in the
-query or a header is refused with HTTP 401 before the upgrade.
+query or a header is refused with HTTP 401 before the upgrade. On a socket that connected without the token,
+frames may be at most :data:`PRE_AUTH_FRAME_BYTES` bytes (a bigger frame closes the socket with code 1009), so an
+unauthenticated client cannot make the server buffer megabytes.
 
 Conversations: one per connection, unless ``?conversation_id=`` names one to continue; ``?profile=`` and
 ``?language=`` pick the agent profile and the spoken language. Turns reach the agent on the channel
@@ -67,7 +77,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 from wyoming.audio import AudioChunk, AudioChunkConverter
 
-from .agent.types import Agent, AgentError
+from .agent.types import MAX_TURN_CHARS, Agent, AgentError
 from .stt import SpeechToText
 from .tts import TextToSpeech
 
@@ -87,19 +97,32 @@ MIN_OUTPUT_RATE = 8_000
 MAX_OUTPUT_RATE = 48_000
 MAX_FRAME_BYTES = 1024
 """Largest binary frame sent, in bytes: the 01 ESP32 firmware copies each frame into a 1,024-byte buffer."""
-END_GRACE_SECONDS = 0.2
-"""Seconds after an end flag during which binary frames still belong to the ending utterance."""
+END_GRACE_SECONDS = 1.0
+"""Seconds after an end flag during which binary frames still belong to the ending utterance (the ESP32 firmware's
+last buffer, up to 9 KiB, can take a few hundred milliseconds over a weak Wi-Fi link)."""
 AUTH_SECONDS = 10.0
 """Seconds a client that connected without a token has to send ``{"auth": "<token>"}``."""
-MAX_TEXT = 4000
-"""Longest typed turn, in characters."""
+IDLE_SECONDS = 600.0
+"""Seconds a connection may send nothing while no turn is running before it is closed (``idle_timeout``)."""
+MAX_TEXT = MAX_TURN_CHARS
+"""Longest typed turn, in characters (the same limit on every transport)."""
+MAX_CONNECTIONS = 32
+"""Default cap of open 01 sockets."""
+MAX_UNAUTHENTICATED = 8
+"""Default cap of open 01 sockets that have not presented the token yet."""
+MAX_QUEUED_TURNS = 4
+"""Turns one connection may have waiting behind the one being answered; more get ``busy`` and are dropped."""
+PRE_AUTH_FRAME_BYTES = 65_536
+"""Largest frame accepted on a socket that connected without a token, in bytes (the 01 clients stream audio in
+frames of 2 KiB (light Python client) to about 10 KiB (ESP32 firmware)). Sockets that gave the token in the
+handshake accept frames of a whole utterance (:data:`MAX_AUDIO_SECONDS` of audio plus a WAV header)."""
 
 LIGHT_PATHS = frozenset({"/", "/ping"})
 """Paths :func:`add_light_routes` adds; their handler checks the token itself (an app whose middleware demands a
 bearer token must let these through)."""
 
-AUDIO_START = {"role": "assistant", "type": "audio", "format": "bytes.wav", "start": True}
-AUDIO_END = {"role": "assistant", "type": "audio", "format": "bytes.wav", "end": True}
+AUDIO_START = {"role": "assistant", "type": "audio", "format": "bytes.raw", "start": True}
+AUDIO_END = {"role": "assistant", "type": "audio", "format": "bytes.raw", "end": True}
 COMPLETE = {"role": "server", "type": "status", "content": "complete"}
 NO_SPEECH = "Sorry, I did not hear anything."
 
@@ -190,14 +213,22 @@ class LightServer:
         token: the API token clients must present (see the module docstring).
     """
 
-    def __init__(self, stt: SpeechToText, tts: TextToSpeech, agent: Agent, token: str) -> None:
+    def __init__(self, stt: SpeechToText, tts: TextToSpeech, agent: Agent, token: str, *,
+                 max_connections: int = MAX_CONNECTIONS, max_unauthenticated: int = MAX_UNAUTHENTICATED,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         if not token:
             raise ValueError("the 01 endpoint needs a token")
         self.stt = stt
         self.tts = tts
         self.agent = agent
         self.token = token
-        self.max_audio_bytes = int(MAX_AUDIO_SECONDS * INPUT_RATE) * INPUT_WIDTH * INPUT_CHANNELS
+        # The same utterance limit as Wyoming: speech-to-text's max_seconds.
+        self.max_audio_bytes = int(min(MAX_AUDIO_SECONDS, stt.max_seconds) * INPUT_RATE) * INPUT_WIDTH * INPUT_CHANNELS
+        self.max_connections = max_connections
+        self.max_unauthenticated = max_unauthenticated
+        self.idle_seconds = idle_seconds
+        self._open = 0
+        self._unauthenticated = 0
 
     # ------------------------------------------------------------------ auth
     def _token_ok(self, given: str) -> bool:
@@ -235,10 +266,31 @@ class LightServer:
             if len(request.query.get(name, "")) > 200:
                 return web.json_response({"error": "invalid_request",
                                           "message": f"'{name}' is longer than 200 characters."}, status=400)
-        ws = web.WebSocketResponse(max_msg_size=4 * 1024 * 1024)
+        if request.query.get("language"):
+            try:
+                self.stt.start(request.query["language"]).close()
+            except ValueError as err:
+                return web.json_response({"error": "unsupported_language", "message": str(err)}, status=400)
+        output = request.query.get("format", "raw")
+        if output not in ("raw", "wav"):
+            return web.json_response({"error": "invalid_request",
+                                      "message": "'format' must be raw or wav."}, status=400)
+        authenticated = given is not None
+        max_msg = self.max_audio_bytes + 1024 if authenticated else PRE_AUTH_FRAME_BYTES
+        ws = web.WebSocketResponse(max_msg_size=max_msg)
         if not ws.can_prepare(request).ok:
-            return web.Response(status=426, text="This is the 01 WebSocket endpoint: connect with a WebSocket.\n")
+            return web.json_response({"error": "invalid_request",
+                                      "message": "This is the 01 WebSocket endpoint: connect with a WebSocket."},
+                                     status=426)
         await ws.prepare(request)
+        if self._open >= self.max_connections or (not authenticated
+                                                  and self._unauthenticated >= self.max_unauthenticated):
+            _LOGGER.warning("Refusing a 01 client from %s: %d sockets open (%d without a token)", request.remote,
+                            self._open, self._unauthenticated)
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_str(json.dumps(error_message("busy", "Too many 01 connections; try again later.")))
+            await ws.close(code=1013, message=b"busy")  # 1013: try again later (RFC 6455 registry)
+            return ws
         conn = _Connection(
             ws=ws,
             conversation_id=request.query.get("conversation_id") or f"01-{uuid.uuid4().hex}",
@@ -246,14 +298,18 @@ class LightServer:
             profile=request.query.get("profile") or None,
             language=request.query.get("language") or None,
             rate=rate,
-            header=request.query.get("format", "wav") != "raw",
-            authenticated=given is not None,
+            header=output == "wav",
+            authenticated=authenticated,
         )
+        self._open += 1
+        self._unauthenticated += not authenticated
         _LOGGER.info("01 client connected from %s (conversation %s)", request.remote, conn.conversation_id)
         worker = asyncio.create_task(self._turn_worker(conn), name="01 turns")
         try:
             await self._receive(conn)
         finally:
+            self._open -= 1
+            self._unauthenticated -= not conn.authenticated
             for task in (worker, conn.finisher):
                 if task is not None:
                     task.cancel()
@@ -268,12 +324,18 @@ class LightServer:
         """Read frames until the client closes (or fails to authenticate in time)."""
         deadline = time.monotonic() + AUTH_SECONDS
         while not conn.ws.closed:
-            timeout = None if conn.authenticated else max(0.0, deadline - time.monotonic())
+            timeout = self.idle_seconds if conn.authenticated else max(0.0, deadline - time.monotonic())
             try:
                 msg = await conn.ws.receive(timeout=timeout)
             except TimeoutError:
-                await conn.send_error("invalid_auth", "No access token was sent in time.")
-                await conn.ws.close(code=4001, message=b"no token")
+                if not conn.authenticated:
+                    await conn.send_error("invalid_auth", "No access token was sent in time.")
+                    await conn.ws.close(code=4001, message=b"no token")
+                    return
+                if conn.busy or conn.state != "idle" or not conn.turns.empty():
+                    continue  # a turn is running: the client waits for its answer
+                await conn.send_error("idle_timeout", f"Nothing was received for {self.idle_seconds:g} seconds.")
+                await conn.ws.close(code=1000, message=b"idle")
                 return
             if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
                 return
@@ -294,6 +356,7 @@ class LightServer:
         if not conn.authenticated:
             if isinstance(data.get("auth"), str) and self._token_ok(data["auth"]):
                 conn.authenticated = True
+                self._unauthenticated -= 1
                 await conn.send_json({"auth": True})
             else:
                 await conn.send_json({"auth": False})
@@ -303,18 +366,20 @@ class LightServer:
             await conn.send_json({"auth": True})
             return
         kind = data.get("type", "audio")
-        if kind == "audio" and data.get("start"):
+        if kind == "audio" and data.get("start") is True:
             await self._start_utterance(conn)
-        elif kind == "audio" and data.get("end"):
+        elif kind == "audio" and data.get("end") is True:
             await self._end_utterance(conn)
         elif kind == "message" and data.get("role", "user") == "user" and isinstance(data.get("content"), str):
             content = data["content"].strip()
-            if not content or len(content) > MAX_TEXT:
-                await conn.send_error("invalid_message",
-                                      f"A message needs 1..{MAX_TEXT} characters of 'content'.")
+            if len(content) > MAX_TEXT:
+                await conn.send_error("text_too_long", f"A message may have at most {MAX_TEXT} characters.")
+                return
+            if not content:
+                await conn.send_error("invalid_message", "A message needs some text in 'content'.")
                 return
             await self._queue_turn(conn, {"text": content})
-        elif kind == "message" and (data.get("start") or data.get("end")):
+        elif kind == "message" and (data.get("start") is True or data.get("end") is True):
             return  # Open Interpreter's message flags around a typed message: nothing to do
         else:
             await conn.send_error("invalid_message",
@@ -330,14 +395,15 @@ class LightServer:
         if conn.state not in ("recording", "ending"):
             await conn.send_error("audio_before_start", "Send the audio start flag before audio.")
             return
-        if len(conn.audio) + len(data) > self.max_audio_bytes:
-            conn.audio = bytearray()
-            if conn.state == "ending":
-                conn.state = "idle"
-            else:
-                conn.state = "overflow"
-            await conn.send_error("audio_too_long",
-                                  f"That was more than {MAX_AUDIO_SECONDS:g} seconds of audio; it was dropped.")
+        room = self.max_audio_bytes - len(conn.audio)
+        if len(data) > room:
+            # As on Wyoming: the utterance ends at the limit and what was heard is answered.
+            conn.audio += data[:room]
+            _LOGGER.warning("01 utterance passed %d bytes: answering what came before", self.max_audio_bytes)
+            was_ending = conn.state == "ending"
+            conn.state = "ending"
+            await self._finish_utterance(conn)
+            conn.state = "idle" if was_ending else "overflow"
             return
         conn.audio += data
 
@@ -374,6 +440,9 @@ class LightServer:
         await self._queue_turn(conn, {"audio": audio})
 
     async def _queue_turn(self, conn: _Connection, turn: dict[str, Any]) -> None:
+        if conn.turns.qsize() >= MAX_QUEUED_TURNS:
+            await conn.send_error("busy", f"{MAX_QUEUED_TURNS} turns are already waiting; this one was dropped.")
+            return
         await conn.turns.put(turn)
 
     # ------------------------------------------------------------------ turns
@@ -438,17 +507,18 @@ class LightServer:
             await conn.send_error("tts_failed", str(err))
             return
         data = wav_bytes(bytes(pcm), conn.rate) if conn.header else bytes(pcm)
-        await conn.send_json(AUDIO_START)
+        audio_format = "bytes.wav" if conn.header else "bytes.raw"
+        await conn.send_json({**AUDIO_START, "format": audio_format})
         for offset in range(0, len(data), MAX_FRAME_BYTES):
             if conn.interrupt.is_set() or conn.ws.closed:
                 break
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await conn.ws.send_bytes(data[offset:offset + MAX_FRAME_BYTES])
-        await conn.send_json(AUDIO_END)
+        await conn.send_json({**AUDIO_END, "format": audio_format})
 
 
 def add_light_routes(app: web.Application, stt: SpeechToText, tts: TextToSpeech, agent: Agent,
-                     token: str) -> LightServer:
+                     token: str, **limits: Any) -> LightServer:
     """Add the 01 light protocol's routes (``GET /ping`` and the WebSocket at ``GET /``) to ``app``.
 
     The handler checks the token itself (query ``?token=``, bearer, ``X-API-KEY`` or a first ``{"auth"}`` frame),
@@ -460,6 +530,7 @@ def add_light_routes(app: web.Application, stt: SpeechToText, tts: TextToSpeech,
         tts: shared text-to-speech (16-bit mono PCM at ``tts.rate`` Hz).
         agent: the o1 agent.
         token: the API token.
+        limits: ``max_connections``, ``max_unauthenticated``, ``idle_seconds`` of :class:`LightServer`.
 
     Returns:
         The :class:`LightServer` serving the routes.
@@ -467,7 +538,7 @@ def add_light_routes(app: web.Application, stt: SpeechToText, tts: TextToSpeech,
     Raises:
         ValueError: an empty token.
     """
-    server = LightServer(stt, tts, agent, token)
+    server = LightServer(stt, tts, agent, token, **limits)
     app.router.add_get("/ping", server.ping)
     app.router.add_get("/", server.websocket)
     return server

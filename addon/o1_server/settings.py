@@ -20,6 +20,7 @@ import os
 import secrets
 import stat
 from collections.abc import MutableMapping
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +44,15 @@ class Settings:
 
     Ports are TCP ports (0 = pick a free one). ``llm_model`` is a LiteLLM model name such as
     ``ollama/llama3.1`` or ``openai/gpt-4o-mini``, or ``embedded`` for the bundled SmolLM2 served by
-    llama-cpp-python on 127.0.0.1. ``llm_timeout`` is seconds for one LLM request.
+    llama-cpp-python on 127.0.0.1. ``llm_timeout`` is seconds an LLM request may wait for its first token
+    (and between tokens): past it the turn answers with what it already has, or a spoken error.
+
+    Robustness limits (all seconds or counts): ``wyoming_idle_seconds`` a Wyoming connection may stay silent
+    between events, ``wyoming_frame_seconds`` one event may take to arrive once its first byte came,
+    ``wyoming_max_connections`` / ``light_max_connections`` open connections (``light_max_unauthenticated``
+    of them still without a token), ``max_parallel_turns`` agent turns running at once (one per
+    conversation), ``session_max_age_days`` / ``session_max_count`` retention of saved conversations and
+    their sandbox folders.
     """
 
     host: str = "0.0.0.0"
@@ -71,10 +80,17 @@ class Settings:
     tts_voices_dirs: tuple[Path, ...] = ()
     tts_max_chars: int = 100_000
     wyoming_max_connections: int = 64
+    wyoming_idle_seconds: float = 120.0
+    wyoming_frame_seconds: float = 20.0
+    light_max_connections: int = 32
+    light_max_unauthenticated: int = 8
+    max_parallel_turns: int = 4
+    session_max_age_days: float = 30.0
+    session_max_count: int = 1000
     llm_model: str = EMBEDDED_LLM
     llm_api_base: str | None = None
     llm_api_key: str | None = None
-    llm_timeout: float = 120.0
+    llm_timeout: float = 30.0
     threads: int = 2
     sandbox_user: str | None = None
     sandbox_uids: tuple[int, int] | None = (100000, 65536)
@@ -216,12 +232,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tts-noise-w-scale", type=float, default=None)
     p.add_argument("--tts-voices-dir", action="append", default=[], help="extra folder of piper voices")
     p.add_argument("--tts-max-chars", type=int, default=100_000, help="longest text to synthesize, characters")
-    p.add_argument("--wyoming-max-connections", type=int, default=64)
+    p.add_argument("--wyoming-max-connections", type=int, default=64,
+                   help="Wyoming connections at once; when full, the longest-idle connection is closed for a new one")
+    p.add_argument("--wyoming-idle-seconds", type=float, default=120.0,
+                   help="seconds a Wyoming connection may send nothing before it is closed (default 120)")
+    p.add_argument("--wyoming-frame-seconds", type=float, default=20.0,
+                   help="seconds one Wyoming event may take to arrive once it began (default 20)")
+    p.add_argument("--light-max-connections", type=int, default=32, help="01 WebSocket connections at once")
+    p.add_argument("--light-max-unauthenticated", type=int, default=8,
+                   help="01 WebSocket connections at once that have not sent their token yet")
+    p.add_argument("--max-parallel-turns", type=int, default=4,
+                   help="agent turns running at once (each conversation runs one at a time)")
+    p.add_argument("--session-max-age-days", type=float, default=30.0,
+                   help="saved conversations and their sandbox folders unused this long are deleted (0 = never)")
+    p.add_argument("--session-max-count", type=int, default=1000,
+                   help="saved conversations kept; the least recently used beyond this are deleted (0 = no limit)")
     p.add_argument("--llm-model", default=EMBEDDED_LLM, help="LiteLLM model name, or 'embedded'")
     p.add_argument("--llm-api-base", default="")
     p.add_argument("--llm-api-key", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
     p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (default: $O1_LLM_API_KEY)")
-    p.add_argument("--llm-timeout", type=float, default=120.0, help="seconds per LLM request")
+    p.add_argument("--llm-timeout", type=float, default=30.0,
+                   help="seconds an LLM request may take to send its first token, and between tokens (default 30)")
     p.add_argument("--threads", type=int, default=2, help="CPU threads for whisper and the embedded LLM")
     p.add_argument("--ha-url", default="", help="Home Assistant URL for generated code (add-on: http://supervisor/core)")
     p.add_argument("--ha-token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
@@ -238,15 +269,103 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# flag -> the add-on option that sets it (addon/rootfs/usr/local/bin/o1-start), named in error messages.
+ADDON_OPTIONS = {
+    "--stt-model": "stt_model", "--stt-language": "stt_language", "--tts-voice": "tts_voice",
+    "--llm-model": "llm_model", "--llm-api-base": "llm_api_base", "--default-profile": "default_profile",
+    "--threads": "threads", "--llm-timeout": "llm_timeout", "--log-level": "log_level",
+}
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+COMPUTE_TYPES = ("default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
+                 "float16", "bfloat16", "float32")
+"""CTranslate2 compute types (``ctranslate2`` documentation, "Quantization")."""
+
+
+class SettingsError(ValueError):
+    """A flag value the server cannot start with; the message names the flag (and its add-on option)."""
+
+
+def option_name(flag: str) -> str:
+    """``--stt-model`` -> ``"--stt-model (add-on option stt_model)"``; flags without an option stay as they are."""
+    option = ADDON_OPTIONS.get(flag)
+    return f"{flag} (add-on option {option})" if option else flag
+
+
+def _check_range(errors: list[str], flag: str, value: float | None, low: float, high: float) -> None:
+    if value is not None and not low <= value <= high:
+        errors.append(f"{option_name(flag)} must be between {low:g} and {high:g}, not {value:g}")
+
+
+def validate_args(args: argparse.Namespace) -> None:
+    """Check every flag's value before anything starts.
+
+    Whether the model and voice files exist and are usable is checked when they are opened, at start-up
+    (``o1_server.__main__``), with the same kind of message.
+
+    Raises:
+        SettingsError: one line per bad value, each naming the flag, its add-on option and the allowed values.
+    """
+    errors: list[str] = []
+    for flag, value in (("--wyoming-port", args.wyoming_port), ("--api-port", args.api_port)):
+        _check_range(errors, flag, value, 0, 65535)
+    _check_range(errors, "--threads", args.threads, 1, 64)
+    _check_range(errors, "--stt-beam-size", args.stt_beam_size, 1, 20)
+    _check_range(errors, "--stt-max-seconds", args.stt_max_seconds, 1, 600)
+    _check_range(errors, "--tts-max-chars", args.tts_max_chars, 1, 1_000_000)
+    _check_range(errors, "--wyoming-max-connections", args.wyoming_max_connections, 1, 10_000)
+    _check_range(errors, "--wyoming-idle-seconds", args.wyoming_idle_seconds, 1, 86_400)
+    _check_range(errors, "--wyoming-frame-seconds", args.wyoming_frame_seconds, 1, 3600)
+    _check_range(errors, "--light-max-connections", args.light_max_connections, 1, 10_000)
+    _check_range(errors, "--light-max-unauthenticated", args.light_max_unauthenticated, 1, 10_000)
+    _check_range(errors, "--max-parallel-turns", args.max_parallel_turns, 1, 256)
+    _check_range(errors, "--session-max-age-days", args.session_max_age_days, 0, 36_500)
+    _check_range(errors, "--session-max-count", args.session_max_count, 0, 10_000_000)
+    _check_range(errors, "--llm-timeout", args.llm_timeout, 1, 3600)
+    _check_range(errors, "--tts-length-scale", args.tts_length_scale, 0.1, 5.0)  # tts.OPTION_RANGES
+    _check_range(errors, "--tts-noise-scale", args.tts_noise_scale, 0.0, 2.0)
+    _check_range(errors, "--tts-noise-w-scale", args.tts_noise_w_scale, 0.0, 2.0)
+    if args.stt_compute_type not in COMPUTE_TYPES:
+        errors.append(f"{option_name('--stt-compute-type')} must be one of {', '.join(COMPUTE_TYPES)}, "
+                      f"not {args.stt_compute_type!r}")
+    if args.log_level.upper() not in LOG_LEVELS:
+        errors.append(f"{option_name('--log-level')} must be one of {', '.join(l.lower() for l in LOG_LEVELS)}, "
+                      f"not {args.log_level!r}")
+    language = args.stt_language
+    if language not in ("", "auto") and not (language.replace("_", "-").split("-")[0].isalpha()
+                                             and 2 <= len(language.replace("_", "-").split("-")[0]) <= 3):
+        errors.append(f"{option_name('--stt-language')} must be 'auto' or a language code such as 'en' or "
+                      f"'de', not {language!r}")
+    if args.stt_model != "tiny.en" and "/" not in args.stt_model:
+        errors.append(f"{option_name('--stt-model')} must be 'tiny.en' (bundled) or the path of a CTranslate2 "
+                      f"whisper model folder, not {args.stt_model!r}")
+    if args.tts_voice != "en_US-joe-medium" and not args.tts_voice.endswith(".onnx"):
+        errors.append(f"{option_name('--tts-voice')} must be 'en_US-joe-medium' (bundled) or the path of a piper "
+                      f".onnx voice, not {args.tts_voice!r}")
+    if not args.llm_model.strip():
+        errors.append(f"{option_name('--llm-model')} must be 'embedded' or a LiteLLM model name such as "
+                      "'ollama/llama3.1'")
+    if args.llm_api_base and not args.llm_api_base.startswith(("http://", "https://")):
+        errors.append(f"{option_name('--llm-api-base')} must be an http:// or https:// URL, not {args.llm_api_base!r}")
+    if errors:
+        raise SettingsError("\n".join(errors))
+
+
 def settings_from_args(argv: list[str] | None = None,
                        environ: MutableMapping[str, str] | None = None) -> Settings:
     """Parse ``argv`` (default: ``sys.argv[1:]``) and the secret variables of ``environ`` (default:
     ``os.environ``; the :data:`SECRET_ENV` variables are removed from it) into Settings.
 
     Exits with a usage message on bad flags (a secret given as a flag included) and with a clear message on
-    an unreadable secret file or an unwritable token file.
+    an unreadable secret file or an unwritable token file, and with one line per bad value (naming the flag, its add-on option and
+    the allowed values; see :func:`validate_args`) before anything starts.
     """
     args = build_parser().parse_args(argv)
+    try:
+        validate_args(args)
+    except SettingsError as err:
+        for line in str(err).splitlines():
+            print(f"o1-server: {line}", file=sys.stderr)
+        raise SystemExit(2) from None
     environ = os.environ if environ is None else environ
     env = {name: (environ.pop(var, "") or "").strip() for name, var in SECRET_ENV.items()}
     for path in (args.ha_token_file, args.llm_api_key_file):
@@ -280,6 +399,13 @@ def settings_from_args(argv: list[str] | None = None,
         tts_voices_dirs=tuple(Path(d).expanduser() for d in args.tts_voices_dir),
         tts_max_chars=args.tts_max_chars,
         wyoming_max_connections=args.wyoming_max_connections,
+        wyoming_idle_seconds=args.wyoming_idle_seconds,
+        wyoming_frame_seconds=args.wyoming_frame_seconds,
+        light_max_connections=args.light_max_connections,
+        light_max_unauthenticated=args.light_max_unauthenticated,
+        max_parallel_turns=args.max_parallel_turns,
+        session_max_age_days=args.session_max_age_days,
+        session_max_count=args.session_max_count,
         llm_model=args.llm_model,
         llm_api_base=args.llm_api_base or None,
         llm_api_key=_read_secret(args.llm_api_key_file) or env["llm_api_key"] or None,

@@ -391,6 +391,11 @@ class Utterance:
         """Audio received so far, in seconds."""
         return self._samples / WHISPER_RATE
 
+    @property
+    def bytes_left(self) -> int:
+        """Bytes of 16 kHz 16-bit mono PCM :meth:`add` still accepts before ``max_seconds`` is reached."""
+        return max(0, int(self._stt.max_seconds * WHISPER_RATE) - self._samples) * WHISPER_WIDTH
+
     def add(self, pcm: bytes) -> None:
         """Append 16,000 Hz, 16-bit, mono PCM.
 
@@ -773,8 +778,17 @@ class SpeechToText:
 
         Args:
             language: spoken language for this utterance (overrides the default; ``"en-US"`` is accepted).
+
+        Raises:
+            ValueError: the model does not know ``language`` (e.g. ``"de"`` on the English-only tiny.en):
+                transcribing it as another language would label a wrong transcript with the asked language.
         """
-        lang = _language_code(language) or self.language
+        asked = _language_code(language)
+        if asked is not None and (self.loaded or self._english_only) and asked not in self.languages:
+            known = ", ".join(self.languages) if len(self.languages) <= 10 else f"{len(self.languages)} languages"
+            raise ValueError(f"whisper model {self.model_name} does not understand language {language!r} "
+                             f"(it knows: {known})")
+        lang = asked or self.language
         if self._english_only:
             lang = "en"
         return Utterance(self, lang)

@@ -41,6 +41,7 @@ from typing import Any
 
 from wyoming.info import Attribution, TtsVoice, TtsVoiceSpeaker
 
+from .voice_config import voice_config_problem
 from .stt import DEFAULT_MAX_PENDING, SerialWorker
 
 _LOGGER = logging.getLogger(__name__)
@@ -269,8 +270,9 @@ def _read_voice(name: str, model: Path, config: Path) -> _Voice:
         raise FileNotFoundError(f"piper voice config not found: {config}")
     with open(config, encoding="utf-8") as config_file:
         data = json.load(config_file)
-    if not isinstance(data, dict) or "audio" not in data:
-        raise ValueError(f"not a piper voice config: {config}")
+    problem = voice_config_problem(data)
+    if problem:
+        raise ValueError(f"not a usable piper voice config: {config}: {problem}")
     return _Voice(name=name, model_path=model, config_path=config, config=data)
 
 
@@ -578,7 +580,28 @@ class SpeechStream:
         if self._text.strip():
             # A long unfinished sentence: speak its finished clauses already.
             self._text = self._add_pieces(self._text, complete=False)
+        if self._text.strip():
+            self._text = self._cut_run_on(self._text)
         self._pump()
+
+    def _cut_run_on(self, text: str) -> str:
+        """Speak the whole words of text that has no sentence or clause break for too long.
+
+        Streamed text without punctuation (an LLM that writes none, a client that strips it) would otherwise
+        wait for ``synthesize-stop``. Past twice the piece target (:data:`FIRST_PIECE_WORDS` for the first
+        piece, :data:`MAX_PIECE_WORDS` later) the finished words are cut into a piece; the last word may still
+        be growing, so it waits unless the text ends with a space. Returns the text that still waits.
+        """
+        words = text.split()
+        target = FIRST_PIECE_WORDS if self._pieces_made == 0 else MAX_PIECE_WORDS
+        if len(words) < 2 * target and len(text) < MAX_PIECE_CHARS:
+            return text
+        if len(words) == 1:  # one endless "word": cut it by characters
+            self._add_pieces(text[:MAX_PIECE_CHARS], complete=True)
+            return text[MAX_PIECE_CHARS:]
+        keep = 0 if text[-1].isspace() else 1
+        self._add_pieces(" ".join(words[:len(words) - keep]), complete=True)
+        return words[-1] if keep else ""
 
     def end(self) -> None:
         """No more text: the unfinished sentence is spoken too."""

@@ -26,9 +26,15 @@ Event flows served (event names and fields from the ``wyoming`` package 1.10; th
   An ``AgentError`` becomes ``handled`` with its spoken message, so the user hears why.
 * ``ping`` -> ``pong``; ``select-program`` naming one of our programs is accepted silently.
 
+An utterance without any audio gets an empty ``transcript`` (as whisper gives for silence); audio past the
+speech-to-text limit ends the utterance there and its transcript is sent at once (the rest of the audio and the
+``audio-stop`` are dropped quietly); a ``language`` the model does not know gets ``unsupported_language``.
+``transcript`` text for the agent is limited to ``MAX_TURN_CHARS`` characters, as on the HTTP API.
+
 Many connections at once: whisper decoding and piper synthesis each run on one shared background thread,
 first come first served, with bounded queues (a full queue gives ``error`` code ``busy``); the number of
-open connections is bounded too. Bad input never ends the server: it gets an ``error`` event (``text``,
+open connections is bounded too (:data:`MAX_CONNECTIONS`; the idlest connection makes room for a new one), and
+every read has a time limit (:data:`IDLE_SECONDS` between events, :data:`FRAME_SECONDS` within one). Bad input never ends the server: it gets an ``error`` event (``text``,
 stable ``code`` from :data:`ERROR_CODES`) and a log line, and the connection stays usable except after a
 framing error that makes the byte stream unreadable (then the connection is closed after the error).
 """
@@ -93,7 +99,19 @@ MAX_DATA_BYTES = 1 << 20
 MAX_PAYLOAD_BYTES = 16 << 20
 """Largest accepted ``payload_length`` of one event, in bytes (about 8 min of 16 kHz 16-bit mono)."""
 MAX_CONNECTIONS = 64
-"""Connections served at once; more get ``error`` code ``busy`` and are closed."""
+"""Connections served at once. When all are taken, the connection idle longest (waiting for its next event with
+no utterance or text stream going, or with one that has been silent for :data:`STALE_STREAM_SECONDS`) is closed
+with ``error`` code ``idle_timeout`` to make room; when none is idle, the new connection gets ``busy``."""
+IDLE_SECONDS = 120.0
+"""Seconds a connection may send nothing (between events) before it is closed with ``idle_timeout``. Home
+Assistant opens a connection per request (``homeassistant/components/wyoming``: ``AsyncTcpClient`` in ``stt.py``,
+``tts.py`` and ``conversation.py``), so a long-idle connection is not one of its requests."""
+FRAME_SECONDS = 20.0
+"""Seconds one event (header line, data and payload) may take to arrive once its first byte came; slower
+events end the connection with ``frame_timeout`` (a slowloris client cannot hold a slot by dribbling bytes)."""
+STALE_STREAM_SECONDS = 5.0
+"""An utterance or text stream that got no event for this long no longer protects its connection from being
+closed to make room (Home Assistant streams audio in real time, about every 10..100 ms)."""
 
 ERROR_CODES = {
     "invalid_event": "the event could not be read or lacks a required field",
@@ -102,7 +120,7 @@ ERROR_CODES = {
     "audio_not_started": "audio-chunk or audio-stop without a preceding audio-start",
     "unsupported_audio_format": "rate not in 8000..48000 Hz, width not 1/2/4 bytes, or channels < 1",
     "audio_too_long": "the utterance is longer than the speech-to-text limit",
-    "no_audio": "audio-stop arrived before any whole audio frame",
+    "unsupported_language": "the speech-to-text model does not understand the language asked for",
     "transcription_failed": "speech-to-text failed",
     "invalid_text": "empty, too long or non-string text to synthesize",
     "invalid_voice": "unknown speaker, or a synthesis option that is not a number in its range",
@@ -110,6 +128,8 @@ ERROR_CODES = {
     "synthesis_failed": "text-to-speech failed",
     "no_agent": "no agent is configured for transcript (handle) requests",
     "busy": "too many requests are queued (or connections open); try again later",
+    "idle_timeout": "the connection sent nothing for too long (or was the idlest when all were taken); closed",
+    "frame_timeout": "an event took too long to arrive once it began; closed",
     "internal_error": "an unexpected server error; see the server log",
 }
 """Stable ``code`` values of the ``error`` events this server sends, with their meaning."""
@@ -217,18 +237,50 @@ class _FramingError(Exception):
         self.fatal = fatal
 
 
-async def _read_event(reader: asyncio.StreamReader) -> Event | None:
+class _ReadTimeout(Exception):
+    """No event began within the idle time (``code`` ``idle_timeout``) or one did not end in time
+    (``frame_timeout``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def _read_event(reader: asyncio.StreamReader, idle_seconds: float | None = None,
+                      frame_seconds: float | None = None, on_begin: Any = None) -> Event | None:
     """Read one event (JSON header line, optional data JSON, optional payload); None at end of stream.
 
     Same framing as ``wyoming.event.async_read_event``, but a bad line is reported instead of being
-    taken for the end of the stream.
+    taken for the end of the stream. ``idle_seconds`` bounds the wait for the event's first byte and
+    ``frame_seconds`` the time from that byte to the event's last one (None: no limit); ``on_begin()`` is
+    called when the first byte came. Raises :class:`_ReadTimeout` when a limit passes.
     """
     try:
-        line = await reader.readline()
-    except ValueError as err:  # line over the StreamReader limit: cannot resynchronise
-        raise _FramingError(f"event header line too long: {err}", fatal=True) from err
-    if not line:
+        async with asyncio.timeout(idle_seconds):
+            first = await reader.read(1)
+    except TimeoutError:
+        raise _ReadTimeout("idle_timeout", f"nothing received for {idle_seconds:g} s; closing") from None
+    if not first:
         return None
+    if on_begin is not None:
+        on_begin()
+    try:
+        async with asyncio.timeout(frame_seconds):
+            return await _read_rest(reader, first)
+    except TimeoutError:
+        raise _ReadTimeout("frame_timeout",
+                           f"an event took longer than {frame_seconds:g} s to arrive; closing") from None
+
+
+async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None:
+    """The rest of an event whose first byte was ``first`` (see :func:`_read_event`)."""
+    if first == b"\n":
+        line = first
+    else:
+        try:
+            line = first + await reader.readline()
+        except ValueError as err:  # line over the StreamReader limit: cannot resynchronise
+            raise _FramingError(f"event header line too long: {err}", fatal=True) from err
     if not line.strip():
         raise _FramingError("empty event line", fatal=False)
     try:
@@ -285,6 +337,7 @@ class _AudioStream:
     utterance: Utterance | None
     language: str | None = None  # as the client asked for it (echoed in the transcript)
     rejected: bool = False  # an error was sent: drop the rest of the stream quietly
+    answered: bool = False  # the transcript was sent early (audio past the limit): drop the rest quietly
     chunks_sent: int = 0
     transcript_started: bool = False
 
@@ -309,6 +362,8 @@ class O1EventHandler(AsyncEventHandler):
             then get ``error`` with code ``no_agent``).
         info: a fixed Info to send for ``describe``; when None, :func:`build_info` runs per request.
         version: o1 version (only used to build Info).
+        idle_seconds: see :data:`IDLE_SECONDS` (None: no limit).
+        frame_seconds: see :data:`FRAME_SECONDS` (None: no limit).
     """
 
     def __init__(
@@ -321,8 +376,15 @@ class O1EventHandler(AsyncEventHandler):
         agent: Agent | None,
         info: Info | None = None,
         version: str = "",
+        idle_seconds: float | None = IDLE_SECONDS,
+        frame_seconds: float | None = FRAME_SECONDS,
     ) -> None:
         super().__init__(reader, writer)
+        self.idle_seconds = idle_seconds
+        self.frame_seconds = frame_seconds
+        self.waiting_since: float | None = None  # monotonic time it began waiting for an event; None: busy
+        self.mid_event = False
+        self.last_event = time.monotonic()
         self.stt = stt
         self.tts = tts
         self.agent = agent
@@ -341,22 +403,54 @@ class O1EventHandler(AsyncEventHandler):
         self._is_running = True
         try:
             while self._is_running:
+                self.waiting_since = time.monotonic()
+                self.mid_event = False
                 try:
-                    event = await _read_event(self.reader)
+                    event = await _read_event(self.reader, self.idle_seconds, self.frame_seconds,
+                                              on_begin=self._event_began)
+                except _ReadTimeout as err:
+                    _LOGGER.warning("Closing the connection from %s: %s", self._peer, err)
+                    await self._send_error(err.code, str(err))
+                    break
                 except _FramingError as err:
                     _LOGGER.warning("Unreadable event from %s: %s", self._peer, err)
                     await self._send_error("invalid_event", str(err))
                     if err.fatal:
                         break
                     continue
+                finally:
+                    self.waiting_since = None
                 if event is None:
                     break
+                self.last_event = time.monotonic()
                 if not await self.handle_event(event):
                     break
         except (ConnectionError, OSError) as err:
             _LOGGER.info("Connection from %s lost: %s", self._peer, err)
         finally:
             await self.disconnect()
+            self.writer.close()
+
+    def _event_began(self) -> None:
+        self.mid_event = True
+
+    def idle_for(self, now: float) -> float | None:
+        """Seconds this connection has been idle enough to be closed for a new one, or None when it is busy.
+
+        Idle: waiting for its next event (possibly with a part of it received), with no utterance or text
+        stream going, or with one that got no event for :data:`STALE_STREAM_SECONDS`.
+        """
+        if self.waiting_since is None:
+            return None  # an event is being handled (a transcription, a synthesis, an agent turn)
+        if (self._audio is not None or self._text is not None) and now - self.last_event < STALE_STREAM_SECONDS:
+            return None
+        return now - self.last_event
+
+    async def evict(self, code: str, text: str) -> None:
+        """Tell the client why with an ``error`` event, then end this connection's reading."""
+        await self._send_error(code, text)
+        self._is_running = False
+        with contextlib.suppress(Exception):
             self.writer.close()
 
     async def disconnect(self) -> None:
@@ -452,7 +546,11 @@ class O1EventHandler(AsyncEventHandler):
         except ValueError as err:
             stream.rejected = True
             raise _Rejected("unsupported_audio_format", str(err)) from err
-        stream.utterance = self.stt.start(language)
+        try:
+            stream.utterance = self.stt.start(language)
+        except ValueError as err:
+            stream.rejected = True
+            raise _Rejected("unsupported_language", str(err)) from err
 
     def _reject_audio(self, stream: _AudioStream, code: str, text: str) -> _Rejected:
         stream.rejected = True
@@ -468,19 +566,27 @@ class O1EventHandler(AsyncEventHandler):
                 return
             self._orphan_audio_reported = True
             raise _Rejected("audio_not_started", "audio-chunk before audio-start")
-        if stream.rejected or stream.utterance is None:
+        if stream.rejected or stream.answered or stream.utterance is None:
             return
         try:
             pcm = stream.normalizer.convert(chunk.audio, chunk.rate, chunk.width, chunk.channels)
         except ValueError as err:
             raise self._reject_audio(stream, "unsupported_audio_format", str(err)) from err
+        room = stream.utterance.bytes_left
+        too_long = len(pcm) > room
         try:
-            stream.utterance.add(pcm)
-        except ValueError as err:
-            raise self._reject_audio(stream, "audio_too_long",
-                                     f"audio is longer than the {self.stt.max_seconds:g} s limit") from err
+            stream.utterance.add(pcm[:room] if too_long else pcm)
         except BusyError as err:
             raise self._reject_audio(stream, "busy", str(err)) from err
+        if too_long:
+            # Like Home Assistant's VoiceCommandSegmenter at its timeout (assist_pipeline/vad.py: the command
+            # ends and what was heard is used), the utterance ends at the limit: its transcript is sent now,
+            # the rest of the audio and the audio-stop are dropped quietly.
+            _LOGGER.warning("Utterance from %s passed the %g s limit: transcribing what came before it",
+                            self._peer, self.stt.max_seconds)
+            stream.answered = True
+            await self._transcribe(stream)
+            return
         if self.stt.streaming:
             chunks = stream.utterance.take_chunks()
             if chunks:
@@ -502,12 +608,23 @@ class O1EventHandler(AsyncEventHandler):
                 self._orphan_audio_reported = False
                 return
             raise _Rejected("audio_not_started", "audio-stop before audio-start")
-        if stream.rejected or stream.utterance is None:
+        if stream.rejected or stream.answered or stream.utterance is None:
             return
+        await self._transcribe(stream)
+
+    async def _transcribe(self, stream: _AudioStream) -> None:
+        """Finish the utterance and send its transcript (an empty one for an utterance without audio, as
+        faster-whisper gives for silence: Home Assistant then reports "no text recognized" itself)."""
         utterance = stream.utterance
+        assert utterance is not None
         if utterance.seconds == 0:
             utterance.close()
-            raise _Rejected("no_audio", "no audio to transcribe")
+            language = stream.language or utterance.language or self.stt.language
+            if self.stt.streaming:
+                await self.write_event(TranscriptStart(language=language).event())
+                await self.write_event(TranscriptStop().event())
+            await self.write_event(Transcript(text="", language=language).event())
+            return
         started = time.monotonic()
         try:
             result = await utterance.finish()
@@ -736,11 +853,13 @@ class WyomingServer:
 
     ``await start()`` returns the bound TCP port (0 for unix sockets); ``await stop()`` closes the listener
     and every open connection. Each connection gets its own :class:`O1EventHandler`; the speech services
-    and the agent are shared.
+    and the agent are shared. ``max_connections``, ``idle_seconds`` and ``frame_seconds``: see
+    :data:`MAX_CONNECTIONS`, :data:`IDLE_SECONDS` and :data:`FRAME_SECONDS`.
     """
 
     def __init__(self, uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
-                 version: str, *, max_connections: int = MAX_CONNECTIONS) -> None:
+                 version: str, *, max_connections: int = MAX_CONNECTIONS,
+                 idle_seconds: float | None = IDLE_SECONDS, frame_seconds: float | None = FRAME_SECONDS) -> None:
         parsed = urlparse(uri)
         if parsed.scheme == "tcp":
             if parsed.hostname is None or parsed.port is None:
@@ -756,11 +875,28 @@ class WyomingServer:
         self._server: asyncio.AbstractServer | None = None
         self._connections: dict[asyncio.Task[Any], O1EventHandler] = {}
         self.max_connections = max_connections
+        self.idle_seconds = idle_seconds
+        self.frame_seconds = frame_seconds
         self.port = 0
         """Bound TCP port once started (0 for unix sockets)."""
 
+    async def _make_room(self) -> bool:
+        """Close the idlest connection (see :meth:`O1EventHandler.idle_for`); False when none is idle."""
+        now = time.monotonic()
+        idle = [(seconds, task, handler) for task, handler in self._connections.items()
+                if (seconds := handler.idle_for(now)) is not None]
+        if not idle:
+            return False
+        seconds, task, handler = max(idle, key=lambda item: item[0])
+        _LOGGER.warning("Closing the connection from %s (idle %.1f s) to make room for a new one",
+                        handler._peer, seconds)
+        self._connections.pop(task, None)
+        # Closing its socket ends its read at once (end of stream); its task then finishes on its own.
+        await handler.evict("idle_timeout", f"closed after {seconds:.1f} s idle to make room for another client")
+        return True
+
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if len(self._connections) >= self.max_connections:
+        if len(self._connections) >= self.max_connections and not await self._make_room():
             _LOGGER.warning("Refusing a connection from %s: %d connections are open", _peer_name(writer),
                             len(self._connections))
             with contextlib.suppress(ConnectionError, OSError):
@@ -770,12 +906,15 @@ class WyomingServer:
             writer.close()
             return
         handler = O1EventHandler(reader, writer, stt=self.stt, tts=self.tts, agent=self.agent,
-                                 version=self.version)
+                                 version=self.version, idle_seconds=self.idle_seconds,
+                                 frame_seconds=self.frame_seconds)
         task = asyncio.current_task()
         assert task is not None
         self._connections[task] = handler
         try:
             await handler.run()
+        except asyncio.CancelledError:
+            pass  # stop(): the connection task is the top of its stack (a cancelled one would be logged)
         finally:
             self._connections.pop(task, None)
 

@@ -59,6 +59,8 @@ class Turn:
 
     messages: list[dict] = field(default_factory=list)
     frames: list[bytes] = field(default_factory=list)
+    formats: list[str] = field(default_factory=list)
+    """The ``format`` of the audio start and end flags."""
 
     def of(self, role: str, kind: str) -> list[dict]:
         """The JSON messages with this role and type."""
@@ -89,10 +91,10 @@ async def read_turn(ws: aiohttp.ClientWebSocketResponse, timeout: float = TIMEOU
             assert msg.type == aiohttp.WSMsgType.TEXT, msg
             data = json.loads(msg.data)
             turn.messages.append(data)
-            if data == light.AUDIO_START:
-                inside = True
-            elif data == light.AUDIO_END:
-                inside = False
+            if data.get("role") == "assistant" and data.get("type") == "audio":
+                assert data["format"] in ("bytes.raw", "bytes.wav") and (data.get("start") or data.get("end"))
+                turn.formats.append(data["format"])
+                inside = data.get("start") is True
             elif data == light.COMPLETE:
                 return turn
 
@@ -125,17 +127,20 @@ async def test_ping_answers_pong_without_a_token(base_url: str) -> None:
 @pytest.mark.parametrize("form", ["esp32", "wav"])
 async def test_spoken_question_gets_a_spoken_answer(base_url: str, llm: ScriptedLLM, agent, stt: SpeechToText,
                                                     form: str) -> None:
-    """``esp32``: raw PCM in 10 kB frames, the last one after the end flag; ``wav``: one WAV file."""
+    """``esp32``: raw PCM in 10 kB frames, the last one 300 ms after the end flag, and raw PCM back (what the
+    firmware plays); ``wav``: one WAV file, and a WAV file back (``?format=wav``)."""
     llm.script(TWO_PLUS_TWO, "Two plus two is four.")
     pcm = fixture_pcm()
+    output = "" if form == "esp32" else "&format=wav"
     async with aiohttp.ClientSession() as http, http.ws_connect(
-            f"{base_url}/?token={TOKEN}&conversation_id=light-1") as ws:
+            f"{base_url}/?token={TOKEN}&conversation_id=light-1{output}") as ws:
         if form == "esp32":
             await ws.send_str(START)
             chunks = [pcm[i:i + 10240] for i in range(0, len(pcm), 10240)]
             for chunk in chunks[:-1]:
                 await ws.send_bytes(chunk)
             await ws.send_str(END)
+            await asyncio.sleep(0.3)  # a slow Wi-Fi link
             await ws.send_bytes(chunks[-1])  # the firmware flushes its microphone buffer after the end flag
         else:
             await ws.send_str(START.replace("bytes.raw", "bytes.wav"))
@@ -158,7 +163,12 @@ async def test_spoken_question_gets_a_spoken_answer(base_url: str, llm: Scripted
     assert agent.conversation("light-1")["turns"][-1]["code_blocks"][0]["output"] == "4"
 
     assert turn.frames and all(0 < len(f) <= light.MAX_FRAME_BYTES for f in turn.frames)
-    audio, rate, width, channels = read_wav(turn.audio)
+    if form == "esp32":  # raw PCM from the first byte: the firmware writes every frame to the speaker
+        assert turn.formats == ["bytes.raw", "bytes.raw"] and turn.audio[:4] != b"RIFF"
+        audio, rate, width, channels = turn.audio, light.DEFAULT_OUTPUT_RATE, 2, 1
+    else:
+        assert turn.formats == ["bytes.wav", "bytes.wav"]
+        audio, rate, width, channels = read_wav(turn.audio)
     assert (rate, width, channels) == (light.DEFAULT_OUTPUT_RATE, 2, 1)
     assert len(audio) / (rate * width) > 0.8  # a spoken sentence
     reply = (await stt.transcribe(audio, rate, width, channels)).lower()
@@ -174,7 +184,7 @@ async def test_typed_message_raw_output_at_16_khz(base_url: str, llm: ScriptedLL
     assert turn.errors == [] and turn.of("user", "message") == []
     assert turn.of("assistant", "message")[0]["content"] == "It is sunny today."
     assert llm.requests and "weather" in json.dumps(llm.requests[0]["messages"])
-    assert turn.audio[:4] != b"RIFF" and len(turn.audio) % 2 == 0
+    assert turn.audio[:4] != b"RIFF" and len(turn.audio) % 2 == 0 and turn.formats == ["bytes.raw", "bytes.raw"]
     assert len(turn.audio) / 32000 > 0.5
     heard = (await stt.transcribe(turn.audio, 16000, 2, 1)).lower()
     assert "sunny" in heard, heard
@@ -254,25 +264,27 @@ async def test_bad_input_gets_errors_and_the_connection_survives(base_url: str, 
     assert len(llm.requests) == 1
 
 
-async def test_audio_over_60_seconds_is_dropped(base_url: str, llm: ScriptedLLM) -> None:
-    llm.script("Short answer.")
-    second = b"\x00\x00" * 16000
+async def test_audio_over_the_limit_is_answered_up_to_it(base_url: str, llm: ScriptedLLM,
+                                                         stt: SpeechToText) -> None:
+    """Past speech-to-text's max_seconds (the same limit as on Wyoming) the utterance ends: what came before is
+    answered at once, the rest and the end flag are ignored, and the connection goes on."""
+    llm.script("Four.", "Short answer.")
+    pcm = fixture_pcm()
+    silence = b"\x00\x00" * 16000
     async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url}/?token={TOKEN}") as ws:
         await ws.send_str(START)
-        for _ in range(int(light.MAX_AUDIO_SECONDS)):  # exactly 60 s: still fine
-            await ws.send_bytes(second)
-        await ws.send_bytes(b"\x00\x00")  # one sample more
-        error = await next_json(ws)
-        assert error["code"] == "audio_too_long" and "60" in error["content"]
-        for _ in range(3):  # the rest of that utterance is ignored quietly
-            await ws.send_bytes(second)
+        await ws.send_bytes(pcm)
+        for _ in range(int(stt.max_seconds) + 2):  # no end flag: a stuck button
+            await ws.send_bytes(silence)
+        turn = await read_turn(ws)
         await ws.send_str(END)
         await ws.send_json({"role": "user", "type": "message", "content": "And now?"})
-        turn = await read_turn(ws)
-    # No turn for the dropped audio: the next thing answered is the typed message.
-    assert turn.of("user", "message") == [] and turn.errors == []
-    assert turn.of("assistant", "message")[0]["content"] == "Short answer."
-    assert len(llm.requests) == 1 and "And now?" in json.dumps(llm.requests[0]["messages"])
+        second = await read_turn(ws)
+    [heard] = turn.of("user", "message")
+    assert "plus" in heard["content"].lower()
+    assert turn.of("assistant", "message")[0]["content"] == "Four."
+    assert second.errors == [] and second.of("assistant", "message")[0]["content"] == "Short answer."
+    assert len(llm.requests) == 2
 
 
 async def test_empty_recording_is_answered_with_no_speech(base_url: str, llm: ScriptedLLM) -> None:
@@ -283,8 +295,7 @@ async def test_empty_recording_is_answered_with_no_speech(base_url: str, llm: Sc
     assert turn.errors == ["no_speech"]
     assert turn.of("user", "message")[0]["content"] == ""
     assert turn.of("assistant", "message") == []
-    audio, rate, width, _ = read_wav(turn.audio)
-    assert len(audio) / (rate * width) > 0.5  # "Sorry, I did not hear anything."
+    assert len(turn.audio) / (light.DEFAULT_OUTPUT_RATE * 2) > 0.5  # "Sorry, I did not hear anything."
     assert llm.requests == []
 
 
@@ -305,8 +316,7 @@ async def test_agent_failure_is_spoken(base_url: str, llm: ScriptedLLM, stt: Spe
     assert turn.errors == ["llm_unavailable"]
     [error] = turn.of("server", "error")
     assert turn.of("assistant", "message")[0]["content"] == error["content"]
-    audio, rate, width, channels = read_wav(turn.audio)
-    assert len(audio) / (rate * width) > 0.5  # the user hears why
+    assert len(turn.audio) / (light.DEFAULT_OUTPUT_RATE * 2) > 0.5  # the user hears why
 
 
 def test_routes_are_the_light_paths(stt: SpeechToText, tts: TextToSpeech, agent) -> None:
@@ -315,3 +325,88 @@ def test_routes_are_the_light_paths(stt: SpeechToText, tts: TextToSpeech, agent)
     assert {route.resource.canonical for route in app.router.routes()} == set(light.LIGHT_PATHS)
     with pytest.raises(ValueError):
         add_light_routes(web.Application(), stt, tts, agent, "")
+
+
+async def test_flags_count_only_when_true(base_url: str, llm: ScriptedLLM) -> None:
+    """``"start": "false"`` (a string) or ``"start": 1`` is no start flag: 01 clients send JSON ``true``."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url}/?token={TOKEN}") as ws:
+        for flag in ('"false"', '"true"', "1"):
+            await ws.send_str(START.replace("true", flag))
+            assert (await next_json(ws))["code"] == "invalid_message"
+        await ws.send_bytes(b"\x00\x00" * 100)
+        assert (await next_json(ws))["code"] == "audio_before_start"
+    assert llm.requests == []
+
+
+async def test_typed_turn_over_the_shared_limit(base_url: str, llm: ScriptedLLM) -> None:
+    from o1_server.agent.types import MAX_TURN_CHARS
+
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url}/?token={TOKEN}") as ws:
+        await ws.send_json({"role": "user", "type": "message", "content": "a" * (MAX_TURN_CHARS + 1)})
+        assert (await next_json(ws))["code"] == "text_too_long"
+    assert llm.requests == []
+
+
+async def test_unauthenticated_sockets_are_capped_and_small(stt: SpeechToText, tts: TextToSpeech, agent) -> None:
+    """Without a token in the handshake: frames over PRE_AUTH_FRAME_BYTES close the socket (1009), and beyond
+    max_unauthenticated such sockets (or max_connections in all) a new one gets ``busy`` and is closed."""
+    app = web.Application()
+    add_light_routes(app, stt, tts, agent, TOKEN, max_connections=3, max_unauthenticated=2)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/"
+    try:
+        async with aiohttp.ClientSession() as http:
+            big = await http.ws_connect(url)
+            await big.send_bytes(bytes(light.PRE_AUTH_FRAME_BYTES + 1))
+            msg = await big.receive(timeout=10)
+            assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR), msg
+            assert big.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+            await big.close()
+            await asyncio.sleep(0.1)
+            waiting = [await http.ws_connect(url) for _ in range(2)]
+            refused = await http.ws_connect(url)
+            assert (await next_json(refused))["code"] == "busy"
+            assert (await refused.receive(timeout=10)).type == aiohttp.WSMsgType.CLOSE
+            # A client with the token still gets in (2 of 3 sockets are taken)...
+            with_token = await http.ws_connect(f"{url}?token={TOKEN}")
+            await with_token.send_json({"auth": TOKEN})
+            assert await next_json(with_token) == {"auth": True}
+            # ... and then all 3 are taken, token or not.
+            full = await http.ws_connect(f"{url}?token={TOKEN}")
+            assert (await next_json(full))["code"] == "busy"
+            # Authenticating frees an unauthenticated place.
+            await waiting[0].send_json({"auth": TOKEN})
+            assert await next_json(waiting[0]) == {"auth": True}
+            for ws in (*waiting, with_token, full, refused):
+                await ws.close()
+    finally:
+        await runner.cleanup()
+
+
+async def test_idle_socket_is_closed(stt: SpeechToText, tts: TextToSpeech, agent) -> None:
+    app = web.Application()
+    add_light_routes(app, stt, tts, agent, TOKEN, idle_seconds=0.5)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        async with aiohttp.ClientSession() as http, http.ws_connect(
+                f"http://127.0.0.1:{runner.addresses[0][1]}/?token={TOKEN}") as ws:
+            assert (await next_json(ws))["code"] == "idle_timeout"
+            assert (await ws.receive(timeout=10)).type == aiohttp.WSMsgType.CLOSE
+    finally:
+        await runner.cleanup()
+
+
+async def test_queued_turns_are_capped(base_url: str, llm: ScriptedLLM) -> None:
+    """One socket cannot pile up turns: past MAX_QUEUED_TURNS waiting, a turn gets ``busy`` and is dropped."""
+    llm.script(ScriptedLLM.HANG)
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url}/?token={TOKEN}") as ws:
+        for n in range(light.MAX_QUEUED_TURNS + 2):  # the first is answered (hangs), MAX wait, one more is refused
+            await ws.send_json({"role": "user", "type": "message", "content": f"turn {n}"})
+        error = await next_json(ws)
+        assert error["code"] == "busy", error

@@ -507,12 +507,15 @@ async def test_full_queue_answers_busy(stt: SpeechToText, tts: TextToSpeech) -> 
 
 
 async def test_connection_limit(stt: SpeechToText, tts: TextToSpeech) -> None:
-    """Past max_connections a new connection gets error ``busy`` and is closed; a slot frees on close."""
+    """Past max_connections, with every connection busy (an utterance streaming), a new connection gets error
+    ``busy`` and is closed; a slot frees on close."""
     wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, None, "1", max_connections=2)
     port = await wyoming.start()
     first, second = await connect(port), await connect(port)
-    await first.ping()
-    await second.ping()
+    for conn in (first, second):
+        await conn.send(AudioStart(rate=16000, width=2, channels=1).event(),
+                        AudioChunk(rate=16000, width=2, channels=1, audio=bytes(320)).event())
+        await conn.ping()
     third = await connect(port)
     await third.expect_error("busy")
     assert await asyncio.wait_for(async_read_event(third.reader), TIMEOUT) is None
@@ -525,6 +528,44 @@ async def test_connection_limit(stt: SpeechToText, tts: TextToSpeech) -> None:
         await conn.close()
     await wyoming.stop()
 
+
+async def test_idle_connections_make_room(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """With every slot held by idle clients (connected, or half-way through an event), a new client is served:
+    the idlest one is closed with error ``idle_timeout``."""
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, None, "1", max_connections=2)
+    port = await wyoming.start()
+    idle = await connect(port)
+    await idle.ping()
+    slow = await connect(port)
+    await slow.send_raw(b'{"type": "pi')  # a slowloris: part of a header, then nothing
+    await asyncio.sleep(0.2)
+    newcomer = await connect(port)
+    await newcomer.ping()
+    error = await idle.expect_error("idle_timeout")
+    assert "make room" in error.text
+    assert await asyncio.wait_for(async_read_event(idle.reader), TIMEOUT) is None
+    another = await connect(port)
+    await another.ping()
+    await slow.expect_error("idle_timeout")
+    for conn in (idle, slow, newcomer, another):
+        await conn.close()
+    await wyoming.stop()
+
+
+async def test_read_timeouts_close_silent_and_slow_clients(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """No event for idle_seconds, or an event that does not finish within frame_seconds: error, then closed."""
+    wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, None, "1", idle_seconds=1.0, frame_seconds=1.0)
+    port = await wyoming.start()
+    silent = await connect(port)
+    await silent.expect_error("idle_timeout")
+    assert await asyncio.wait_for(async_read_event(silent.reader), TIMEOUT) is None
+    dribbler = await connect(port)
+    await dribbler.send_raw(json.dumps({"type": "audio-chunk", "payload_length": 100}).encode() + b"\n" + bytes(10))
+    await dribbler.expect_error("frame_timeout")
+    assert await asyncio.wait_for(async_read_event(dribbler.reader), TIMEOUT) is None
+    for conn in (silent, dribbler):
+        await conn.close()
+    await wyoming.stop()
 
 
 # --------------------------------------------------------------------------------------------- handle
@@ -608,9 +649,9 @@ async def test_bad_input_gets_errors_and_the_connection_survives(client: Client,
     await client.expect_error("unsupported_audio_format")
     await client.ping()
 
-    # No whole frame of audio.
+    # No audio at all: an empty transcript (what whisper gives for silence), not an error.
     await client.send(AudioStart(rate=16000, width=2, channels=1).event(), AudioStop().event())
-    await client.expect_error("no_audio")
+    assert (await client.transcript()).text == ""
 
     # Unknown and malformed events.
     await client.send(Event(type="detect", data={"names": ["ok_nabu"]}))
@@ -649,17 +690,41 @@ async def test_bad_input_gets_errors_and_the_connection_survives(client: Client,
     await other.close()
 
 
-async def test_audio_over_the_limit(tts: TextToSpeech, agent: EchoAgent) -> None:
-    """Audio past max_seconds is refused as soon as it passes the limit, without loading whisper."""
-    short = SpeechToText(max_seconds=1.0)
-    wyoming = WyomingServer("tcp://127.0.0.1:0", short, tts, agent, "1")
-    client = await connect(await wyoming.start())
-    await client.send(*audio_events(bytes(16000 * 2 * 2), 16000, 2, 1))  # 2 s
-    await client.expect_error("audio_too_long")
-    await client.ping()
-    assert not short.loaded
-    await client.close()
-    await wyoming.stop()
+async def test_audio_over_the_limit_is_transcribed_up_to_it(stt: SpeechToText, tts: TextToSpeech,
+                                                              agent: EchoAgent) -> None:
+    """Audio past max_seconds ends the utterance there (as HA's VoiceCommandSegmenter does at its timeout):
+    the transcript of what came before the limit is sent at once, the rest and the audio-stop are dropped."""
+    pcm, rate, width, channels = read_wav("what_is_seven_times_six.wav")
+    limit = len(pcm) / (rate * width * channels) + 0.5
+    saved = stt.max_seconds
+    stt.max_seconds = limit
+    try:
+        wyoming = WyomingServer("tcp://127.0.0.1:0", stt, tts, agent, "1")
+        client = await connect(await wyoming.start())
+        padded = pcm + bytes(rate * width * channels * 5)  # 5 s of silence more than the limit allows
+        events = audio_events(padded, rate, width, channels)
+        await client.send(*events[:-1])  # no audio-stop yet
+        transcript = await client.transcript()
+        await client.send(events[-1])  # the late audio-stop gets nothing
+        await client.ping()
+        await client.close()
+        await wyoming.stop()
+    finally:
+        stt.max_seconds = saved
+    assert "seven" in transcript.text.lower() or "7" in transcript.text, transcript
+
+
+async def test_language_the_model_does_not_know_is_an_error(client: Client) -> None:
+    """tiny.en knows only English: ``transcribe{language: "de"}`` is refused, not transcribed as English and
+    labelled "de"; "en-US" is English."""
+    pcm, rate, width, channels = read_wav("what_is_two_plus_two.wav")
+    await client.send(Transcribe(language="de").event(), *audio_events(pcm, rate, width, channels))
+    error = await client.expect_error("unsupported_language")
+    assert "'de'" in error.text and "en" in error.text
+    await client.ping()  # the rest of that utterance was dropped quietly
+    await client.send(Transcribe(language="en-US").event(), *audio_events(pcm, rate, width, channels))
+    transcript = await client.transcript()
+    assert "two" in transcript.text.lower() or "2" in transcript.text
 
 
 async def test_fatal_framing_error_closes_only_that_connection(server: WyomingServer) -> None:

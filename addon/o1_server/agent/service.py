@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import uuid
@@ -16,7 +17,7 @@ from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay
 from .profiles import LANGUAGES, Profile, ProfileStore
 from .sandbox import resolve_user
 from .session import LOCAL_CHANNEL, Session, SessionManager
-from .types import AgentError, AgentReply
+from .types import MAX_TURN_CHARS, AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -32,7 +33,14 @@ class O1Agent:
     """Answers user turns with Open Interpreter under the profile's policy and limits.
 
     ``default_llm`` is used by profiles whose ``llm.model`` is ``inherit``. ``max_parallel`` bounds how
-    many turns run at once (each holds a worker thread and an LLM request).
+    many turns run at once (each holds a worker thread and an LLM request). Scheduling is fair: a conversation
+    runs one turn at a time and waits for its own earlier turn *before* taking one of the ``max_parallel``
+    slots, so one conversation's slow turns never hold more than one slot; the slots go first come, first
+    served. ``session_max_age_days`` / ``session_max_count``: retention of saved conversations and their
+    sandbox folders (see :meth:`SessionManager.prune`).
+
+    Turns run on daemon threads: a turn stuck in an LLM request never keeps the process from exiting, and
+    :meth:`shutdown` stops every running turn and saves every conversation.
     """
 
     def __init__(
@@ -46,6 +54,8 @@ class O1Agent:
         ha_url: str | None = None,
         ha_token: str | None = None,
         sandbox_user: str | None = None,
+        session_max_age_days: float = 30.0,
+        session_max_count: int = 1000,
     ) -> None:
         self.profiles = profiles
         self.default_profile = default_profile
@@ -56,18 +66,22 @@ class O1Agent:
         direct = RestRelay(ha_url, ha_token) if ha_url and ha_token else None
         self.home = HomeGateway(data_dir / "run", self.audit.record_home, direct, user)
         self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend,
-                                       home=self.home, user=user)
+                                       home=self.home, user=user,
+                                       max_age_days=session_max_age_days, max_count=session_max_count)
         self._relays: dict[str, StreamRelay] = {}  # turn_id -> the streaming turn's relay
         self._slots = asyncio.Semaphore(max_parallel)
+        self._turn_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # conversation id -> (lock, users)
+        self._closing = False
 
     def llm_for(self, profile: Profile) -> LLMConfig:
         """Resolve a profile's LLM settings against the server's default LLM.
 
-        One LLM request never outlives the turn: its timeout is capped by the profile's seconds_per_turn,
-        so a stopped turn's worker thread ends soon after the turn's deadline.
+        One LLM request never outlives the turn: its timeout is capped at half the profile's seconds_per_turn,
+        so a turn whose follow-up request hangs still ends before its deadline with the answer it already has
+        (the output of the code that ran), and a stopped turn's worker thread ends soon after the deadline.
         """
         llm = profile.llm
-        timeout = min(self.default_llm.timeout, profile.limits["seconds_per_turn"])
+        timeout = min(self.default_llm.timeout, max(1.0, profile.limits["seconds_per_turn"] / 2))
         if llm["model"] == "inherit":
             base = self.default_llm
             return LLMConfig(base.model, base.api_base, base.api_key, llm["temperature"],
@@ -130,6 +144,11 @@ class O1Agent:
         """
         if not isinstance(text, str) or not text.strip():
             raise AgentError("invalid_request", "I didn't hear a question.")
+        if len(text) > MAX_TURN_CHARS:
+            raise AgentError("invalid_request",
+                             f"That was too long for me. Please ask in at most {MAX_TURN_CHARS} characters.")
+        if self._closing:
+            raise AgentError("busy", "I'm restarting. Please try again in a moment.")
         # Lone surrogates (a Wyoming client's JSON may hold "\ud800") cannot be sent to the LLM: they become "?".
         text = text.encode("utf-8", "replace").decode("utf-8")
         chosen = self.profile(profile)
@@ -146,17 +165,28 @@ class O1Agent:
         turn_home = HomeTurn(home, stream_relay)
         session.active += 1
         abandoned = threading.Event()
+        lock = self._turn_lock(conversation_id)
         try:
-            # Waiting for a free slot counts against the turn's time too.
-            await asyncio.wait_for(self._slots.acquire(), max(0.0, deadline - loop.time()))
+            # Waiting (for this conversation's earlier turn, then for a free slot) counts against the turn's time.
+            async with asyncio.timeout_at(deadline):
+                await lock.acquire()
+                try:
+                    await self._slots.acquire()
+                except BaseException:
+                    lock.release()
+                    raise
         except TimeoutError:
             session.active -= 1
+            self._turn_unlock(conversation_id, lock, held=False)
             raise AgentError("timeout", "I'm busy with other questions. Please try again in a moment.") from None
+        except BaseException:
+            session.active -= 1
+            self._turn_unlock(conversation_id, lock, held=False)
+            raise
         if stream_relay is not None:
             self._relays[stream_relay.turn_id] = stream_relay
         try:
-            task = asyncio.ensure_future(asyncio.to_thread(session.turn, text.strip(), emit, abandoned, channel,
-                                                           turn_home))
+            task = _run_in_daemon_thread(session.turn, text.strip(), emit, abandoned, channel, turn_home)
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
@@ -177,8 +207,12 @@ class O1Agent:
             finally:
                 if task.done() and not task.cancelled() and task.exception() is None:
                     await asyncio.to_thread(self.sessions.save, session)
+                elif not task.done():
+                    abandoned.set()
+                    session.stop()  # the caller went away (or was cancelled): no more code runs
         finally:
             self._slots.release()
+            self._turn_unlock(conversation_id, lock, held=True)
             if stream_relay is not None:
                 stream_relay.close()
                 self._relays.pop(stream_relay.turn_id, None)
@@ -189,6 +223,37 @@ class O1Agent:
         that asked for it. Returns False when no such turn or call is waiting."""
         relay = self._relays.get(turn_id)
         return relay is not None and relay.deliver(call_id, payload)
+
+    def _turn_lock(self, conversation_id: str) -> asyncio.Lock:
+        """The lock that makes one conversation's turns wait for each other before they take a slot."""
+        lock, users = self._turn_locks.get(conversation_id, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._turn_locks[conversation_id] = (lock, users + 1)
+        return lock
+
+    def _turn_unlock(self, conversation_id: str, lock: asyncio.Lock, held: bool) -> None:
+        if held:
+            lock.release()
+        _, users = self._turn_locks.get(conversation_id, (lock, 1))
+        if users <= 1:
+            self._turn_locks.pop(conversation_id, None)
+        else:
+            self._turn_locks[conversation_id] = (lock, users - 1)
+
+    async def shutdown(self) -> None:
+        """Refuse new turns, stop the running ones (no more code runs) and save every conversation.
+
+        Returns at once: turns stuck in an LLM request end on their daemon threads (or with the process).
+        """
+        self._closing = True
+        saved = await asyncio.to_thread(self.sessions.shutdown)
+        _LOGGER.info("Agent stopped: %d conversations saved", saved)
+
+    def prune(self) -> int:
+        """Apply the session retention now (blocking; see :meth:`SessionManager.prune`). Returns how many
+        conversations were deleted."""
+        return self.sessions.prune()
 
     def conversation(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
         """Return a conversation's profile and turns (those of the profile that created it, or of
@@ -207,3 +272,34 @@ class O1Agent:
     def reset(self, conversation_id: str) -> bool:
         """Forget a conversation under every profile. Returns whether it existed."""
         return self.sessions.reset(conversation_id, list(self.profiles.profiles))
+
+
+def _run_in_daemon_thread(fn: Any, *args: Any) -> asyncio.Future:
+    """Run ``fn(*args)`` on a new daemon thread; return an asyncio future of its result.
+
+    Unlike ``asyncio.to_thread`` (the loop's default executor, joined when the process exits), a daemon thread
+    stuck in a hung LLM request cannot delay the server's exit past the add-on's stop timeout.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def run() -> None:
+        try:
+            result = fn(*args)
+        except BaseException as err:  # noqa: BLE001 - handed to the awaiting coroutine
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(settle, None, err)
+        else:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(settle, result, None)
+
+    threading.Thread(target=run, name="o1-turn", daemon=True).start()
+    return future

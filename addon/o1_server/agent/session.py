@@ -7,6 +7,7 @@ one conversation, keeps different conversations apart, saves each after every tu
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -35,6 +36,10 @@ Emit = Callable[[dict[str, Any]], None]
 LOCAL_CHANNEL = "local"
 """The channel of in-process callers (tests, tools). Servers name theirs: ``http``, ``wyoming:<host>``,
 ``01:<host>`` (see ``O1Agent.ask_stream``)."""
+PRUNE_EVERY = 50
+"""Saves between two retention passes (see :meth:`SessionManager.prune`)."""
+ORPHAN_SECONDS = 3600.0
+"""Age, in seconds, from which a sandbox folder with no saved conversation and no live session is deleted."""
 _YES = re.compile(r"^\s*(yes|yeah|yep|sure|ok|okay|do it|go ahead|please do|confirm(ed)?)\b", re.I)
 
 
@@ -281,19 +286,24 @@ class Session:
 
         from_output = self.profile.answer_from == "output"
         answer = self._answer(live=not from_output)
+        llm_failed = False
         try:
             prompt = self.profile.message_template.replace("{text}", text)
             for delta in self.backend.send(prompt, gate, from_output):
                 answer.feed(delta)
         except BackendError as err:
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
-            raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
-        text_out = answer.finish(self._tail(answer, blocks, held))
+            if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
+                raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
+            llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
+        text_out = answer.finish(self._tail(answer, blocks, held, force_output=llm_failed))
         return AgentReply(self.conversation_id, self.profile.name, text_out, blocks,
                           continue_conversation=self.pending is not None)
 
-    def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock]) -> str | None:
-        """What to say after the model's own words: a confirmation question, a refusal, or the code's output."""
+    def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock],
+              force_output: bool = False) -> str | None:
+        """What to say after the model's own words: a confirmation question, a refusal, or the code's output
+        (always the output with ``force_output``: the LLM failed after the code ran)."""
         unaudited = [b for b in blocks if b.decision == "audit_failed"]
         if unaudited:
             return unaudited[-1].reason  # nothing ran: the user hears why
@@ -304,7 +314,7 @@ class Session:
             return block.reason or "I won't run that."
         ran = [b for b in blocks if b.decision == "allow"]
         from_output = ran and self.profile.answer_from == "output"
-        if answer.model_text and not from_output:
+        if answer.model_text and not from_output and not force_output:
             return None  # the model's words are the answer (already streamed in live mode)
         if ran:
             output = speakable(ran[-1].output, max_sentences=2, max_chars=200)
@@ -377,11 +387,20 @@ class SessionManager:
     id gets a separate session (its own history, pending question and working folder), stored under the
     derived id ``<conversation id> NUL <profile>``; switching back finds the first profile's session intact,
     in memory and on disk.
+
+    Retention: :meth:`prune` deletes saved conversations (their ``.json`` file and their sandbox folder) unused
+    for more than ``max_age_days`` days, and the least recently used beyond ``max_count``, and sandbox folders
+    whose conversation was never saved once they are :data:`ORPHAN_SECONDS` old; it runs at start-up, every
+    :data:`PRUNE_EVERY` saves and whenever the server calls it (hourly). 0 disables a limit. Conversations
+    held in memory are never deleted by it.
+
+    A save that fails (a full disk, a read-only folder) is logged, not raised: the turn's answer still goes
+    out, and the conversation stays in memory (not expired) until a later save succeeds.
     """
 
     def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
                  idle_seconds: float = 3600.0, home: HomeGateway | None = None,
-                 user: tuple[int, int] | None = None) -> None:
+                 user: tuple[int, int] | None = None, max_age_days: float = 30.0, max_count: int = 1000) -> None:
         self.home = home
         self.user = user
         self.folder = data_dir / "sessions"
@@ -393,6 +412,15 @@ class SessionManager:
         self._factory = backend_factory
         self._sessions: dict[tuple[str, str], Session] = {}
         self._lock = threading.Lock()
+        self.max_age_days = max_age_days
+        self.max_count = max_count
+        self._unsaved: set[str] = set()  # conversation ids whose last save failed
+        self._saves = 0
+        self._prune_lock = threading.Lock()
+        try:
+            self.prune()
+        except OSError as err:  # retention is housekeeping: never a reason not to start
+            _LOGGER.warning("Could not apply session retention: %s", err)
 
     def _file(self, storage_id: str) -> Path:
         return self.folder / f"{safe_name(storage_id)}.json"
@@ -453,22 +481,83 @@ class SessionManager:
             self._sessions[key] = session
             return session
 
-    def save(self, session: Session) -> None:
+    def save(self, session: Session) -> bool:
         """Write the session's state atomically (not for a session that was reset meanwhile).
 
-        The file is ASCII JSON (lone surrogates escaped). A failed write (disk full) is logged and the
-        previous file stays as it was.
+        Returns False (and logs why) when it could not be written; the session then stays in memory.
         """
         if session.deleted:
-            return
+            return True
         path = self._file(session.storage_id)
         tmp = path.with_suffix(".tmp")
-        try:
+        try:  # ASCII JSON: lone surrogates are escaped, never a reason to lose the conversation
             tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
             tmp.replace(path)
-        except OSError as err:
-            _LOGGER.error("Could not save conversation %r: %s", session.conversation_id, err)
-            tmp.unlink(missing_ok=True)
+        except (OSError, TypeError, ValueError, RuntimeError) as err:
+            _LOGGER.error("Could not save conversation %s: %s", session.conversation_id, err)
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            self._unsaved.add(session.storage_id)
+            return False
+        self._unsaved.discard(session.storage_id)
+        self._saves += 1
+        if self._saves % PRUNE_EVERY == 0:
+            try:
+                self.prune()
+            except OSError as err:
+                _LOGGER.warning("Could not apply session retention: %s", err)
+        return True
+
+    def shutdown(self) -> int:
+        """Stop every running turn and save every conversation held in memory. Returns how many were saved."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+        for session in sessions:
+            session.stop()
+        return sum(1 for session in sessions if (session.turns or session.pending) and self.save(session))
+
+    def prune(self, now: float | None = None) -> int:
+        """Apply the retention (see the class docstring). Returns how many conversations were deleted."""
+        if not self._prune_lock.acquire(blocking=False):
+            return 0
+        try:
+            return self._prune(time.time() if now is None else now)
+        finally:
+            self._prune_lock.release()
+
+    def _prune(self, now: float) -> int:
+        with self._lock:
+            live = {safe_name(s.storage_id) for s in self._sessions.values()}
+        saved: list[tuple[float, Path]] = []
+        for path in self.folder.glob("*.json"):
+            with contextlib.suppress(OSError):
+                saved.append((path.stat().st_mtime, path))
+        saved.sort(reverse=True)  # newest first
+        doomed: list[str] = []
+        for index, (mtime, path) in enumerate(saved):
+            if path.stem in live:
+                continue
+            too_old = self.max_age_days > 0 and now - mtime > self.max_age_days * 86_400
+            too_many = self.max_count > 0 and index >= self.max_count
+            if too_old or too_many:
+                doomed.append(path.stem)
+        for name in doomed:
+            (self.folder / f"{name}.json").unlink(missing_ok=True)
+            shutil.rmtree(self.sandbox_root / name, ignore_errors=True)
+        known = {path.stem for _, path in saved}
+        orphans = 0
+        if self.sandbox_root.is_dir():
+            for folder in self.sandbox_root.iterdir():
+                if folder.name in known or folder.name in live or not folder.is_dir():
+                    continue
+                with contextlib.suppress(OSError):
+                    if now - folder.stat().st_mtime > ORPHAN_SECONDS:
+                        shutil.rmtree(folder, ignore_errors=True)
+                        orphans += 1
+        if doomed or orphans:
+            _LOGGER.info("Session retention: deleted %d conversations and %d orphan sandbox folders",
+                         len(doomed), orphans)
+        return len(doomed)
 
     def find(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
         """Return the saved or live state of a conversation (its owner's, or ``profile``'s), or None.
@@ -526,5 +615,5 @@ class SessionManager:
         """Drop idle sessions from memory (their state stays on disk)."""
         now = time.monotonic()
         for key in [k for k, s in self._sessions.items() if now - s.last_used > self.idle_seconds
-                    and not s.lock.locked()]:
+                    and not s.lock.locked() and s.storage_id not in self._unsaved]:
             del self._sessions[key]

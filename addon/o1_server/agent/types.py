@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+MAX_TURN_CHARS = 4000
+"""Longest user turn, in characters, on every transport (HTTP API, Wyoming ``transcript``, 01 socket).
+
+The agent itself refuses longer text (``AgentError("invalid_request")``), so no transport can bypass it; the
+transports check it first only to answer in their own error shape."""
+
 
 class AgentError(Exception):
     """A turn could not be answered; `code` is a stable machine-readable reason.
