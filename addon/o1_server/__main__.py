@@ -11,7 +11,7 @@ import time
 from aiohttp import web
 
 from .agent.backend import LLMConfig, prepare_offline_environment
-from .settings import EMBEDDED_LLM, Settings, settings_from_args
+from .settings import Settings, settings_from_args
 
 _LOGGER = logging.getLogger("o1_server")
 
@@ -25,7 +25,7 @@ async def run(settings: Settings) -> None:
     from .agent.service import O1Agent
     from .api import build_app
     from .light import add_light_routes
-    from .llm import EmbeddedLLM
+    from .llm import EmbeddedLLM, default_models_dirs, embedded_model
     from .stt import SpeechToText
     from .tts import TextToSpeech
     from .wyoming_server import WyomingServer
@@ -41,8 +41,10 @@ async def run(settings: Settings) -> None:
                       ", ".join(sorted(profiles.profiles)) or "none")
 
     embedded: EmbeddedLLM | None = None
-    if settings.llm_model == EMBEDDED_LLM:
-        embedded = EmbeddedLLM(threads=settings.threads)
+    spec = embedded_model(settings.llm_model)
+    if spec is not None:
+        embedded = EmbeddedLLM(spec, threads=settings.threads,
+                               models_dirs=(*settings.llm_models_dirs, *default_models_dirs()))
         llm_start = asyncio.ensure_future(embedded.start())
     stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
                        settings.stt_compute_type, settings.threads, settings.stt_max_seconds,
@@ -58,7 +60,8 @@ async def run(settings: Settings) -> None:
                          asyncio.to_thread(__import__, "interpreter"))
     if embedded is not None:
         await llm_start
-        default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout)
+        default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout,
+                                context_window=embedded.context, tokenize_url=embedded.tokenize_url)
     else:
         default_llm = LLMConfig(settings.llm_model, settings.llm_api_base, settings.llm_api_key,
                                 timeout=settings.llm_timeout)

@@ -17,7 +17,7 @@ from . import __version__
 
 DEFAULT_WYOMING_PORT = 10700
 DEFAULT_API_PORT = 10800
-EMBEDDED_LLM = "embedded"
+EMBEDDED_LLM = "qwen2.5-coder-1.5b"  # the default: an embedded model's name (see llm.EMBEDDED_MODELS)
 # The profiles shipped with the project (repository root /profiles, or /app/profiles in the add-on image).
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent.parent / "profiles"
 
@@ -26,9 +26,11 @@ SHIPPED_PROFILES = Path(__file__).resolve().parent.parent.parent / "profiles"
 class Settings:
     """Everything the server needs to start.
 
-    Ports are TCP ports (0 = pick a free one). ``llm_model`` is a LiteLLM model name such as
-    ``ollama/llama3.1`` or ``openai/gpt-4o-mini``, or ``embedded`` for the bundled SmolLM2 served by
-    llama-cpp-python on 127.0.0.1. ``llm_timeout`` is seconds for one LLM request.
+    Ports are TCP ports (0 = pick a free one). ``llm_model`` is an embedded model's name
+    (``qwen2.5-coder-1.5b``, ``qwen2.5-coder-0.5b``, ``smollm2-135m``; ``embedded`` = the first), served by
+    llama-cpp-python on 127.0.0.1, or a LiteLLM model name such as ``ollama/llama3.1`` or
+    ``openai/gpt-4o-mini``. ``llm_models_dirs`` are extra folders searched for embedded GGUF files (before the
+    ``models`` folder beside the virtualenv). ``llm_timeout`` is seconds for one LLM request.
     """
 
     host: str = "0.0.0.0"
@@ -57,6 +59,7 @@ class Settings:
     tts_max_chars: int = 100_000
     wyoming_max_connections: int = 64
     llm_model: str = EMBEDDED_LLM
+    llm_models_dirs: tuple[Path, ...] = ()
     llm_api_base: str | None = None
     llm_api_key: str | None = None
     llm_timeout: float = 120.0
@@ -130,7 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tts-voices-dir", action="append", default=[], help="extra folder of piper voices")
     p.add_argument("--tts-max-chars", type=int, default=100_000, help="longest text to synthesize, characters")
     p.add_argument("--wyoming-max-connections", type=int, default=64)
-    p.add_argument("--llm-model", default=EMBEDDED_LLM, help="LiteLLM model name, or 'embedded'")
+    p.add_argument("--llm-model", default=EMBEDDED_LLM,
+                   help=f"embedded model (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m; default {EMBEDDED_LLM})"
+                        " or a LiteLLM model name (ollama/llama3.1, openai/gpt-4o-mini...)")
+    p.add_argument("--llm-models-dir", action="append", default=[],
+                   help="extra folder holding embedded GGUF files (default: <venv>/../models)")
     p.add_argument("--llm-api-base", default="")
     p.add_argument("--llm-api-key", default="")
     p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (keeps it off the command line)")
@@ -178,6 +185,7 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         tts_max_chars=args.tts_max_chars,
         wyoming_max_connections=args.wyoming_max_connections,
         llm_model=args.llm_model,
+        llm_models_dirs=tuple(Path(d).expanduser().resolve() for d in args.llm_models_dir),
         llm_api_base=args.llm_api_base or None,
         llm_api_key=args.llm_api_key or _read_secret(args.llm_api_key_file) or None,
         llm_timeout=args.llm_timeout,
