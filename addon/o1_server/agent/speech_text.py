@@ -20,6 +20,7 @@ code did to the conversation folder when it printed nothing.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 
@@ -57,8 +58,8 @@ _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
 
 
 def round_for_speech(number: float) -> str:
-    """Return ``number`` as a listener wants to hear it: 2 decimals under 10, 1 decimal under 1000, none
-    above; 3 significant digits under 1; trailing zeros dropped ("12.0" -> "12")."""
+    """Return ``number`` as a listener wants to hear it: no decimals from 1000, 1 from 10, 2 from 1, 3 under 1,
+    two significant digits under 0.001; trailing zeros dropped ("12.0" -> "12")."""
     size = abs(number)
     if size >= 1000:
         text = f"{number:.0f}"
@@ -68,10 +69,10 @@ def round_for_speech(number: float) -> str:
         text = f"{number:.2f}"
     elif size == 0:
         text = "0"
-    else:
-        text = f"{number:.3g}"
-        if "e" in text:  # tiny: say it is about zero rather than read an exponent
-            text = f"{number:.6f}"
+    elif size >= 0.001:
+        text = f"{number:.3f}"
+    else:  # tiny: two significant digits, never an exponent
+        text = f"{number:.{min(1 - math.floor(math.log10(size)), 20)}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
@@ -84,9 +85,21 @@ def _round_match(match: re.Match[str]) -> str:
     return round_for_speech(float(f"{whole}.{decimals}"))
 
 
+_EXPONENT = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)[eE]([-+]?\d+)\b")
+
+
+def _exponent_match(match: re.Match[str]) -> str:
+    mantissa, exponent = float(match.group(1)), int(match.group(2))
+    value = mantissa * 10.0 ** exponent
+    if -3 <= exponent <= 9:
+        return round_for_speech(value)
+    return f"{round_for_speech(mantissa)} times 10 to the power of {exponent}"
+
+
 def round_numbers(text: str) -> str:
-    """Round every long decimal number in ``text`` for speech (see ``round_for_speech``)."""
-    return _DECIMAL.sub(_round_match, text)
+    """Round every long decimal number in ``text`` for speech (see ``round_for_speech``); numbers in
+    scientific notation are said in full when small enough, else as "6.02 times 10 to the power of 23"."""
+    return _DECIMAL.sub(_round_match, _EXPONENT.sub(_exponent_match, text))
 
 
 # ---------------------------------------------------------------- JSON
@@ -163,6 +176,8 @@ def plain(text: str) -> str:
     text = _FENCE_INLINE.sub(" ", text)
     text = _HTML_COMMENT.sub(" ", text)
     text = _AUTOLINK.sub(r" \1 ", text)
+    text = _TABLE_RULE.sub("", text)
+    text = _TABLE_ROW.sub(_table_row, text)
     text = re.sub(r"<br\s*/?>|</p>|</li>|</tr>|</h\d>", "\n", text, flags=re.I)
     text = _HTML_TAG.sub(" ", text)
     for entity, char in _ENTITIES.items():
@@ -172,8 +187,6 @@ def plain(text: str) -> str:
     text = _LINK.sub(r"\1", text)
     text = _REF_LINK.sub(r"\1", text)
     text = _INLINE_CODE.sub(lambda m: f" {m.group(1).strip()} " if m.group(1).strip() else " ", text)
-    text = _TABLE_RULE.sub("", text)
-    text = _TABLE_ROW.sub(_table_row, text)
     text = _RULE.sub("\n", text)
     text = _SETEXT.sub("", text)
     text = _HEADING.sub(lambda m: _end_line(m.group(1)), text)
@@ -194,6 +207,7 @@ def plain(text: str) -> str:
         text = _ITALIC_STAR.sub(r"\1", text)
         text = _ITALIC_UNDERSCORE.sub(r"\1", text)
     text = _LEFTOVER_MARKS.sub(" ", text)
+    text = re.sub(r"\s*\|\s*", ", ", text)  # a table cell border left over (a row cut by a line break)
     text = round_numbers(text)
     text = " ".join(text.split())
     text = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", text)  # "word ." -> "word."
