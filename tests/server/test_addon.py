@@ -537,7 +537,7 @@ def test_defaults_leave_optional_flags_out_and_keep_the_token(tmp_path: Path, co
     argv = json.loads(result.stdout)
     assert not [a for a in argv if a.startswith(("--llm-api-base", "--llm-api-key", "--ha-url", "--ha-token"))]
     first = settings_from_args(argv[1:])
-    assert (first.llm_model, first.llm_api_base, first.llm_api_key) == ("embedded", None, None)
+    assert (first.llm_model, first.llm_api_base, first.llm_api_key) == ("qwen2.5-coder-1.5b", None, None)
     assert (first.stt_model, first.stt_language, first.tts_voice) == ("tiny.en", "en", "en_US-joe-medium")
     assert first.ha_url is None and first.log_level == "INFO"
     # The first start generates the token in /data; later starts read the same one.
