@@ -63,8 +63,9 @@ async def run(settings: Settings) -> None:
         default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout,
                                 context_window=embedded.context, tokenize_url=embedded.tokenize_url)
     else:
+        # A remote model's context is what the profile says (llm.context_window): no server-side cap here.
         default_llm = LLMConfig(settings.llm_model, settings.llm_api_base, settings.llm_api_key,
-                                timeout=settings.llm_timeout)
+                                timeout=settings.llm_timeout, context_window=1 << 20)
 
     agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
                     max_parallel=max(1, settings.threads), ha_url=settings.ha_url, ha_token=settings.ha_token,

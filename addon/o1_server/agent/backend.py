@@ -314,8 +314,8 @@ class OpenInterpreterBackend:
     def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
         """Send ``text``; yield assistant text deltas. ``gate`` decides before any code block runs.
 
-        With ``stop_after_code`` the turn ends as soon as the LLM starts its next reply after a code block
-        ran (small models answer better from the code's output than in their own words).
+        With ``stop_after_code`` the turn ends as soon as a code block's output is in, before the LLM is asked
+        again (the answer is then said from that output: one LLM request per turn).
         """
         self._fit(text)
         stream = self._oi.chat(text, display=False, stream=True)
@@ -330,7 +330,9 @@ class OpenInterpreterBackend:
                     produced = True
                 if kind == "console" and chunk.get("format") == "output":
                     ran = True
-                elif stop_after_code and ran and chunk.get("role") == "assistant":
+                elif stop_after_code and ran:
+                    # The code ran and its output is in the history: end the turn before Open Interpreter asks
+                    # the LLM again (an abandoned reply would keep the model server busy generating).
                     break
                 if kind == "confirmation":
                     block = chunk["content"]

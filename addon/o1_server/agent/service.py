@@ -63,9 +63,11 @@ class O1Agent:
         llm = profile.llm
         timeout = min(self.default_llm.timeout, profile.limits["seconds_per_turn"])
         if llm["model"] == "inherit":
+            # The server's LLM: never ask for more context than it was started with; count with its tokenizer.
             base = self.default_llm
             return LLMConfig(base.model, base.api_base, base.api_key, llm["temperature"],
-                             llm["context_window"], llm["max_tokens"], timeout)
+                             min(llm["context_window"], base.context_window), llm["max_tokens"], timeout,
+                             base.tokenize_url)
         return LLMConfig(llm["model"], llm["api_base"], profile.llm_api_key(), llm["temperature"],
                          llm["context_window"], llm["max_tokens"], timeout)
 

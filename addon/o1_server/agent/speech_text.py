@@ -29,7 +29,7 @@ _FENCE = re.compile(r"(^|\n)[ \t]*(```|~~~).*?(\n[ \t]*\2[ \t]*(?=\n|$)|$)", re.
 _FENCE_INLINE = re.compile(r"```.*?(```|$)", re.S)  # a fence opened mid-line (small models do that)
 _TOOL_CALL = re.compile(r"<(tool_call|function_call|tool_response)>.*?(</\1>|$)", re.S | re.I)
 _HTML_COMMENT = re.compile(r"<!--.*?(-->|$)", re.S)
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>")
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9_:-]*(\s[^<>]*)?/?>")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
