@@ -19,11 +19,12 @@ from .types import AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)
 
+# Short on purpose: every token of it is evaluated on the first turn of a conversation on a small CPU.
 VOICE_SYSTEM_MESSAGE = (
-    "You are o1, a voice assistant that answers by running code on the user's computer.\n"
-    "To answer, write exactly one short ```python code block that prints the answer. "
-    "After you see its output, reply with one short plain sentence that states the answer. "
-    "Never use markdown in that sentence. The current directory is your private working folder."
+    "You are o1, a voice assistant that answers by running code.\n"
+    "Write exactly one short ```python code block that prints the answer as one short plain sentence. "
+    "Use only the current folder, with relative paths (free disk space: shutil.disk_usage('.')). "
+    "Use datetime for dates and times."
 )
 
 
