@@ -14,6 +14,10 @@ prefixes of conversations taking turns too; it is off by default: measured here 
 memory and slowed every reply (the state is copied after each one). ``--logits_all False``: the server's default (True)
 keeps a float per vocabulary entry per prompt token (151,936 x 4 bytes per token for Qwen2.5), which costs
 RAM and time and is only needed for logprobs.
+
+``--interrupt_requests False``: by default llama_cpp.server ends a streaming reply with ``[DONE]`` as soon as
+another request waits for the model, so with two conversations at once one of them got a cut or empty
+"successful" reply; now the second request waits its turn.
 """
 
 from __future__ import annotations
@@ -154,7 +158,7 @@ class EmbeddedLLM:
             sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", self.spec.alias,
             "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.context),
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
-            "--logits_all", "False", *self._cache_flags(), "--verbose", "False",
+            "--logits_all", "False", "--interrupt_requests", "False", *self._cache_flags(), "--verbose", "False",
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         )
         start = time.monotonic()
