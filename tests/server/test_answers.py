@@ -96,3 +96,21 @@ async def test_a_confirmed_block_that_printed_nothing_says_what_it_did(make_agen
     assert first.continue_conversation and first.answer.endswith("Shall I?")
     reply = await agent.ask("yes", "c-del")
     assert reply.answer == "Done. I deleted old.txt." and not (folder / "old.txt").exists()
+
+
+async def test_words_around_inline_code_are_not_glued(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    # Qwen's tokenizer makes " `" one token; Open Interpreter drops a streamed piece ending in "`".
+    pieces = ["Use", " the", " `", "o1", "_ha", "`", " helper", " or", " `", "shutil", "`", "."]
+    llm.script(pieces)
+    reply = await make_agent().ask("how do I reach home assistant", "c-glue")
+    assert reply.answer == "Use the o1_ha helper or shutil."
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(pieces)
+    reply = await agent.ask("how do I reach home assistant", "c-glue2", profile="spoken")
+    assert reply.answer == "Use the o1_ha helper or shutil."
+
+
+async def test_a_printed_boolean_is_said_as_yes_or_no(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print(97 % 2 == 1)"))
+    assert (await agent.ask("is 97 odd", "c-bool", profile="spoken")).answer == "Yes."

@@ -162,3 +162,14 @@ def test_what_code_did_is_said_when_it_printed_nothing() -> None:
     assert describe_changes([], [], ["old.txt"]) == "I deleted old.txt."
     assert describe_changes([f"f{i}" for i in range(5)], [], []) == "I created f0, f1, f2 and 2 more."
     assert describe_changes([], [], []) is None
+
+
+@given(st.datetimes(min_value=__import__("datetime").datetime(1900, 1, 1),
+                    max_value=__import__("datetime").datetime(2200, 1, 1)), WORDS)
+def test_iso_dates_and_times_are_said_as_dates_and_minutes(when, words: str) -> None:
+    said = speakable(f"{words} {when}")
+    month = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+             "November", "December"][when.month - 1]
+    assert f"{month} {when.day}, {when.year} {when.hour:02d}:{when.minute:02d}" in said, said
+    assert said.count(":") == words.count(":") + 1  # no seconds
+    assert speakable(str(when.date())) == f"{month} {when.day}, {when.year}"

@@ -214,6 +214,26 @@ def _sandbox_language(name: str, execute: Execute) -> type:
     return SandboxLanguage
 
 
+def _split_backticks(chunk: Any) -> Iterator[Any]:
+    """Yield ``chunk``, first splitting off text that precedes a trailing run of backticks.
+
+    Open Interpreter 0.4.3 (``run_text_llm``) holds back a streamed piece that ends with "`" (it may be the start
+    of a code fence) and never yields that piece's text: with a tokenizer that makes " `" one token, the space
+    before inline code was lost and words were glued ("the `o1_ha` helper" -> "theo1_ha helper"). Sending the
+    text before the backticks as its own piece keeps it.
+    """
+    try:
+        content = chunk["choices"][0]["delta"].get("content") or ""
+    except (KeyError, IndexError, TypeError, AttributeError):
+        content = ""
+    head = content.rstrip("`")
+    if head and head != content:
+        yield {"choices": [{"index": 0, "delta": {"role": "assistant", "content": head}, "finish_reason": None}]}
+        yield {"choices": [{"index": 0, "delta": {"content": content[len(head):]}, "finish_reason": None}]}
+        return
+    yield chunk
+
+
 class OpenInterpreterBackend:
     """One Open Interpreter conversation (one ``OpenInterpreter`` instance, never shared between sessions).
 
@@ -289,7 +309,7 @@ class OpenInterpreterBackend:
         self._abandoned.append(response)
         try:
             for chunk in response:
-                yield chunk
+                yield from _split_backticks(chunk)
         except GeneratorExit:
             return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
         self._abandoned.remove(response)

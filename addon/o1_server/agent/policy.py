@@ -1382,7 +1382,11 @@ _PY_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("asyncio.open_connection", "network", "connect to {}", "the internet"),
     ("asyncio.start_server", "network", "share files on the network", ""),
 )
-_PY_SAFE = ("urllib.parse.*", "urllib.error.*")
+# Read-only facts about the machine (issue 12: "how many CPU cores"), in modules that are otherwise risky.
+_PY_SAFE = ("urllib.parse.*", "urllib.error.*", "multiprocessing.cpu_count")
+# Modules with a safe part: importing them is not flagged, every use of the module or its names still is
+# (a reference to the module itself, as in ``getattr(multiprocessing, name)``, included).
+_JUDGED_BY_USE = frozenset({"multiprocessing"})
 _SHELL_RUNNERS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"}
 )
@@ -1715,7 +1719,8 @@ class _PythonScanner(ast.NodeVisitor):
         for alias in node.names:
             top = alias.name.split(".")[0]
             self.scope.aliases[alias.asname or top] = alias.name if alias.asname else top
-            self.apply_rules(alias.name)
+            if alias.name not in _JUDGED_BY_USE:
+                self.apply_rules(alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level:
@@ -1746,7 +1751,10 @@ class _PythonScanner(ast.NodeVisitor):
         if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in _SAFE_DUNDERS:
             self.report.flag("process_control", f"reaches into Python internals ({node.attr})",
                              _Event("process", "run code I can't check in advance"))
-        self.reference(node, self.scope.qualname(node))
+        qualname = self.scope.qualname(node)
+        self.reference(node, qualname)
+        if qualname and isinstance(node.value, ast.Name) and any(_rule_matches(p, qualname) for p in _PY_SAFE):
+            return  # a safe name in a module (multiprocessing.cpu_count): the module's name here is no use of it
         self.generic_visit(node)
 
     def visit_FunctionDef(self, node: ast.AST) -> None:

@@ -239,6 +239,8 @@ class Session:
                 return "The code I ran failed." if last.exit_status != -9 else "The code I ran took too long."
             changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir))) \
                 if files_before is not None else None
+            if output in ("True", "False"):
+                return "Yes." if output == "True" else "No."
             if output:
                 return output if _is_sentence(output) else f"The result is {output}"
             return changes or "I ran the code. It printed nothing and changed no files."

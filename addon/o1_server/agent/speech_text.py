@@ -10,7 +10,8 @@
 - raw JSON and tool-call text (``<tool_call>...</tool_call>``, ``{"name": ..., "arguments": ...}``) are never
   read: a small flat JSON object becomes "key value" phrases, anything else is left out;
 - long decimals are rounded for speech (22.222222 -> 22.2, 0.333333 -> 0.333, 12.0 -> 12); version numbers,
-  dates and addresses (1.2.3, 192.168.1.1) are left alone;
+  dates and addresses (1.2.3, 192.168.1.1) are left alone; ISO dates and times are said as dates and
+  hours:minutes ("2026-12-01 00:37:43" -> "December 1, 2026 00:37");
 - whatever is removed is replaced by a space, so words are never glued together.
 
 ``AnswerStream`` builds a turn's answer and streams it sentence by sentence; ``describe_changes`` says what
@@ -55,6 +56,33 @@ _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"
 _DECIMAL = re.compile(r"(?<![\d.])(-?\d+)\.(\d+)(?![\d.]*\d)(?![eE][-+]?\d)(?!\.\d)")
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
+
+# ---------------------------------------------------------------- dates and times (ISO 8601, as Python prints them)
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
+_ISO_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?(?![\d:])")
+
+
+def _date_match(match: re.Match[str]) -> str:
+    year, month, day = (int(g) for g in match.groups())
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return match.group(0)
+    return f"{_MONTH_NAMES[month - 1]} {day}, {year}"
+
+
+def _time_match(match: re.Match[str]) -> str:
+    hour, minute = int(match.group(1)), int(match.group(2))
+    if hour > 23 or minute > 59:
+        return match.group(0)
+    return f"{hour:02d}:{minute:02d}"
+
+
+def dates_for_speech(text: str) -> str:
+    """ISO dates and times as said: "2026-12-01 00:37:43.5" -> "December 1, 2026 00:37" (seconds dropped)."""
+    text = _ISO_DATE.sub(_date_match, text)
+    text = re.sub(r"(\d{4})T(?=\d{1,2}:)", r"\1 at ", text)
+    return _ISO_TIME.sub(_time_match, text)
 
 
 def round_for_speech(number: float) -> str:
@@ -207,6 +235,7 @@ def plain(text: str) -> str:
         text = _ITALIC_STAR.sub(r"\1", text)
         text = _ITALIC_UNDERSCORE.sub(r"\1", text)
     text = _LEFTOVER_MARKS.sub(" ", text)
+    text = dates_for_speech(text)
     text = re.sub(r"\s*\|\s*", ", ", text)  # a table cell border left over (a row cut by a line break)
     text = round_numbers(text)
     text = " ".join(text.split())
