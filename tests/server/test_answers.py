@@ -76,6 +76,9 @@ async def test_code_that_printed_nothing_says_what_it_did(make_agent, llm: Scrip
     llm.script(code("x = 1"))
     reply = await agent.ask("do nothing", "c-made", profile="spoken")
     assert reply.answer == "I ran the code. It printed nothing and changed no files."
+    # The model is told what its silent code did, not just "(no output)" (which it took for a failure).
+    outputs = [m["content"] for m in llm.requests[0]["messages"] if "(no output)" in str(m["content"])]
+    assert outputs and "I created shopping_list.txt." in outputs[0], llm.requests[0]["messages"]
 
 
 async def test_model_words_with_markdown_and_tool_call_text_are_cleaned(make_agent, llm: ScriptedLLM) -> None:
@@ -114,3 +117,10 @@ async def test_a_printed_boolean_is_said_as_yes_or_no(make_agent, llm: ScriptedL
     agent = output_agent(make_agent, tmp_path)
     llm.script(code("print(97 % 2 == 1)"))
     assert (await agent.ask("is 97 odd", "c-bool", profile="spoken")).answer == "Yes."
+
+
+async def test_a_failed_block_says_why(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("import no_such_module_here"))
+    reply = await agent.ask("use a missing module", "c-fail", profile="spoken")
+    assert reply.answer == "The code I ran failed: No module named 'no_such_module_here'."

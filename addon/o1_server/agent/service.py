@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import threading
 import uuid
@@ -74,6 +75,8 @@ class O1Agent:
 
     def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
+        # Small models otherwise assume the year they were trained in ("days until new year" from 2023).
+        system += "\nToday is " + datetime.date.today().strftime("%A, %B %d, %Y") + "."
         if profile.persona:
             system += "\n" + profile.persona.strip()
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate

@@ -208,18 +208,25 @@ class Session:
             self.backend.messages[:] = before
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
             raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
-        text_out = answer.finish(self._tail(answer, blocks, held, files_before))
+        changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir)))
+        if changes:
+            # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
+            # what the code did instead.
+            for message in self.backend.messages[len(before):]:
+                if message.get("type") == "console" and message.get("content") == "(no output)":
+                    message["content"] = f"(no output) {changes}"
+        text_out = answer.finish(self._tail(answer, blocks, held, changes))
         return AgentReply(self.conversation_id, self.profile.name, text_out, blocks,
                           continue_conversation=self.pending is not None)
 
     def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock],
-              files_before: dict[str, tuple[int, int]] | None = None) -> str | None:
+              changes: str | None = None) -> str | None:
         """What to say after the model's own words (the one place that decides a turn's spoken ending).
 
         A confirmation question or a refusal when a block was held; else, when code ran and the profile answers
         from the output (or the model said nothing after it), what the code printed, or what it changed in the
-        conversation folder when it printed nothing; else the model's own words (already streamed in live
-        mode); never nothing.
+        conversation folder when it printed nothing (``changes``, from ``describe_changes``); else the model's own
+        words (already streamed in live mode); never nothing.
         """
         if held:
             block = held[-1]
@@ -235,10 +242,11 @@ class Session:
         if ran:
             last = ran[-1]
             output = speakable(last.output, max_sentences=2, max_chars=200)
+            if last.exit_status == -9:
+                return "The code I ran took too long."
             if last.exit_status:
-                return "The code I ran failed." if last.exit_status != -9 else "The code I ran took too long."
-            changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir))) \
-                if files_before is not None else None
+                error = _last_error_line(last.output)
+                return f"The code I ran failed: {error}" if error else "The code I ran failed."
             if output in ("True", "False"):
                 return "Yes." if output == "True" else "No."
             if output:
@@ -271,6 +279,17 @@ class Session:
         if block.exit_status:
             answer = "I ran it, but it failed."
         return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
+
+
+def _last_error_line(output: str) -> str:
+    """The reason of a Python traceback or a shell error, fit to be said ("No module named 'pandas'.")."""
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    last = lines[-1]
+    match = re.match(r"^(?:[\w.]+(?:Error|Exception|Interrupt)|error|Error)\s*:\s*(.+)$", last)
+    said = speakable(match.group(1) if match else last, max_sentences=1, max_chars=120)
+    return said if said.endswith((".", "!", "?", "…")) else (said + "." if said else "")
 
 
 def _is_sentence(text: str) -> bool:
