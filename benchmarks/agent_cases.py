@@ -57,9 +57,16 @@ class Case:
     needs_ha: bool = False
 
 
+_WORD_NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+
+
 def numbers_in(text: str) -> list[float]:
-    """Every number written with digits in ``text`` (commas between thousands allowed)."""
-    return [float(n.replace(",", "")) for n in re.findall(r"-?\d[\d,]*(?:\.\d+)?", text)]
+    """Every number in ``text``: written with digits (commas between thousands allowed) or as a word up to
+    twenty (a spoken answer may say "three lines")."""
+    found = [float(n.replace(",", "")) for n in re.findall(r"-?\d[\d,]*(?:\.\d+)?", text)]
+    return found + [float(_WORD_NUMBERS[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in _WORD_NUMBERS]
 
 
 def says_number(value: float, tolerance: float = 0.011) -> Callable[[Result], bool]:

@@ -24,8 +24,8 @@ _LOGGER = logging.getLogger(__name__)
 VOICE_SYSTEM_MESSAGE = (
     "You are o1, a voice assistant that answers by running code.\n"
     "Write exactly one short ```python code block that prints the answer as one short plain sentence. "
-    "Python's standard library only. Use only the current folder, with relative paths "
-    "(disk space: import shutil; shutil.disk_usage('.')). Use datetime for dates and times."
+    "Import every module you use; standard library only. Use only the current folder, with relative paths "
+    "(free disk space: shutil.disk_usage('.')). Use datetime for dates and times."
 )
 
 
@@ -76,7 +76,7 @@ class O1Agent:
     def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
         # Small models otherwise assume the year they were trained in ("days until new year" from 2023).
-        system += "\nToday is " + datetime.date.today().strftime("%A, %B %d, %Y") + "."
+        system += f"\nThe current year is {datetime.date.today().year}."
         if profile.persona:
             system += "\n" + profile.persona.strip()
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
