@@ -58,8 +58,10 @@ async def run(settings: Settings) -> None:
     # Model loads and the slow Open Interpreter import run in worker threads, side by side.
     await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
                          asyncio.to_thread(__import__, "interpreter"))
+    warm_up: asyncio.Future | None = None
     if embedded is not None:
         await llm_start
+        warm_up = asyncio.ensure_future(embedded.warm_up())  # in the background: the server is ready meanwhile
         default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout,
                                 context_window=embedded.context, tokenize_url=embedded.tokenize_url)
     else:
@@ -94,6 +96,8 @@ async def run(settings: Settings) -> None:
         _LOGGER.info("Stopping")
         await wyoming.stop()
         await runner.cleanup()
+        if warm_up is not None and not warm_up.done():
+            warm_up.cancel()
         if embedded is not None:
             await embedded.stop()
 

@@ -184,6 +184,19 @@ class EmbeddedLLM:
             return []
         return ["--cache", "True", "--cache_type", "ram", "--cache_size", str(self.cache_mb << 20)]
 
+    async def warm_up(self) -> None:
+        """Ask for one token, so the model's pages are read from disk before the first question (the first
+        turn after a start took 6-10 s instead of 1-2 s). Best effort: failures are logged, never raised."""
+        body = {"model": self.spec.alias, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
+        start = time.monotonic()
+        try:
+            async with aiohttp.ClientSession() as http, http.post(
+                    f"{self.api_base}/chat/completions", json=body, timeout=aiohttp.ClientTimeout(total=300)) as r:
+                await r.read()
+            _LOGGER.info("Embedded LLM warmed up in %.1f s", time.monotonic() - start)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as err:
+            _LOGGER.warning("Embedded LLM warm-up failed: %s", err)
+
     @staticmethod
     async def _drain(proc: asyncio.subprocess.Process) -> None:
         """Keep reading the child's stderr so it never blocks on a full pipe."""
