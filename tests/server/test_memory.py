@@ -132,3 +132,39 @@ def test_trimming_keeps_examples_and_the_newest_whole_turns(conv, budget: int) -
             assert cost(kept) <= budget or len(turn_starts(rest)) == 1
     if cost(messages) <= budget:
         assert kept == messages[:pinned] + messages[starts[0]:] if starts else kept == messages[:pinned]
+
+
+def test_tokens_are_counted_by_the_model_server_with_a_safe_fallback() -> None:
+    """The embedded server's own tokenizer is asked (llama_cpp.server's /extras/tokenize/count shape); when it
+    cannot answer, counting still works (LiteLLM's tokenizer, else a generous estimate)."""
+    import http.server
+    import threading
+
+    asked: list[str] = []
+
+    class Counter(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            asked.append(body["input"])
+            reply = json.dumps({"count": 1000 + len(body["input"])}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Counter)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        counter = TokenCounter("openai/qwen", f"http://127.0.0.1:{server.server_port}/extras/tokenize/count")
+        assert counter.count("hello there") == 1011 and counter.count("hello there") == 1011
+        assert asked == ["hello there"]  # remembered, not asked twice
+    finally:
+        server.shutdown()
+        server.server_close()
+    down = TokenCounter("openai/qwen", f"http://127.0.0.1:{server.server_port}/extras/tokenize/count", timeout=2)
+    assert 1 <= down.count("hello there, how are you") <= 24
+    assert down.count("") == 0
