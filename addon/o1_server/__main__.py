@@ -49,7 +49,7 @@ async def run(settings: Settings) -> None:
     from .agent.service import O1Agent
     from .api import build_app
     from .light import add_light_routes
-    from .llm import EmbeddedLLM
+    from .llm import EmbeddedLLM, default_models_dirs, embedded_model
     from .stt import SpeechToText
     from .tts import TextToSpeech
     from .wyoming_server import WyomingServer
@@ -92,18 +92,24 @@ async def run(settings: Settings) -> None:
                            "piper .onnx voice with its .onnx.json)") from None
     # The model files are known to be usable: only now start the embedded LLM's process.
     embedded: EmbeddedLLM | None = None
-    if settings.llm_model == EMBEDDED_LLM:
-        embedded = EmbeddedLLM(threads=settings.threads)
+    spec = embedded_model(settings.llm_model)
+    if spec is not None:
+        embedded = EmbeddedLLM(spec, threads=settings.threads,
+                               models_dirs=(*settings.llm_models_dirs, *default_models_dirs()))
         llm_start = asyncio.ensure_future(embedded.start())
     # Model loads and the slow Open Interpreter import run in worker threads, side by side.
     await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
                          asyncio.to_thread(__import__, "interpreter"))
+    warm_up: asyncio.Future | None = None
     if embedded is not None:
         await llm_start
-        default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout)
+        warm_up = asyncio.ensure_future(embedded.warm_up())  # in the background: the server is ready meanwhile
+        default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout,
+                                context_window=embedded.context, tokenize_url=embedded.tokenize_url)
     else:
+        # A remote model's context is what the profile says (llm.context_window): no server-side cap here.
         default_llm = LLMConfig(settings.llm_model, settings.llm_api_base, settings.llm_api_key,
-                                timeout=settings.llm_timeout)
+                                timeout=settings.llm_timeout, context_window=1 << 20)
 
     agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
                     max_parallel=settings.max_parallel_turns, ha_url=settings.ha_url, ha_token=settings.ha_token,
@@ -155,6 +161,8 @@ async def run(settings: Settings) -> None:
         await wyoming.stop()
         await runner.shutdown()
         await runner.cleanup()
+        if warm_up is not None and not warm_up.done():
+            warm_up.cancel()
         if embedded is not None:
             await embedded.stop()
         _LOGGER.info("Stopped")

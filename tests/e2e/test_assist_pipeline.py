@@ -2,15 +2,19 @@
 
 speech (fixture WAV) -> wyoming stt (o1 faster-whisper) -> o1 conversation agent (Open Interpreter runs the
 scripted LLM's code in the sandbox) -> wyoming tts (o1 piper) -> audio, which o1's speech-to-text hears again.
+The last test does the same with the server on its defaults: the real embedded model, no scripted LLM.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import wave
+from collections.abc import Iterator
 from pathlib import Path
 
 import imageio_ffmpeg
+import pytest
 from homeassistant.components import assist_pipeline, stt, tts
 from homeassistant.components.assist_pipeline import PipelineEvent, PipelineEventType
 from homeassistant.core import Context, HomeAssistant
@@ -18,7 +22,8 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from tests.support.o1_process import O1Process
+from tests.support.ha_fixtures import sockets_allowed
+from tests.support.o1_process import O1Process, start_o1
 from tests.support.scripted_llm import ScriptedLLM
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -118,3 +123,48 @@ async def test_spoken_question_answered_through_the_assist_pipeline(
         assert r.status == 200
         turns = (await r.json())["turns"]
     assert turns[-1]["code_blocks"][0]["output"] == "4"
+
+
+@pytest.fixture(scope="module")
+def embedded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[O1Process]:
+    """The real o1 server on its defaults: the embedded Qwen2.5-Coder-1.5B, no scripted LLM."""
+    with sockets_allowed():
+        proc = start_o1(tmp_path_factory.mktemp("o1-embedded"))
+    yield proc
+    proc.stop()
+
+
+async def test_spoken_question_answered_by_the_real_embedded_model(
+    hass: HomeAssistant, socket_enabled: None, embedded_server: O1Process, hass_ws_client
+) -> None:
+    ids = await set_up(hass, embedded_server)
+    client = await hass_ws_client(hass)
+    await client.send_json_auto_id({
+        "type": "assist_pipeline/pipeline/create", "name": "o1 embedded", "language": "en",
+        "conversation_engine": ids["agent"], "conversation_language": "en",
+        "stt_engine": ids["stt"], "stt_language": "en",
+        "tts_engine": ids["tts"], "tts_language": "en_US", "tts_voice": None,
+        "wake_word_entity": None, "wake_word_id": None,
+    })
+    created = await client.receive_json()
+    assert created["success"], created
+    audio, rate = pcm_of(FIXTURES / "what_is_two_plus_two.wav")
+    events = await run_pipeline(hass, created["result"]["id"], audio, rate)
+    by_type = {e.type: e.data for e in events}
+    assert PipelineEventType.ERROR not in by_type, by_type.get(PipelineEventType.ERROR)
+    intent = by_type[PipelineEventType.INTENT_END]["intent_output"]
+    answer = intent["response"]["speech"]["plain"]["speech"]
+    assert re.search(r"\b4\b|\bfour\b", answer, re.I), answer
+
+    from homeassistant.helpers.aiohttp_client import async_get_clientsession
+
+    headers = {"Authorization": f"Bearer {embedded_server.token}"}
+    async with async_get_clientsession(hass).get(
+            f"{embedded_server.api_url}/api/conversation/{intent['conversation_id']}", headers=headers) as r:
+        turns = (await r.json())["turns"]
+    [block] = turns[-1]["code_blocks"]
+    assert block["decision"] == "allow" and block["exit_status"] == 0 and "4" in block["output"], block
+    stream = tts.async_get_stream(hass, by_type[PipelineEventType.TTS_END]["tts_output"]["token"])
+    data = b"".join([chunk async for chunk in stream.async_stream_result()])
+    with wave.open(io.BytesIO(data), "rb") as wav:
+        assert wav.getnframes() / wav.getframerate() > 0.5

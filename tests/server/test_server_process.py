@@ -1,4 +1,4 @@
-"""The real ``o1-server`` process on its embedded defaults: whisper tiny.en, piper joe, SmolLM2 + Open Interpreter.
+"""The real ``o1-server`` process on its embedded defaults: whisper tiny.en, piper joe, Qwen2.5-Coder-1.5B + Open Interpreter.
 
 This is the suite's test on a real local model: no scripted LLM.
 """

@@ -3,7 +3,8 @@
 Each request to ``POST /v1/chat/completions`` pops the next reply from a queue and streams it back as
 Server-Sent Events token by token (words, punctuation runs, whitespace), the way real servers do; with an empty queue it answers
 ``"I have nothing more to say."``. ``requests`` keeps every request body so tests can check what the agent
-sent. Replies can also be ``ScriptedLLM.HANG`` (accept the request, never answer) or an int HTTP status
+sent. A reply given as a list of strings is streamed as exactly those pieces. Replies can also be
+``ScriptedLLM.HANG`` (accept the request, never answer) or an int HTTP status
 (answer with that error). Runs in its own thread and event loop, so sync and async tests can use it.
 """
 
@@ -91,7 +92,8 @@ class ScriptedLLM:
             })
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
-        pieces = _TOKENS.findall(reply) or [""]
+        # A list is streamed as exactly those pieces (a tokenizer's own splits, e.g. " `" as one token).
+        pieces = list(reply) if isinstance(reply, list) else (_TOKENS.findall(reply) or [""])
         for n, piece in enumerate(pieces):
             delta = {"role": "assistant", "content": piece} if n == 0 else {"content": piece}
             await self._send(response, model, delta, None)

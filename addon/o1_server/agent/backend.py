@@ -11,9 +11,12 @@ stop execution when used as a library; closing the generator at that chunk does)
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +40,9 @@ class BackendError(Exception):
 class LLMConfig:
     """How to reach the LLM: a LiteLLM model name, optional api_base/api_key, sampling and size limits.
 
-    timeout is seconds per LLM request (connect and between streamed chunks).
+    timeout is seconds per LLM request (connect and between streamed chunks). tokenize_url, when set, is the
+    model server's own token counter (llama_cpp.server's ``/extras/tokenize/count``); without it tokens are
+    counted with LiteLLM's tokenizer for the model (tiktoken for unknown models).
     """
 
     model: str
@@ -47,6 +52,112 @@ class LLMConfig:
     context_window: int = 8192
     max_tokens: int = 256
     timeout: float = 120.0
+    tokenize_url: str | None = None
+
+
+class TokenCounter:
+    """Counts tokens of texts with the model's own tokenizer, remembering recent answers.
+
+    ``count(text)`` returns an int. With a ``tokenize_url`` it asks the model server (one HTTP POST per new
+    text); when that fails, or without one, it falls back to LiteLLM's ``token_counter`` for ``model`` and
+    then to len(text)/3 (rounded up), so counting never fails.
+    """
+
+    def __init__(self, model: str, tokenize_url: str | None = None, timeout: float = 10.0) -> None:
+        self.model = model
+        self.url = tokenize_url
+        self.timeout = timeout
+        self._known: dict[str, int] = {}
+
+    def count(self, text: str) -> int:
+        """Tokens in ``text``."""
+        if not text:
+            return 0
+        if text in self._known:
+            return self._known[text]
+        n = self._ask_server(text) if self.url else None
+        if n is None:
+            try:
+                import litellm
+
+                n = int(litellm.token_counter(model=self.model, text=text))
+            except Exception:  # an unknown model or tokenizer: a safe over-estimate
+                n = -(-len(text) // 3)
+        if len(self._known) > 4096:
+            self._known.clear()
+        self._known[text] = n
+        return n
+
+    def _ask_server(self, text: str) -> int | None:
+        body = json.dumps({"input": text}).encode()
+        request = urllib.request.Request(self.url, body, {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as r:
+                return int(json.loads(r.read())["count"])
+        except (OSError, ValueError, KeyError, TypeError, urllib.error.URLError) as err:
+            _LOGGER.debug("Token count from %s failed: %s", self.url, err)
+            return None
+
+
+# Tokens a message costs beyond its text in a chat template (role markers, separators): ChatML's
+# "<|im_start|>role\n ... <|im_end|>\n" is 5, code fences add a few.
+_MESSAGE_OVERHEAD = 8
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text an LMC message puts in the prompt (code is sent as a fenced block)."""
+    content = message.get("content")
+    text = content if isinstance(content, str) else json.dumps(content, default=str)
+    if message.get("type") == "code":
+        return f"```{message.get('format', '')}\n{text}\n```"
+    return text
+
+
+def turn_starts(messages: list[dict[str, Any]], first: int = 0) -> list[int]:
+    """Indexes (>= ``first``) of the user messages that start a turn."""
+    return [i for i in range(first, len(messages)) if messages[i].get("role") == "user"]
+
+
+def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[str], int], pinned: int = 0,
+                fixed: int = 0) -> list[dict[str, Any]]:
+    """Return the newest whole turns of ``messages`` that fit in ``budget`` tokens, after ``pinned`` leading
+    messages (worked examples) that are always kept. ``fixed`` is what the prompt costs besides (system message,
+    the new user text).
+
+    Turns are dropped oldest first, whole (a user message and everything up to the next one), so the model
+    never sees an answer without its question or code without its output. When even the newest turn does not
+    fit, the long outputs and texts in it are shortened (marked with "[...]"); the result may exceed the
+    budget only when the pinned messages alone do.
+    """
+    cost = lambda m: count(message_text(m)) + _MESSAGE_OVERHEAD  # noqa: E731
+    head = messages[:pinned]
+    rest = messages[pinned:]
+    total = fixed + sum(cost(m) for m in head)
+    starts = turn_starts(rest)
+    if starts and starts[0] != 0:
+        rest = rest[starts[0]:]  # a headless fragment (from an older, broken save): drop it
+        starts = turn_starts(rest)
+    kept_from = len(rest)
+    used = total
+    for start in reversed(starts):
+        turn_cost = sum(cost(m) for m in rest[start:kept_from])
+        if used + turn_cost > budget:
+            break
+        used += turn_cost
+        kept_from = start
+    kept = rest[kept_from:]
+    if not kept and starts:
+        # Not even the newest turn fits: keep its question and shorten the rest of it.
+        last = [dict(m) for m in rest[starts[-1]:]]
+        room = max(budget - total, 0)
+        per = max(room // max(len(last), 1), 16)
+        for m in last:
+            text = message_text(m)
+            if count(text) + _MESSAGE_OVERHEAD > per and isinstance(m.get("content"), str):
+                keep_chars = max(per * 3, 40)
+                m["content"] = m["content"][:keep_chars] + " [...]"
+        kept = last
+    return head + kept
 
 
 class AgentBackend(Protocol):
@@ -160,6 +271,26 @@ def _fence_language(text: str) -> str | None:
     return None if end < 0 else text[start + 3 : end].strip()
 
 
+def _split_backticks(chunk: Any) -> Iterator[Any]:
+    """Yield ``chunk``, first splitting off text that precedes a trailing run of backticks.
+
+    Open Interpreter 0.4.3 (``run_text_llm``) holds back a streamed piece that ends with "`" (it may be the start
+    of a code fence) and never yields that piece's text: with a tokenizer that makes " `" one token, the space
+    before inline code was lost and words were glued ("the `o1_ha` helper" -> "theo1_ha helper"). Sending the
+    text before the backticks as its own piece keeps it.
+    """
+    try:
+        content = chunk["choices"][0]["delta"].get("content") or ""
+    except (KeyError, IndexError, TypeError, AttributeError):
+        content = ""
+    head = content.rstrip("`")
+    if head and head != content:
+        yield {"choices": [{"index": 0, "delta": {"role": "assistant", "content": head}, "finish_reason": None}]}
+        yield {"choices": [{"index": 0, "delta": {"content": content[len(head):]}, "finish_reason": None}]}
+        return
+    yield chunk
+
+
 class OpenInterpreterBackend:
     """One Open Interpreter conversation (one ``OpenInterpreter`` instance, never shared between sessions).
 
@@ -212,6 +343,10 @@ class OpenInterpreterBackend:
         self._stop = cancel or threading.Event()  # set by stop(); whoever owns it clears it between turns
         oi.messages = list(messages or [])
         self._timeout = llm.timeout
+        self._context_window = llm.context_window
+        self._max_tokens = llm.max_tokens
+        self._counter = TokenCounter(llm.model, llm.tokenize_url)
+        self.pinned = 0  # leading messages (worked examples) never trimmed; set by the session
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -239,7 +374,7 @@ class OpenInterpreterBackend:
                     self._reply_text += chunk["choices"][0]["delta"].get("content") or ""
                 except (KeyError, IndexError, TypeError, AttributeError):
                     pass
-                yield chunk
+                yield from _split_backticks(chunk)
         except GeneratorExit:
             return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
         self._abandoned.remove(response)
@@ -268,19 +403,25 @@ class OpenInterpreterBackend:
     def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
         """Send ``text``; yield assistant text deltas. ``gate`` decides before any code block runs.
 
-        With ``stop_after_code`` the turn ends as soon as the LLM starts its next reply after a code block
-        ran (small models answer better from the code's output than in their own words).
+        With ``stop_after_code`` the turn ends as soon as a code block's output is in, before the LLM is asked
+        again (the answer is then said from that output: one LLM request per turn).
         """
+        self._fit(text)
         stream = self._oi.chat(text, display=False, stream=True)
         ran = False
+        produced = False  # any text or code from the LLM this turn
         try:
             for chunk in stream:
                 if self._stop.is_set():
                     break
                 kind = chunk.get("type")
+                if chunk.get("role") == "assistant" and chunk.get("content"):
+                    produced = True
                 if kind == "console" and chunk.get("format") == "output":
                     ran = True
-                elif stop_after_code and ran and chunk.get("role") == "assistant":
+                elif stop_after_code and ran:
+                    # The code ran and its output is in the history: end the turn before Open Interpreter asks
+                    # the LLM again (an abandoned reply would keep the model server busy generating).
                     break
                 if kind == "confirmation":
                     block = chunk["content"]
@@ -291,6 +432,12 @@ class OpenInterpreterBackend:
                 elif chunk.get("role") == "assistant" and kind == "message" and chunk.get("content"):
                     if not (chunk.get("start") or chunk.get("end")):
                         yield chunk["content"]
+            if not produced and not self._stop.is_set():
+                # An HTTP 200 with nothing in it (a model server that ran out of context, a proxy...) is a
+                # failure, not an answer: the caller must not save it as one.
+                raise BackendError("the LLM returned an empty reply")
+        except BackendError:
+            raise
         except Exception as err:  # LiteLLM and Open Interpreter raise plain Exceptions
             raise BackendError(str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)) from err
         finally:
@@ -300,6 +447,19 @@ class OpenInterpreterBackend:
                 pass  # Open Interpreter's generator yields once more after GeneratorExit; it is closed anyway
             self._close_abandoned()
             self._drop_dangling_code()
+
+    def _fit(self, text: str) -> None:
+        """Drop (or shorten) old turns so that the next request fits the context window with room to answer.
+
+        Room is kept for two replies (before and after a code block) and one block's output.
+        """
+        budget = self._context_window - 2 * self._max_tokens - self._oi.max_output // 2 - 64
+        fixed = self._counter.count(self._oi.system_message) + self._counter.count(text) + 2 * _MESSAGE_OVERHEAD
+        before = len(self._oi.messages)
+        self._oi.messages = fit_history(self._oi.messages, budget, self._counter.count, self.pinned, fixed)
+        if len(self._oi.messages) != before:
+            _LOGGER.info("Conversation trimmed from %d to %d messages to fit %d tokens", before,
+                         len(self._oi.messages), self._context_window)
 
     def _drop_dangling_code(self) -> None:
         """A stopped turn leaves an assistant code message with no output: record that it did not run."""

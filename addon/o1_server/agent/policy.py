@@ -1702,7 +1702,11 @@ _PY_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("asyncio.open_connection", "network", "connect to {}", "the internet"),
     ("asyncio.start_server", "network", "share files on the network", ""),
 )
-_PY_SAFE = ("urllib.parse.*", "urllib.error.*")
+# Read-only facts about the machine (issue 12: "how many CPU cores"), in modules that are otherwise risky.
+_PY_SAFE = ("urllib.parse.*", "urllib.error.*", "multiprocessing.cpu_count")
+# Modules with a safe part: importing them is not flagged, every use of the module or its names still is
+# (a reference to the module itself, as in ``getattr(multiprocessing, name)``, included).
+_JUDGED_BY_USE = frozenset({"multiprocessing"})
 _SHELL_RUNNERS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"}
 )

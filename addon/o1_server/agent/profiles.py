@@ -47,7 +47,7 @@ _DEFAULT_POLICY = {
 
 LLM_SCHEMA = vol.Schema(
     {
-        # "inherit" = the server's --llm-model (the embedded SmolLM2 by default).
+        # "inherit" = the server's --llm-model (the embedded Qwen2.5-Coder-1.5B by default).
         vol.Optional("model", default="inherit"): vol.All(str, vol.Length(min=1)),
         vol.Optional("api_base", default=None): vol.Any(None, vol.Url()),
         # A literal key, or "env:NAME" to read the environment variable NAME.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import threading
 import uuid
@@ -21,11 +22,12 @@ from .types import MAX_TURN_CHARS, AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)
 
+# Short on purpose: every token of it is evaluated on the first turn of a conversation on a small CPU.
 VOICE_SYSTEM_MESSAGE = (
-    "You are o1, a voice assistant that answers by running code on the user's computer.\n"
-    "To answer, write exactly one short ```python code block that prints the answer. "
-    "After you see its output, reply with one short plain sentence that states the answer. "
-    "Never use markdown in that sentence. The current directory is your private working folder."
+    "You are o1, a voice assistant that answers by running code.\n"
+    "Write exactly one short ```python code block that prints the answer as one short plain sentence. "
+    "Import every module you use; standard library only. Use only the current folder, with relative paths "
+    "(free disk space: shutil.disk_usage('.')). Use datetime for dates and times."
 )
 
 
@@ -83,14 +85,18 @@ class O1Agent:
         llm = profile.llm
         timeout = min(self.default_llm.timeout, max(1.0, profile.limits["seconds_per_turn"] / 2))
         if llm["model"] == "inherit":
+            # The server's LLM: never ask for more context than it was started with; count with its tokenizer.
             base = self.default_llm
             return LLMConfig(base.model, base.api_base, base.api_key, llm["temperature"],
-                             llm["context_window"], llm["max_tokens"], timeout)
+                             min(llm["context_window"], base.context_window), llm["max_tokens"], timeout,
+                             base.tokenize_url)
         return LLMConfig(llm["model"], llm["api_base"], profile.llm_api_key(), llm["temperature"],
                          llm["context_window"], llm["max_tokens"], timeout)
 
     def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
+        # Small models otherwise assume the year they were trained in ("days until new year" from 2023).
+        system += f"\nThe current year is {datetime.date.today().year}."
         if profile.persona:
             system += "\n" + profile.persona.strip()
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate

@@ -25,7 +25,7 @@ from .backend import AgentBackend, BackendError
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
 from .sandbox import Limits, conversation_uid, conversation_dir, run_code, safe_name
-from .speech_text import AnswerStream, speakable
+from .speech_text import AnswerStream, describe_changes, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
 _LOGGER = logging.getLogger(__name__)
@@ -99,7 +99,10 @@ class Session:
         """The agent backend, created on first use with the saved messages."""
         if self._backend is None:
             self._backend = self._factory(self.profile, self)
-            self._backend.messages[:] = self._messages or self.profile.example_messages()
+            examples = self.profile.example_messages()
+            self._backend.messages[:] = self._messages or examples
+            if hasattr(self._backend, "pinned") and self._backend.messages[:len(examples)] == examples:
+                self._backend.pinned = len(examples)  # the worked examples are never trimmed away
         return self._backend
 
     def stop(self) -> None:
@@ -287,23 +290,41 @@ class Session:
         from_output = self.profile.answer_from == "output"
         answer = self._answer(live=not from_output)
         llm_failed = False
+        before = list(self.backend.messages)
+        files_before = folder_state(self.workdir)
         try:
             prompt = self.profile.message_template.replace("{text}", text)
             for delta in self.backend.send(prompt, gate, from_output):
                 answer.feed(delta)
         except BackendError as err:
+            # A failed turn leaves no trace in the conversation: a half-written history (a question without
+            # an answer, an empty reply) would be saved and could break every later turn.
+            self.backend.messages[:] = before
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
             if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
                 raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
-        text_out = answer.finish(self._tail(answer, blocks, held, force_output=llm_failed))
+        changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir)))
+        if changes:
+            # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
+            # what the code did instead.
+            for message in self.backend.messages[len(before):]:
+                if message.get("type") == "console" and message.get("content") == "(no output)":
+                    message["content"] = f"(no output) {changes}"
+        text_out = answer.finish(self._tail(answer, blocks, held, changes, force_output=llm_failed))
         return AgentReply(self.conversation_id, self.profile.name, text_out, blocks,
                           continue_conversation=self.pending is not None)
 
     def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock],
-              force_output: bool = False) -> str | None:
-        """What to say after the model's own words: a confirmation question, a refusal, or the code's output
-        (always the output with ``force_output``: the LLM failed after the code ran)."""
+              changes: str | None = None, force_output: bool = False) -> str | None:
+        """What to say after the model's own words (the one place that decides a turn's spoken ending).
+
+        A confirmation question or a refusal when a block was held; else, when code ran and the profile answers
+        from the output (or the model said nothing after it, or the LLM failed after the code ran:
+        ``force_output``), what the code printed, or what it changed in the conversation folder when it printed
+        nothing (``changes``, from ``describe_changes``); else the model's own words (already streamed in live
+        mode); never nothing. A block whose audit record could not be written ran nothing: the user hears why.
+        """
         unaudited = [b for b in blocks if b.decision == "audit_failed"]
         if unaudited:
             return unaudited[-1].reason  # nothing ran: the user hears why
@@ -313,15 +334,25 @@ class Session:
                 return f"{self.pending['summary'].rstrip('.')}. Shall I?"
             return block.reason or "I won't run that."
         ran = [b for b in blocks if b.decision == "allow"]
-        from_output = ran and self.profile.answer_from == "output"
+        from_output = bool(ran) and self.profile.answer_from == "output"
         if answer.model_text and not from_output and not force_output:
-            return None  # the model's words are the answer (already streamed in live mode)
+            # The model's words are the answer: streamed live (finish flushes the rest), or, when the profile
+            # answers from the output but no code ran, said now.
+            return None if answer.live else answer.model_text
         if ran:
-            output = speakable(ran[-1].output, max_sentences=2, max_chars=200)
-            if ran[-1].exit_status == 0 and output:
-                return f"The result is {output}"
-            return "The code I ran failed." if ran[-1].exit_status else "The code ran but printed nothing."
-        return "Sorry, I don't have an answer to that."
+            last = ran[-1]
+            output = speakable(last.output, max_sentences=2, max_chars=200)
+            if last.exit_status == -9:
+                return "The code I ran took too long."
+            if last.exit_status:
+                error = _last_error_line(last.output)
+                return f"The code I ran failed: {error}" if error else "The code I ran failed."
+            if output in ("True", "False"):
+                return "Yes." if output == "True" else "No."
+            if output:
+                return output if _is_sentence(output) else f"The result is {output}"
+            return changes or "I ran the code. It printed nothing and changed no files."
+        return answer.model_text or "Sorry, I don't have an answer to that."
 
     def _answer_pending(self, text: str) -> AgentReply:
         """The user answered a confirmation question: 'yes' runs exactly the held block, anything else cancels."""
@@ -338,6 +369,7 @@ class Session:
             said = self._answer(live=False).finish("Okay, I won't do it.")
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         self._current = block
+        files_before = folder_state(self.workdir)
         output = self.execute(block.language, block.code)
         if block.decision == "audit_failed":
             self.pending = pending  # still held: the user can say yes again once the log is writable
@@ -346,8 +378,9 @@ class Session:
                               continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
-        said = speakable(output, max_sentences=2, max_chars=200)
-        answer = "Done." + (f" {said}" if said and block.exit_status == 0 else "")
+        said = speakable(block.output, max_sentences=2, max_chars=200)
+        changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir)))
+        answer = "Done." + (f" {said}" if said else f" {changes}" if changes else "")
         if block.exit_status:
             answer = "I ran it, but it failed."
         return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
@@ -368,6 +401,49 @@ class Session:
             self._record(block)
         finally:
             self._emit = emit
+
+
+def _last_error_line(output: str) -> str:
+    """The reason of a Python traceback or a shell error, fit to be said ("No module named 'pandas'.")."""
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    last = lines[-1]
+    match = re.match(r"^(?:[\w.]+(?:Error|Exception|Interrupt)|error|Error)\s*:\s*(.+)$", last)
+    said = speakable(match.group(1) if match else last, max_sentences=1, max_chars=120)
+    return said if said.endswith((".", "!", "?", "…")) else (said + "." if said else "")
+
+
+def _is_sentence(text: str) -> bool:
+    """Whether printed output reads as a sentence of its own ("There are 23 days left.") rather than a value."""
+    words = text.split()
+    return len(words) >= 3 and any(w.isalpha() and len(w) > 2 for w in words)
+
+
+def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
+    """Relative path -> (size, mtime_ns) of the files under ``folder`` (at most ``limit``; {} if unreadable)."""
+    state: dict[str, tuple[int, int]] = {}
+    try:
+        for path in folder.rglob("*"):
+            if len(state) >= limit:
+                break
+            try:
+                if path.is_file() and not path.is_symlink():
+                    st = path.stat()
+                    state[str(path.relative_to(folder))] = (st.st_size, st.st_mtime_ns)
+            except OSError:
+                continue
+    except OSError:
+        return {}
+    return state
+
+
+def folder_diff(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> tuple[list[str], list[str], list[str]]:
+    """(created, changed, deleted) relative paths between two ``folder_state`` snapshots."""
+    created = [p for p in after if p not in before]
+    changed = [p for p in after if p in before and after[p] != before[p]]
+    deleted = [p for p in before if p not in after]
+    return created, changed, deleted
 
 
 def _canonical_language(language: str) -> str:

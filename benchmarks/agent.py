@@ -1,0 +1,241 @@
+"""Agent benchmark: the evaluation set of benchmarks/agent_cases.py through the real o1 server, per model.
+
+    benchmarks/agent [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m] [--only id,id] [--json out]
+                     [--profile default] [--ha-url URL --ha-token TOKEN]
+
+For each model it starts ``o1-server --llm-model <model>`` (this checkout's code, the cached server env) on
+127.0.0.1 with a fresh data folder, runs every case as its own conversation over the streaming HTTP API
+(``POST /api/conversation/stream``), and measures per turn:
+
+- turn time: from sending the request to the ``done`` event;
+- first text: from sending to the first ``delta`` event (the first spoken sentence);
+- first audio: first text plus the time o1's own text-to-speech takes (Wyoming ``synthesize`` on the same
+  server, measured right after the turn) to send the first audio chunk of that sentence;
+- LLM memory: the embedded LLM server's peak resident memory (``VmHWM`` of the llama_cpp.server child).
+
+It prints accuracy per kind of request, median and p90 of each time, and the memory, models side by side.
+Home requests need a test Home Assistant (``--ha-url``/``--ha-token``, passed to the server); without one
+they are skipped and reported as such. Timings depend on the machine's load: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "addon")]
+
+from benchmarks.agent_cases import CASES, Case, Result  # noqa: E402
+from o1_server.agent.sandbox import safe_name  # noqa: E402
+from tests.support.o1_process import O1Process, start_o1  # noqa: E402
+
+DEFAULT_MODELS = "qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m"
+
+
+def pct(values: list[float], q: float) -> float | None:
+    """The q-quantile (0..1) of ``values`` (nearest rank), or None when empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def llm_pid(server: O1Process) -> int | None:
+    """The llama_cpp.server child of the o1 server, if any."""
+    for child in Path(f"/proc/{server.proc.pid}/task").glob("*/children"):
+        for pid in child.read_text().split():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"llama_cpp.server" in cmdline:
+                return int(pid)
+    return None
+
+
+def peak_rss_mb(pid: int | None) -> float | None:
+    """Peak resident memory (VmHWM) of ``pid`` in MiB."""
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+async def first_audio_seconds(server: O1Process, text: str) -> float | None:
+    """Seconds from a Wyoming ``synthesize`` of ``text`` to its first audio chunk on the o1 server."""
+    from wyoming.audio import AudioChunk
+    from wyoming.client import AsyncTcpClient
+    from wyoming.tts import Synthesize
+
+    if not text.strip():
+        return None
+    async with AsyncTcpClient("127.0.0.1", server.wyoming_port) as client:
+        start = time.monotonic()
+        await client.write_event(Synthesize(text=text).event())
+        while True:
+            event = await asyncio.wait_for(client.read_event(), 60)
+            if event is None:
+                return None
+            if AudioChunk.is_type(event.type):
+                return time.monotonic() - start
+
+
+async def run_case(http: aiohttp.ClientSession, server: O1Process, case: Case, profile: str,
+                   timings: dict[str, list[float]]) -> Result:
+    """Run one conversation; append its turns' timings; return what it produced."""
+    cid = f"bench-{case.id}"
+    folder = server.data_dir / "sandbox" / safe_name(cid)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in case.files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    result = Result([], [], folder)
+    for text in case.turns:
+        start = time.monotonic()
+        first: float | None = None
+        first_text = ""
+        reply: dict[str, Any] | None = None
+        try:
+            async with http.post(f"{server.api_url}/api/conversation/stream",
+                                 json={"text": text, "conversation_id": cid, "profile": profile},
+                                 timeout=aiohttp.ClientTimeout(total=600)) as r:
+                if r.status != 200:
+                    result.errors.append(f"HTTP {r.status}: {await r.text()}")
+                    break
+                async for line in r.content:
+                    if not line.strip():
+                        continue
+                    event = json.loads(line)
+                    if event["type"] == "delta" and first is None:
+                        first, first_text = time.monotonic() - start, event["text"]
+                    elif event["type"] == "done":
+                        reply = event["reply"]
+                    elif event["type"] == "error":
+                        result.errors.append(str(event))
+        except (aiohttp.ClientError, asyncio.TimeoutError) as err:
+            result.errors.append(repr(err))
+        turn = time.monotonic() - start
+        if reply is None:
+            result.answers.append("")
+            result.replies.append({})
+            break
+        result.answers.append(reply["answer"])
+        result.replies.append(reply)
+        timings["turn"].append(turn)
+        if first is not None:
+            timings["first_text"].append(first)
+            tts = await first_audio_seconds(server, first_text)
+            if tts is not None:
+                timings["first_audio"].append(first + tts)
+    return result
+
+
+async def bench_model(model: str, cases: list[Case], args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    """Start a server on ``model``, run the cases, stop it; return the figures."""
+    extra = ["--llm-model", model]
+    if args.ha_url:
+        extra += ["--ha-url", args.ha_url, "--ha-token", args.ha_token]
+    server = await asyncio.to_thread(start_o1, data, *extra, timeout=600)
+    pid = llm_pid(server)
+    timings: dict[str, list[float]] = {"turn": [], "first_text": [], "first_audio": []}
+    rows = []
+    try:
+        async with aiohttp.ClientSession(headers={"Authorization": f"Bearer {server.token}"}) as http:
+            for case in cases:
+                if case.needs_ha and not args.ha_url:
+                    rows.append({"id": case.id, "kind": case.kind, "ok": None, "answers": [], "why": "no test HA"})
+                    continue
+                result = await run_case(http, server, case, args.profile, timings)
+                try:
+                    ok = bool(case.check(result)) and not result.errors
+                except Exception as err:  # a check that trips over an odd answer counts as wrong
+                    ok, result.errors = False, [*result.errors, repr(err)]
+                rows.append({"id": case.id, "kind": case.kind, "ok": ok, "answers": result.answers,
+                             "code": [[b["code"] for b in r.get("code_blocks", [])] for r in result.replies],
+                             "errors": result.errors})
+                mark = "ok " if ok else "BAD"
+                print(f"  [{model}] {mark} {case.id}: {' | '.join(result.answers)[:150]!r}", flush=True)
+        rss = peak_rss_mb(pid)
+    finally:
+        server.stop()
+    return {"model": model, "rows": rows, "timings": timings, "llm_rss_mb": rss, "load": os.getloadavg()}
+
+
+def report(results: list[dict[str, Any]]) -> str:
+    """The side-by-side table (markdown)."""
+    def fmt(v: float | None, unit: str = " s") -> str:
+        return "-" if v is None else f"{v:.1f}{unit}"
+
+    kinds = []
+    for r in results:
+        for row in r["rows"]:
+            if row["kind"] not in kinds:
+                kinds.append(row["kind"])
+    head = "| | " + " | ".join(r["model"] for r in results) + " |"
+    lines = [head, "|---" * (len(results) + 1) + "|"]
+
+    def line(label: str, values: list[str]) -> None:
+        lines.append(f"| {label} | " + " | ".join(values) + " |")
+
+    def score(r: dict[str, Any], kind: str | None) -> str:
+        rows = [x for x in r["rows"] if x["ok"] is not None and (kind is None or x["kind"] == kind)]
+        if not rows:
+            return "skipped"
+        return f"{sum(x['ok'] for x in rows)}/{len(rows)}"
+
+    line("**correct (all)**", [score(r, None) for r in results])
+    for kind in kinds:
+        line(kind, [score(r, kind) for r in results])
+    for key, label in (("turn", "turn"), ("first_text", "first sentence"), ("first_audio", "first audio")):
+        line(f"{label} median", [fmt(statistics.median(r["timings"][key]) if r["timings"][key] else None)
+                                 for r in results])
+        line(f"{label} p90", [fmt(pct(r["timings"][key], 0.9)) for r in results])
+    line("LLM peak RSS", [fmt(r["llm_rss_mb"], " MiB") if r["llm_rss_mb"] else "-" for r in results])
+    line("load average (1/5/15 min) at end", ["/".join(f"{x:.1f}" for x in r["load"]) for r in results])
+    return "\n".join(lines)
+
+
+async def main() -> int:
+    """Parse the flags, run every model, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", default=DEFAULT_MODELS, help=f"comma-separated (default {DEFAULT_MODELS})")
+    parser.add_argument("--only", default="", help="comma-separated case ids or kinds")
+    parser.add_argument("--profile", default="default")
+    parser.add_argument("--json", default="", help="write every answer and timing here")
+    parser.add_argument("--data-dir", default="", help="keep the servers' data here (default: a temp dir)")
+    parser.add_argument("--ha-url", default="", help="a test Home Assistant for the home cases")
+    parser.add_argument("--ha-token", default="")
+    args = parser.parse_args()
+    only = {x for x in args.only.split(",") if x}
+    cases = [c for c in CASES if not only or c.id in only or c.kind in only]
+    import tempfile
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="o1-agent-bench-") as tmp:
+        root = Path(args.data_dir or tmp)
+        for model in [m for m in args.models.split(",") if m]:
+            print(f"== {model}: {len(cases)} cases, load {os.getloadavg()}", flush=True)
+            results.append(await bench_model(model, cases, args, root / safe_name(model)))
+    table = report(results)
+    print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

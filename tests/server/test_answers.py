@@ -1,0 +1,126 @@
+"""Answers for the ear through the real agent (Open Interpreter, sandbox, scripted LLM): what a turn says.
+
+The rules themselves are property-tested in test_speech_text.py; these check that every way a turn can end
+goes through them: no code, code that printed a value, a sentence, JSON or nothing, and confirmations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from o1_server.agent.sandbox import conversation_dir
+from tests.support.scripted_llm import ScriptedLLM
+
+OUTPUT_PROFILE = """
+name: spoken
+languages: [python]
+llm: {model: inherit}
+message_template: "{text}\\nWrite one python code block that prints the answer."
+answer_from: output
+"""
+
+
+def code(src: str) -> str:
+    return f"```python\n{src}\n```"
+
+
+def output_agent(make_agent, tmp_path: Path):
+    """An agent whose profile answers from the code's output (the default profile's way)."""
+    agent = make_agent()
+    (tmp_path / "profiles" / "spoken.yaml").write_text(OUTPUT_PROFILE)
+    from o1_server.agent.profiles import load_profiles
+    from tests.server.conftest import REPO
+
+    agent.profiles = load_profiles([REPO / "profiles", tmp_path / "profiles"])
+    return agent
+
+
+async def test_a_reply_without_code_is_spoken_when_answering_from_output(make_agent, llm: ScriptedLLM,
+                                                                          tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script("**Hello!** I am *o1*, your assistant.")
+    reply = await agent.ask("who are you", "c-hello", profile="spoken")
+    assert reply.answer == "Hello! I am o1, your assistant."
+
+
+async def test_answering_from_output_asks_the_llm_once(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print(200 / 9)"), "This reply must never be requested.")
+    reply = await agent.ask("what is 200 divided by 9", "c-once", profile="spoken")
+    assert reply.answer == "The result is 22.2"
+    assert len(llm.requests) == 1, "the LLM was asked again after the code ran"
+    assert llm.replies, "the second scripted reply was consumed"
+
+
+async def test_a_printed_sentence_is_said_as_it_is(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print('There are 24 days until Christmas.')"))
+    reply = await agent.ask("how many days until christmas", "c-sentence", profile="spoken")
+    assert reply.answer == "There are 24 days until Christmas."
+
+
+async def test_json_output_is_not_read_aloud(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("import json\nprint(json.dumps({'entity_id': 'light.kitchen', 'attributes': {'a': [1, 2]}}))"))
+    reply = await agent.ask("show the kitchen light", "c-json", profile="spoken")
+    assert reply.answer and not any(c in reply.answer for c in '{}[]"'), reply.answer
+
+
+async def test_code_that_printed_nothing_says_what_it_did(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("open('shopping_list.txt', 'w').write('milk\\neggs\\n')"))
+    reply = await agent.ask("make a shopping list with milk and eggs", "c-made", profile="spoken")
+    assert reply.answer == "I created shopping_list.txt."
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-made")
+    assert (folder / "shopping_list.txt").read_text() == "milk\neggs\n"
+    llm.script(code("x = 1"))
+    reply = await agent.ask("do nothing", "c-made", profile="spoken")
+    assert reply.answer == "I ran the code. It printed nothing and changed no files."
+    # The model is told what its silent code did, not just "(no output)" (which it took for a failure).
+    outputs = [m["content"] for m in llm.requests[0]["messages"] if "(no output)" in str(m["content"])]
+    assert outputs and "I created shopping_list.txt." in outputs[0], llm.requests[0]["messages"]
+
+
+async def test_model_words_with_markdown_and_tool_call_text_are_cleaned(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script('<tool_call>\n{"name": "python", "arguments": {"code": "1"}}\n</tool_call>\n'
+               "## Result\n- **2 * 3 = 6**\n- see [the docs](http://x)")
+    reply = await agent.ask("what is two times three", "c-md")
+    assert reply.answer == "Result. 2 * 3 = 6. see the docs."
+
+
+async def test_a_confirmed_block_that_printed_nothing_says_what_it_did(make_agent, llm: ScriptedLLM,
+                                                                        tmp_path: Path) -> None:
+    agent = make_agent(policy={"deletes_files": "confirm"})
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-del")
+    (folder / "old.txt").write_text("x")
+    llm.script(code("import os\nos.remove('old.txt')"))
+    first = await agent.ask("delete old.txt", "c-del")
+    assert first.continue_conversation and first.answer.endswith("Shall I?")
+    reply = await agent.ask("yes", "c-del")
+    assert reply.answer == "Done. I deleted old.txt." and not (folder / "old.txt").exists()
+
+
+async def test_words_around_inline_code_are_not_glued(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    # Qwen's tokenizer makes " `" one token; Open Interpreter drops a streamed piece ending in "`".
+    pieces = ["Use", " the", " `", "o1", "_ha", "`", " helper", " or", " `", "shutil", "`", "."]
+    llm.script(pieces)
+    reply = await make_agent().ask("how do I reach home assistant", "c-glue")
+    assert reply.answer == "Use the o1_ha helper or shutil."
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(pieces)
+    reply = await agent.ask("how do I reach home assistant", "c-glue2", profile="spoken")
+    assert reply.answer == "Use the o1_ha helper or shutil."
+
+
+async def test_a_printed_boolean_is_said_as_yes_or_no(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print(97 % 2 == 1)"))
+    assert (await agent.ask("is 97 odd", "c-bool", profile="spoken")).answer == "Yes."
+
+
+async def test_a_failed_block_says_why(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print(1 / 0)"))
+    reply = await agent.ask("use a missing module", "c-fail", profile="spoken")
+    assert reply.answer == "The code I ran failed: division by zero."
