@@ -69,7 +69,7 @@ async def run(settings: Settings) -> None:
     wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version,
                             max_connections=settings.wyoming_max_connections)
     wyoming_port = await wyoming.start()
-    app = build_app(agent, settings.token, settings.version)
+    app = build_app(agent, settings.token, settings.version, settings.server_id)
     add_light_routes(app, stt, tts, agent, settings.token)  # 01 clients (ESP32 firmware, light client, app)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()

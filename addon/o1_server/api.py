@@ -5,8 +5,12 @@ Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors 
 unknown_conversation, 502 llm_unavailable, 504 timeout.
 
 Routes:
-- ``GET /api/health`` -> ``{"status": "ok", "version"}``
-- ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...]}``
+- ``GET /api/health`` -> ``{"status": "ok", "version", "server_id"}``
+- ``GET /api/info`` -> ``{"version", "api_version", "server_id", "default_profile", "profiles": [...],
+  "profile_errors": [...]}``
+
+``server_id`` is the server's stable identity (32 hex digits kept in its data directory, see
+``settings.load_server_id``), the unique id of its Home Assistant config entry whatever its URL.
 - ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?}`` -> AgentReply JSON
 - ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, then done or error
 - ``GET /api/conversation/{id}`` -> ``{"conversation_id", "profile", "turns": [...], "pending", "workdir"}``
@@ -33,6 +37,7 @@ API_VERSION = 1
 STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502, "timeout": 504, "busy": 503}
 AGENT_KEY = web.AppKey("agent", O1Agent)
 VERSION_KEY = web.AppKey("version", str)
+SERVER_ID_KEY = web.AppKey("server_id", str)
 MAX_TEXT = 4000
 
 
@@ -55,7 +60,8 @@ def _auth_middleware(token: str) -> Callable:
 
 async def health(request: web.Request) -> web.Response:
     """Liveness, no auth."""
-    return web.json_response({"status": "ok", "version": request.app[VERSION_KEY]})
+    return web.json_response(
+        {"status": "ok", "version": request.app[VERSION_KEY], "server_id": request.app[SERVER_ID_KEY]})
 
 
 async def info(request: web.Request) -> web.Response:
@@ -64,6 +70,7 @@ async def info(request: web.Request) -> web.Response:
     return web.json_response({
         "version": request.app[VERSION_KEY],
         "api_version": API_VERSION,
+        "server_id": request.app[SERVER_ID_KEY],
         "default_profile": agent.default_profile,
         "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
         "profile_errors": [str(e) for e in agent.profiles.errors],
@@ -172,13 +179,14 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response({"records": records})
 
 
-def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
+def build_app(agent: O1Agent, token: str, version: str, server_id: str = "") -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token."""
     if not token:
         raise ValueError("the API needs a token")
     app = web.Application(middlewares=[_auth_middleware(token)], client_max_size=64 * 1024)
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
+    app[SERVER_ID_KEY] = server_id
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/info", info)
     app.router.add_post("/api/conversation", converse)

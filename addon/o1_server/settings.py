@@ -10,6 +10,7 @@ import argparse
 import logging
 import os
 import secrets
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +67,8 @@ class Settings:
     ha_token: str | None = None
     log_level: str = "INFO"
     version: str = field(default=__version__)
+    # This server's stable identity (``<data_dir>/server_id``): Home Assistant's unique id of its config entry.
+    server_id: str = ""
 
     @property
     def sandbox(self) -> Path:
@@ -88,6 +91,23 @@ def _load_token(args: argparse.Namespace, data_dir: Path) -> str:
     os.chmod(token_file, 0o600)
     logging.getLogger(__name__).info("Generated a new API token in %s", token_file)
     return token
+
+
+def load_server_id(data_dir: Path) -> str:
+    """Return this server's id: 32 hex digits kept in ``<data_dir>/server_id``, created on first start.
+
+    It identifies the server whatever its address (Home Assistant matches a discovered or moved server by it).
+    Raises OSError when the data directory cannot be written.
+    """
+    id_file = data_dir / "server_id"
+    if id_file.exists():
+        server_id = id_file.read_text(encoding="utf-8").strip()
+        if server_id:
+            return server_id
+    server_id = uuid.uuid4().hex
+    id_file.parent.mkdir(parents=True, exist_ok=True)
+    id_file.write_text(server_id + "\n", encoding="utf-8")
+    return server_id
 
 
 def _read_secret(path: str) -> str:
@@ -156,6 +176,7 @@ def settings_from_args(argv: list[str] | None = None) -> Settings:
         wyoming_port=args.wyoming_port,
         api_port=args.api_port,
         token=_load_token(args, data_dir),
+        server_id=load_server_id(data_dir),
         data_dir=data_dir,
         profiles_dirs=(SHIPPED_PROFILES, *(Path(d).expanduser().resolve() for d in args.profiles_dir)),
         default_profile=args.default_profile,

@@ -18,8 +18,7 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import intent, llm, translation
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import O1ConfigEntry
@@ -84,11 +83,48 @@ def error_speech_key(err: O1Error) -> str:
     return SPEECH_UNKNOWN
 
 
-def error_message(err: O1Error) -> str:
-    """Return the sentence to speak for a failed turn (the server's own when it gave one)."""
+def speech_languages(language: str | None) -> list[str]:
+    """Return the translation languages to try for a conversation language, best first.
+
+    ``de-CH`` -> ``["de-CH", "de", "en"]``; English (the integration's source language) is last.
+    """
+    found: list[str] = []
+    if language:
+        found.append(language)
+        base = language.replace("_", "-").split("-", 1)[0].lower()
+        if base and base not in found:
+            found.append(base)
+    if "en" not in found:
+        found.append("en")
+    return found
+
+
+async def async_speech(hass: HomeAssistant, language: str | None, *, translation_key: str) -> str:
+    """Return the sentence of an exception translation (strings.json "exceptions") in `language`.
+
+    Looked up in translations/<language>.json, then in the base language, then in English; HA's
+    own exception messages are English only, the spoken answer must be in the user's language.
+    """
+    localize_key = f"component.{DOMAIN}.exceptions.{translation_key}.message"
+    english = (
+        await translation.async_get_translations(hass, "en", "exceptions", {DOMAIN})
+    ).get(localize_key)
+    for candidate in speech_languages(language)[:-1]:
+        # HA fills a language's missing keys (or a language without a file) with English: keep looking.
+        sentences = await translation.async_get_translations(
+            hass, candidate, "exceptions", {DOMAIN}
+        )
+        if (sentence := sentences.get(localize_key)) and sentence != english:
+            return sentence
+    return english or translation_key  # the key only without any translation file
+
+
+async def async_error_message(hass: HomeAssistant, err: O1Error, language: str | None) -> str:
+    """Return the sentence to speak for a failed turn: the server's own when it gave one, else
+    the translated sentence of the error's kind in the conversation's `language`."""
     if isinstance(err, O1ResponseError):
         return err.message
-    return str(HomeAssistantError(translation_domain=DOMAIN, translation_key=error_speech_key(err)))
+    return await async_speech(hass, language, translation_key=error_speech_key(err))
 
 
 def _code_block_result(block: O1CodeBlock) -> llm.ToolResult:
@@ -243,7 +279,7 @@ class O1ConversationEntity(
             elif isinstance(err, O1ConnectionError):
                 # Check the server now: its agents turn unavailable if it is gone.
                 await self.coordinator.async_request_refresh()
-            message = error_message(err)
+            message = await async_error_message(self.hass, err, user_input.language)
             if turn.spoken and not turn.text[-1].isspace():
                 message = f" {message}"
             yield self._text_delta(turn, message, in_text)
