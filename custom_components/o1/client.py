@@ -491,6 +491,7 @@ class O1Client:
 
 def _error_message(data: Any) -> str | None:
     """Return the server's spoken-friendly message from an error body, if any."""
-    if isinstance(data, dict) and isinstance(data.get("message"), str) and data["message"]:
-        return data["message"]
+    message = data.get("message") if isinstance(data, dict) else None
+    if isinstance(message, str) and message:
+        return message
     return None

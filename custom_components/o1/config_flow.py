@@ -18,6 +18,7 @@ from homeassistant.config_entries import (
     ConfigEntryState,
     ConfigFlow,
     ConfigFlowResult,
+    ConfigSubentryData,
     ConfigSubentryFlow,
     SubentryFlowResult,
 )
@@ -82,7 +83,7 @@ def profile_title(profile: str) -> str:
     return f"{DEFAULT_NAME} {profile}"
 
 
-def conversation_subentry(profile: str) -> dict[str, Any]:
+def conversation_subentry(profile: str) -> ConfigSubentryData:
     """Return the subentry description of the conversation agent of a profile."""
     return {
         "subentry_type": SUBENTRY_CONVERSATION,

@@ -15,6 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, override
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import (
+    AssistantContentDeltaDict,
+    ToolResultContentDeltaDict,
+)
+from homeassistant.components.conversation.models import AbstractConversationAgent
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
@@ -37,6 +42,9 @@ from .client import (
 from .const import DOMAIN, LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERSATION
 from .entity import O1Entity
 from .events import async_fire_code_block, code_block_event_data
+
+# What the chat log's delta stream takes: assistant text or tool calls, and tool results.
+type Delta = AssistantContentDeltaDict | ToolResultContentDeltaDict
 
 # Entities only talk to the server; the server serialises its own work.
 PARALLEL_UPDATES = 0
@@ -149,7 +157,7 @@ class _Turn:
 
 class O1ConversationEntity(
     conversation.ConversationEntity,
-    conversation.AbstractConversationAgent,
+    AbstractConversationAgent,
     O1Entity,
 ):
     """A Home Assistant conversation agent answered by one o1 profile."""
@@ -242,7 +250,7 @@ class O1ConversationEntity(
 
     async def _async_stream_turn(
         self, user_input: conversation.ConversationInput, ha_id: str, turn: _Turn
-    ) -> AsyncGenerator[dict[str, Any]]:
+    ) -> AsyncGenerator[Delta]:
         """Yield the chat log deltas of one turn; a failure becomes a spoken sentence.
 
         The answer's sentences are assistant text; each code block is an external
@@ -285,7 +293,7 @@ class O1ConversationEntity(
             yield self._text_delta(turn, message, in_text)
 
     @staticmethod
-    def _text_delta(turn: _Turn, text: str, in_text: bool) -> dict[str, Any]:
+    def _text_delta(turn: _Turn, text: str, in_text: bool) -> AssistantContentDeltaDict:
         """Return the delta of a piece of the answer (a new assistant message unless one is open)."""
         turn.spoken.append(text)
         if in_text:
@@ -294,7 +302,7 @@ class O1ConversationEntity(
 
     def _code_deltas(
         self, user_input: conversation.ConversationInput, ha_id: str, block: O1CodeBlock
-    ) -> list[dict[str, Any]]:
+    ) -> list[Delta]:
         """Return the deltas of a code block (tool call, then result) and fire its event."""
         tool_input = llm.ToolInput(
             tool_name=CODE_TOOL_NAME,
