@@ -119,6 +119,22 @@ def test_config_yaml_passes_the_supervisor_rules(config: dict[str, Any]) -> None
     assert schema["llm_api_base"] == "url?"
 
 
+def test_prebuilt_images_are_published_by_the_workflow(config: dict[str, Any]) -> None:
+    """config.yaml's image is what .github/workflows/addon-image.yaml publishes, for every arch of config.yaml."""
+    workflow = load_yaml(REPO / ".github" / "workflows" / "addon-image.yaml")
+    env = workflow["env"]
+    owner = re.match(r"^https://github\.com/([^/]+)/", config["url"]).group(1).lower()
+    assert config["image"] == f"ghcr.io/{owner}/{{arch}}-{env['IMAGE_NAME']}"
+    assert sorted(json.loads(env["ARCHITECTURES"])) == sorted(config["arch"])
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
+    uses = [step["uses"] for step in steps if "uses" in step]
+    for action in ("prepare-multi-arch-matrix", "build-image", "publish-multi-arch-manifest"):
+        [used] = [u for u in uses if f"home-assistant/builder/actions/{action}@" in u]
+        assert re.search(r"@\d{4}\.\d{2}\.\d+$", used), f"{used}: pin a release of HA's builder"
+    [build] = [step for step in steps if "build-image@" in step.get("uses", "")]
+    assert build["with"]["context"] == "addon" and (ADDON / "Dockerfile").is_file()
+
+
 def test_backup_exclude_drops_caches_and_keeps_state(config: dict[str, Any]) -> None:
     # The Supervisor tests each path as it sees it with PurePath.match against every pattern.
     def excluded(path: str) -> bool:
