@@ -340,6 +340,25 @@ async def test_server_without_an_id_is_known_by_its_url(
     assert result["result"].unique_id == o1_server.url
 
 
+async def test_setup_keeps_the_url_when_another_entry_holds_the_server_id(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two entries of one server (one from before server ids): the second keeps its URL id and says why."""
+    holder = MockConfigEntry(
+        domain=DOMAIN, unique_id=o1_server.server_id, data={CONF_URL: "http://127.0.0.1:9", CONF_TOKEN: TOKEN}
+    )
+    holder.add_to_hass(hass)
+    legacy = MockConfigEntry(
+        domain=DOMAIN, unique_id=o1_server.url, data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    legacy.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(legacy.entry_id)
+    await hass.async_block_till_done()
+    assert legacy.state is ConfigEntryState.LOADED
+    assert legacy.unique_id == o1_server.url and holder.unique_id == o1_server.server_id
+    assert f"configured twice (server id {o1_server.server_id})" in caplog.text
+
+
 async def test_setup_adopts_the_server_id(
     hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
 ) -> None:
