@@ -12,7 +12,8 @@ first argument and the image's environment (``podman image inspect .Config.Env``
 4. checks, from the host: a Wyoming ``describe`` on 127.0.0.1:10700 answers ``info`` with o1's speech-to-text,
    text-to-speech and handle programs; ``GET /api/health`` on 10800; the two discovery messages (wyoming URI,
    o1 URL + the token in ``/data/api_token`` + the server id of ``/api/health``); ``GET /api/info`` with that
-   token lists the shipped profiles and the default profile of the options.
+   token lists the shipped profiles and the default profile of the options; one ``POST /api/conversation``
+   ("What is 2 + 2?") is answered by the embedded LLM with code run in the sandbox.
 
 Exit status 0 when every check passes; 1 with the failed check and the server's log tail otherwise.
 Standard library only (the host's python3).
@@ -104,10 +105,14 @@ def wyoming_describe(port: int, timeout: float = 10.0) -> dict[str, Any]:
         return data
 
 
-def http_json(url: str, token: str | None = None) -> Any:
-    """GET ``url`` and return its JSON body (raises on an HTTP error)."""
-    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"} if token else {})
-    with urllib.request.urlopen(request, timeout=15) as response:
+def http_json(url: str, token: str | None = None, body: dict[str, Any] | None = None) -> Any:
+    """GET ``url`` (POST ``body`` as JSON when given) and return the JSON answer (raises on an HTTP error)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    data = None
+    if body is not None:
+        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
+    request = urllib.request.Request(url, data=data, headers=headers)
+    with urllib.request.urlopen(request, timeout=300) as response:
         return json.loads(response.read())
 
 
@@ -190,6 +195,15 @@ def main(root: Path, image_env: list[str]) -> int:
               f"GET /api/info: profiles {sorted(profiles)}, no profile errors")
         check(api_info["default_profile"] == options["default_profile"], "the options' default profile")
         check((root / "config" / "profiles" / "README.txt").is_file(), "the user profiles folder was made")
+
+        # One real turn: the embedded LLM writes code, the sandbox runs it as `nobody`, the answer says 4.
+        turn_started = time.monotonic()
+        reply = http_json(f"http://127.0.0.1:{API_PORT}/api/conversation", token,
+                          {"text": "What is 2 + 2?", "conversation_id": "addon-image-check"})
+        blocks = [(b["decision"], b["exit_status"], b["output"].strip()) for b in reply["code_blocks"]]
+        check("4" in reply["answer"] and any(d == "allow" and e == 0 for d, e, _ in blocks),
+              f"a turn with the embedded LLM ({time.monotonic() - turn_started:.0f} s): "
+              f"{reply['answer']!r}, code blocks {blocks}")
         log(f"PASS: the add-on image starts and answers ({ready:.0f} s to ready)")
         return 0
     except (AssertionError, OSError, ValueError, KeyError, subprocess.SubprocessError) as err:
