@@ -6,8 +6,10 @@ localStorage ("hassTokens", as the frontend stores them after a login) and opens
 
 1. config-flow.png: Settings > Devices & services > Add integration > o1 (the config flow's form);
 2. integration.png: the o1 integration's page after the flow (its server entry and "o1 default" agent);
-3. voice-assistants.png: Settings > Voice assistants, with an assistant whose agent is o1;
+3. voice-assistants.png: Settings > Voice assistants > the "o1" assistant: o1's agent, speech-to-text and
+   text-to-speech;
 4. assist.png: the Assist dialog after a typed question answered by o1 (the embedded model).
+Clicks at fixed points are for a 1280x800 page of HA 2026.10's frontend.
 
 Every picture is HA's real UI as rendered; nothing is drawn. Run with the HA environment's Python.
 """
@@ -91,6 +93,36 @@ class Browser:
         result = await self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
         return result.get("result", {}).get("value")
 
+    async def click(self, text: str = "", label: str = "") -> bool:
+        """Click the first button (through every shadow root) whose text or aria-label/label is given."""
+        found = await self.evaluate(f"""(() => {{
+          const stack = [document];
+          while (stack.length) {{
+            const node = stack.pop();
+            if (node.nodeType === 1) {{
+              const name = node.tagName.toLowerCase();
+              const isButton = name.includes("button") || node.getAttribute("role") === "button";
+              const own = (node.textContent || "").trim();
+              const aria = node.getAttribute("aria-label") || node.getAttribute("label") || "";
+              if (isButton && (({json.dumps(text)} && own === {json.dumps(text)}) ||
+                               ({json.dumps(label)} && aria === {json.dumps(label)}))) {{
+                node.click();
+                return true;
+              }}
+            }}
+            if (node.shadowRoot) stack.push(node.shadowRoot);
+            for (const child of (node.children || [])) stack.push(child);
+          }}
+          return false;
+        }})()""")
+        log(f"click {text or label!r}: {'done' if found else 'not found'}")
+        return bool(found)
+
+    async def mouse_click(self, x: int, y: int) -> None:
+        """Click the left mouse button at a point of the page (CSS pixels)."""
+        for kind in ("mousePressed", "mouseReleased"):
+            await self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
     async def key(self, key: str, text: str = "") -> None:
         """Press and release one key (with its text for printable keys)."""
         code = {"Enter": 13}.get(key, ord(key.upper()) if len(key) == 1 else 0)
@@ -130,6 +162,12 @@ async def run(opts: argparse.Namespace, ws: Workspace, out: Path) -> None:
         await wait_for(rest.is_up, "Home Assistant", opts.startup_timeout, alive=alive)
         await rest.onboard(ws.ha_password)
         tokens = await login_tokens(rest, ws.ha_password)
+        async with HomeAssistantWS(rest) as hass_ws:
+            # configuration.yaml moved HA's HTTP port: keep it, or the frontend asks to confirm or revert.
+            try:
+                await hass_ws.command("http/config/promote")
+            except HAError as err:
+                log(f"no HTTP configuration to confirm ({err})")
 
         port = free_ports(1)[0]
         chromium = ws._start(ManagedProcess("chromium", [
@@ -143,6 +181,7 @@ async def run(opts: argparse.Namespace, ws: Workspace, out: Path) -> None:
 
         # 1. The config flow, opened the way "Add integration > o1" opens it.
         await browser.goto(ws.ha_url + "/config/integrations/dashboard/add?domain=o1")
+        await browser.click(text="OK")  # "Do you want to set up o1?"
         await asyncio.sleep(RENDER_SECONDS)
         await browser.screenshot(out / "config-flow.png")
 
@@ -162,11 +201,13 @@ async def run(opts: argparse.Namespace, ws: Workspace, out: Path) -> None:
 
         # 3. Settings > Voice assistants: the assistant answered by o1.
         await browser.goto(ws.ha_url + "/config/voice-assistants/assistants")
+        await browser.mouse_click(392, 232)  # the "o1" assistant of the list: its settings dialog
+        await asyncio.sleep(RENDER_SECONDS)
         await browser.screenshot(out / "voice-assistants.png")
 
         # 4. The Assist dialog ("a" on a dashboard), a typed question, o1's answer.
         await browser.goto(ws.ha_url + "/lovelace/0")
-        await browser.key("a", "a")
+        await browser.mouse_click(WIDTH - 84, 28)  # the toolbar's Assist button
         await asyncio.sleep(3)
         await browser.call("Input.insertText", text=opts.question)
         await browser.key("Enter")
@@ -183,7 +224,7 @@ def main() -> int:
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--question", default="What is 2 + 2?")
-    parser.add_argument("--answer-seconds", type=float, default=25.0,
+    parser.add_argument("--answer-seconds", type=float, default=15.0,
                         help="seconds to let the embedded model answer before the last picture")
     parser.add_argument("--startup-timeout", type=float, default=300.0)
     opts = parser.parse_args()
