@@ -1,5 +1,5 @@
 # The two commands a newcomer runs (see README.md). Both bootstrap the environments first (cached).
-.PHONY: demo test bootstrap test-server test-ha test-esphome
+.PHONY: demo test bootstrap test-server test-ha test-esphome test-typing
 
 AUDIO ?= tests/fixtures/what_is_two_plus_two.wav
 
@@ -20,3 +20,6 @@ test-ha:
 
 test-esphome:
 	script/test esphome
+
+test-typing:
+	script/test typing

@@ -120,7 +120,7 @@ async def run(settings: Settings) -> None:
                             idle_seconds=settings.wyoming_idle_seconds,
                             frame_seconds=settings.wyoming_frame_seconds)
     wyoming_port = await wyoming.start()
-    app = build_app(agent, settings.token, settings.version)
+    app = build_app(agent, settings.token, settings.version, settings.server_id)
     # 01 clients (ESP32 firmware, light client, app)
     add_light_routes(app, stt, tts, agent, settings.token, max_connections=settings.light_max_connections,
                      max_unauthenticated=settings.light_max_unauthenticated)

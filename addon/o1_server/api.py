@@ -6,8 +6,8 @@ Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors 
 500 internal_error, 502 llm_unavailable, 503 busy, 504 timeout.
 
 Routes:
-- ``GET /api/health`` -> ``{"status": "ok", "version", "sandbox": "bubblewrap"|"rlimits"}``
-- ``GET /api/info`` -> ``{"version", "api_version", "default_profile", "profiles": [...], "profile_errors": [...],
+- ``GET /api/health`` -> ``{"status": "ok", "version", "server_id", "sandbox": "bubblewrap"|"rlimits"}``
+- ``GET /api/info`` -> ``{"version", "api_version", "server_id", "default_profile", "profiles": [...], "profile_errors": [...],
   "sandbox": {"mode", "namespaces", "cgroups", "uids", "rlimits", "missing": [...]}}``
 - ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?, "home"?}`` -> AgentReply JSON
   (``home``: the Home Assistant context of the turn, see ``agent.home.HomeContext.from_json``)
@@ -19,6 +19,9 @@ Routes:
   "workdir"}``: the conversation as the profile that created it holds it, or as ``profile`` holds it (the
   same id under another profile is a separate conversation)
 - ``DELETE /api/conversation/{id}`` -> 204 (every profile's conversation of that id)
+
+``server_id`` is the server's stable identity (32 hex digits kept in its data directory, see
+``settings.load_server_id``), the unique id of its Home Assistant config entry whatever its URL.
 - ``POST /api/conversation/{id}/cancel`` -> 204 (stops a running turn) or 404
 - ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
 """
@@ -44,6 +47,7 @@ API_VERSION = 1
 STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502, "timeout": 504, "busy": 503}
 AGENT_KEY = web.AppKey("agent", O1Agent)
 VERSION_KEY = web.AppKey("version", str)
+SERVER_ID_KEY = web.AppKey("server_id", str)
 MAX_TEXT = MAX_TURN_CHARS
 HTTP_CHANNEL = "http"
 """The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
@@ -89,9 +93,10 @@ def _auth_middleware(token: str) -> Callable:
 
 
 async def health(request: web.Request) -> web.Response:
-    """Liveness, no auth; ``sandbox`` is the isolation mode of code blocks (``bubblewrap`` or ``rlimits``)."""
+    """Liveness, no auth; ``server_id`` is the server's stable identity; ``sandbox`` is the isolation mode of
+    code blocks (``bubblewrap`` or ``rlimits``)."""
     return web.json_response({"status": "ok", "version": request.app[VERSION_KEY],
-                              "sandbox": describe_isolation()["mode"]})
+                              "server_id": request.app[SERVER_ID_KEY], "sandbox": describe_isolation()["mode"]})
 
 
 async def info(request: web.Request) -> web.Response:
@@ -100,6 +105,7 @@ async def info(request: web.Request) -> web.Response:
     return web.json_response({
         "version": request.app[VERSION_KEY],
         "api_version": API_VERSION,
+        "server_id": request.app[SERVER_ID_KEY],
         "default_profile": agent.default_profile,
         "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
         "profile_errors": [str(e) for e in agent.profiles.errors],
@@ -237,13 +243,14 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response({"records": records})
 
 
-def build_app(agent: O1Agent, token: str, version: str) -> web.Application:
+def build_app(agent: O1Agent, token: str, version: str, server_id: str = "") -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token."""
     if not token:
         raise ValueError("the API needs a token")
     app = web.Application(middlewares=[_json_errors, _auth_middleware(token)], client_max_size=MAX_BODY)
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
+    app[SERVER_ID_KEY] = server_id
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/info", info)
     app.router.add_post("/api/conversation", converse)

@@ -21,6 +21,7 @@ import secrets
 import stat
 from collections.abc import MutableMapping
 import sys
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,6 +102,8 @@ class Settings:
     ha_token: str | None = None
     log_level: str = "INFO"
     version: str = field(default=__version__)
+    # This server's stable identity (``<data_dir>/server_id``): Home Assistant's unique id of its config entry.
+    server_id: str = ""
 
     @property
     def sandbox(self) -> Path:
@@ -171,6 +174,23 @@ def _warn_if_shared(path: str) -> None:
         return
     if mode & 0o077:
         _LOGGER.warning("Secret file %s is readable by other users (mode %o): chmod 600 it", path, mode)
+
+
+def load_server_id(data_dir: Path) -> str:
+    """Return this server's id: 32 hex digits kept in ``<data_dir>/server_id``, created on first start.
+
+    It identifies the server whatever its address (Home Assistant matches a discovered or moved server by it).
+    Raises OSError when the data directory cannot be written.
+    """
+    id_file = data_dir / "server_id"
+    if id_file.exists():
+        server_id = id_file.read_text(encoding="utf-8").strip()
+        if server_id:
+            return server_id
+    server_id = uuid.uuid4().hex
+    id_file.parent.mkdir(parents=True, exist_ok=True)
+    id_file.write_text(server_id + "\n", encoding="utf-8")
+    return server_id
 
 
 def _read_secret(path: str) -> str:
@@ -385,6 +405,7 @@ def settings_from_args(argv: list[str] | None = None,
         wyoming_port=args.wyoming_port,
         api_port=args.api_port,
         token=_load_token(args.token_file, env["token"], data_dir),
+        server_id=load_server_id(data_dir),
         data_dir=data_dir,
         profiles_dirs=(SHIPPED_PROFILES, *(Path(d).expanduser().resolve() for d in args.profiles_dir)),
         default_profile=args.default_profile,

@@ -12,7 +12,7 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.typing import ConfigType
 
 from .client import O1Client, O1ServerInfo
-from .const import DOMAIN
+from .const import DOMAIN, LOGGER
 from .coordinator import O1Coordinator
 from .issues import async_delete_issues
 from .services import async_setup_services
@@ -55,9 +55,25 @@ async def async_setup_entry(hass: HomeAssistant, entry: O1ConfigEntry) -> bool:
     # Raises ConfigEntryNotReady (unreachable, incompatible) or ConfigEntryAuthFailed.
     await coordinator.async_config_entry_first_refresh()
     entry.runtime_data = O1RuntimeData(client=client, coordinator=coordinator)
+    _async_adopt_server_id(hass, entry, coordinator.data.server_id)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
     return True
+
+
+def _async_adopt_server_id(hass: HomeAssistant, entry: O1ConfigEntry, server_id: str) -> None:
+    """Make the server's id the entry's unique id (entries made before servers had ids used the URL).
+
+    Left alone when the server gives no id or another entry already holds it.
+    """
+    if not server_id or entry.unique_id == server_id:
+        return
+    if hass.config_entries.async_entry_for_domain_unique_id(DOMAIN, server_id) is not None:
+        LOGGER.warning(
+            "The o1 server at %s is configured twice (server id %s)", entry.data[CONF_URL], server_id
+        )
+        return
+    hass.config_entries.async_update_entry(entry, unique_id=server_id)
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: O1ConfigEntry) -> bool:

@@ -75,6 +75,9 @@ class O1ServerInfo:
     api_version: int
     default_profile: str
     profiles: list[O1Profile]
+    # The server's stable identity (32 hex digits from its data directory): the config entry's unique id.
+    # Empty from a server older than 0.1.0's server id, which is then known by its URL.
+    server_id: str = ""
 
     def profile_names(self) -> list[str]:
         """Return the names of the profiles, in the server's order."""
@@ -389,6 +392,7 @@ class O1Client:
                     data.get("default_profile") or (profiles[0].name if profiles else "")
                 ),
                 profiles=profiles,
+                server_id=str(data.get("server_id") or ""),
             )
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise O1ConnectionError("Unexpected info reply from the o1 server") from err
@@ -547,6 +551,7 @@ class O1Client:
 
 def _error_message(data: Any) -> str | None:
     """Return the server's spoken-friendly message from an error body, if any."""
-    if isinstance(data, dict) and isinstance(data.get("message"), str) and data["message"]:
-        return data["message"]
+    message = data.get("message") if isinstance(data, dict) else None
+    if isinstance(message, str) and message:
+        return message
     return None

@@ -18,6 +18,7 @@ from homeassistant.config_entries import (
     ConfigEntryState,
     ConfigFlow,
     ConfigFlowResult,
+    ConfigSubentryData,
     ConfigSubentryFlow,
     SubentryFlowResult,
 )
@@ -94,7 +95,7 @@ def subentry_data(user_input: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def conversation_subentry(profile: str) -> dict[str, Any]:
+def conversation_subentry(profile: str) -> ConfigSubentryData:
     """Return the subentry description of the conversation agent of a profile."""
     return {
         "subentry_type": SUBENTRY_CONVERSATION,
@@ -135,6 +136,16 @@ async def async_validate_server(
     return info, {}
 
 
+def server_unique_id(info: O1ServerInfo, url: str) -> str:
+    """Return the unique id of a server's config entry: its server id, or its URL for an older server."""
+    return info.server_id or url
+
+
+def is_server_id(unique_id: str | None) -> bool:
+    """Return whether an entry's unique id is a server id (not the URL of an older server or entry)."""
+    return bool(unique_id) and not str(unique_id).startswith(("http://", "https://"))
+
+
 def discovery_abort_reason(errors: dict[str, str]) -> str:
     """Return the abort reason of a discovered server that failed its check."""
     if errors.get("base") == "invalid_auth":
@@ -168,21 +179,25 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_hassio(
         self, discovery_info: HassioServiceInfo
     ) -> ConfigFlowResult:
-        """Handle the o1 add-on announcing its server (URL and token) through the Supervisor.
+        """Handle the o1 add-on announcing its server (URL, token and server id) through the Supervisor.
 
-        A server already configured gets the announced token (the add-on may have a new
-        one); a new one is checked, then offered to the user.
+        The entry of a server already configured (same server id, whatever its URL) takes the
+        announced URL and token and reloads; a new server is checked, then offered to the user.
         """
         try:
             url = normalize_url(str(discovery_info.config["url"]))
             token = str(discovery_info.config["token"])
         except (KeyError, ValueError):
             return self.async_abort(reason="invalid_discovery_info")
-        await self.async_set_unique_id(url)
-        self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_TOKEN: token})
+        announced_id = str(discovery_info.config.get("server_id") or "")
+        if announced_id:
+            await self.async_set_unique_id(announced_id)
+            self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_TOKEN: token})
         info, errors = await async_validate_server(self.hass, url, token)
         if info is None:
             return self.async_abort(reason=discovery_abort_reason(errors))
+        await self.async_set_unique_id(server_unique_id(info, url))
+        self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_TOKEN: token})
         self._discovered = (discovery_info.name, url, token, info)
         self.context["title_placeholders"] = {"name": discovery_info.name}
         return await self.async_step_hassio_confirm()
@@ -211,10 +226,10 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
             except ValueError:
                 errors[CONF_URL] = "invalid_url"
             else:
-                await self.async_set_unique_id(url)
-                self._abort_if_unique_id_configured()
                 info, errors = await async_validate_server(self.hass, url, token)
                 if info is not None:
+                    await self.async_set_unique_id(server_unique_id(info, url))
+                    self._abort_if_unique_id_configured()
                     return self._create_server_entry(url, token, info)
 
         return self.async_show_form(
@@ -257,7 +272,7 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
-        """Change the server's URL or access token."""
+        """Change the server's URL or access token (of the same server: its server id must match)."""
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
@@ -267,16 +282,20 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
             except ValueError:
                 errors[CONF_URL] = "invalid_url"
             else:
-                if any(
-                    other.unique_id == url and other.entry_id != entry.entry_id
-                    for other in self._async_current_entries(include_ignore=False)
-                ):
-                    return self.async_abort(reason="already_configured")
                 info, errors = await async_validate_server(self.hass, url, token)
                 if info is not None:
+                    unique_id = server_unique_id(info, url)
+                    if is_server_id(entry.unique_id) and unique_id != entry.unique_id:
+                        # Another server: that is a new entry, not a new address of this one.
+                        return self.async_abort(reason="wrong_server")
+                    if any(
+                        other.unique_id == unique_id and other.entry_id != entry.entry_id
+                        for other in self._async_current_entries(include_ignore=False)
+                    ):
+                        return self.async_abort(reason="already_configured")
                     return self.async_update_reload_and_abort(
                         entry,
-                        unique_id=url,
+                        unique_id=unique_id,
                         title=entry_title(url),
                         data_updates={CONF_URL: url, CONF_TOKEN: token},
                     )

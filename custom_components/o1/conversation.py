@@ -22,11 +22,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, override
 
 from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import (
+    AssistantContentDeltaDict,
+    ToolResultContentDeltaDict,
+)
+from homeassistant.components.conversation.models import AbstractConversationAgent
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, MATCH_ALL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import intent, llm, translation
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import O1ConfigEntry
@@ -48,6 +53,9 @@ from .const import DOMAIN, LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERS
 from .entity import O1Entity
 from .events import async_fire_code_block, code_block_event_data
 from .home import HomeToolRunner, local_turns, turn_context
+
+# What the chat log's delta stream takes: assistant text or tool calls, and tool results.
+type Delta = AssistantContentDeltaDict | ToolResultContentDeltaDict
 
 # Entities only talk to the server; the server serialises its own work.
 PARALLEL_UPDATES = 0
@@ -97,11 +105,48 @@ def error_speech_key(err: O1Error) -> str:
     return SPEECH_UNKNOWN
 
 
-def error_message(err: O1Error) -> str:
-    """Return the sentence to speak for a failed turn (the server's own when it gave one)."""
+def speech_languages(language: str | None) -> list[str]:
+    """Return the translation languages to try for a conversation language, best first.
+
+    ``de-CH`` -> ``["de-CH", "de", "en"]``; English (the integration's source language) is last.
+    """
+    found: list[str] = []
+    if language:
+        found.append(language)
+        base = language.replace("_", "-").split("-", 1)[0].lower()
+        if base and base not in found:
+            found.append(base)
+    if "en" not in found:
+        found.append("en")
+    return found
+
+
+async def async_speech(hass: HomeAssistant, language: str | None, *, translation_key: str) -> str:
+    """Return the sentence of an exception translation (strings.json "exceptions") in `language`.
+
+    Looked up in translations/<language>.json, then in the base language, then in English; HA's
+    own exception messages are English only, the spoken answer must be in the user's language.
+    """
+    localize_key = f"component.{DOMAIN}.exceptions.{translation_key}.message"
+    english = (
+        await translation.async_get_translations(hass, "en", "exceptions", {DOMAIN})
+    ).get(localize_key)
+    for candidate in speech_languages(language)[:-1]:
+        # HA fills a language's missing keys (or a language without a file) with English: keep looking.
+        sentences = await translation.async_get_translations(
+            hass, candidate, "exceptions", {DOMAIN}
+        )
+        if (sentence := sentences.get(localize_key)) and sentence != english:
+            return sentence
+    return english or translation_key  # the key only without any translation file
+
+
+async def async_error_message(hass: HomeAssistant, err: O1Error, language: str | None) -> str:
+    """Return the sentence to speak for a failed turn: the server's own when it gave one, else
+    the translated sentence of the error's kind in the conversation's `language`."""
     if isinstance(err, O1ResponseError):
         return err.message
-    return str(HomeAssistantError(translation_domain=DOMAIN, translation_key=error_speech_key(err)))
+    return await async_speech(hass, language, translation_key=error_speech_key(err))
 
 
 def _code_block_result(block: O1CodeBlock) -> llm.ToolResult:
@@ -128,7 +173,7 @@ class _Turn:
 
 class O1ConversationEntity(
     conversation.ConversationEntity,
-    conversation.AbstractConversationAgent,
+    AbstractConversationAgent,
     O1Entity,
 ):
     """A Home Assistant conversation agent answered by one o1 profile."""
@@ -252,7 +297,7 @@ class O1ConversationEntity(
 
     async def _async_stream_turn(
         self, user_input: conversation.ConversationInput, ha_id: str, turn: _Turn
-    ) -> AsyncGenerator[dict[str, Any]]:
+    ) -> AsyncGenerator[Delta]:
         """Yield the chat log deltas of one turn; a failure becomes a spoken sentence.
 
         The answer's sentences are assistant text; each code block is an external
@@ -296,7 +341,7 @@ class O1ConversationEntity(
             elif isinstance(err, O1ConnectionError):
                 # Check the server now: its agents turn unavailable if it is gone.
                 await self.coordinator.async_request_refresh()
-            message = error_message(err)
+            message = await async_error_message(self.hass, err, user_input.language)
             if turn.spoken and not turn.text[-1].isspace():
                 message = f" {message}"
             yield self._text_delta(turn, message, in_text)
@@ -311,7 +356,7 @@ class O1ConversationEntity(
             LOGGER.debug("o1 no longer waited for tool call %s", event.name)
 
     @staticmethod
-    def _text_delta(turn: _Turn, text: str, in_text: bool) -> dict[str, Any]:
+    def _text_delta(turn: _Turn, text: str, in_text: bool) -> AssistantContentDeltaDict:
         """Return the delta of a piece of the answer (a new assistant message unless one is open)."""
         turn.spoken.append(text)
         if in_text:
@@ -320,7 +365,7 @@ class O1ConversationEntity(
 
     def _code_deltas(
         self, user_input: conversation.ConversationInput, ha_id: str, block: O1CodeBlock
-    ) -> list[dict[str, Any]]:
+    ) -> list[Delta]:
         """Return the deltas of a code block (tool call, then result) and fire its event."""
         tool_input = llm.ToolInput(
             tool_name=CODE_TOOL_NAME,
@@ -350,11 +395,11 @@ class O1ConversationEntity(
         ]
 
 
-def _home_call_deltas(call: dict[str, Any]) -> list[dict[str, Any]]:
+def _home_call_deltas(call: dict[str, Any]) -> list[Delta]:
     """Return the chat log deltas of one Home Assistant call of the agent's code (call, then result)."""
     tool_input = llm.ToolInput(
         tool_name=f"{HOME_TOOL_PREFIX}{call.get('op')}",
-        tool_args=call.get("args") if isinstance(call.get("args"), dict) else {},
+        tool_args=args if isinstance(args := call.get("args"), dict) else {},
         external=True,
     )
     ok = call.get("outcome") == "ok"

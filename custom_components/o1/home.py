@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from homeassistant.components import conversation
-from homeassistant.components.homeassistant import async_should_expose
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import Context, HomeAssistant, State
 from homeassistant.exceptions import HomeAssistantError, ServiceNotFound
 from homeassistant.helpers import (
@@ -75,8 +75,10 @@ def _json(value: Any) -> Any:
 
 
 def _state_dict(state: State) -> dict[str, Any]:
-    return _json({"entity_id": state.entity_id, "state": state.state, "attributes": dict(state.attributes),
+    """One state as HA's REST API shapes it (JSON-safe)."""
+    found: dict[str, Any] = _json({"entity_id": state.entity_id, "state": state.state, "attributes": dict(state.attributes),
                   "last_changed": state.last_changed})
+    return found
 
 
 def satellite_area(hass: HomeAssistant, device_id: str | None) -> str | None:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
+
+# pytest-homeassistant-custom-component turns SQLAlchemy's statement log on (INFO) when it loads, and the
+# recorder's thread then prints every SQL statement, some of them outside pytest's capture. No test reads them.
+logging.getLogger("sqlalchemy.engine").setLevel(logging.WARNING)
 
 # Import the integration first, or HA's loader finds phcc's own testing custom_components.
 import custom_components.o1  # noqa: F401

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from collections.abc import AsyncGenerator
 import socket
 
 import pytest
+
+# pytest-homeassistant-custom-component turns SQLAlchemy's statement log on (INFO) when it loads, and the
+# recorder's thread then prints every SQL statement, some of them outside pytest's capture. No test reads them.
+logging.getLogger("sqlalchemy.engine").setLevel(logging.WARNING)
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 # Import the integration first, or HA's loader finds phcc's own testing custom_components.
@@ -55,7 +61,7 @@ def mock_config_entry(hass: HomeAssistant, o1_server: StubO1Server) -> MockConfi
     entry = MockConfigEntry(
         domain=DOMAIN,
         title=entry_title(o1_server.url),
-        unique_id=o1_server.url,
+        unique_id=o1_server.server_id,
         data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN},
         subentries_data=[conversation_subentry("default")],
     )

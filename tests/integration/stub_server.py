@@ -118,6 +118,8 @@ class StubO1Server:
     """The stub server and the knobs tests turn."""
 
     token: str = TOKEN
+    # The server's stable id, served by /api/health and /api/info (None: an older server without one).
+    server_id: str | None = field(default_factory=lambda: uuid.uuid4().hex)
     info: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULT_INFO))
     reply: Callable[[dict[str, Any]], dict[str, Any]] = default_reply
     # (request, reply) -> the lines of the streamed answer: dicts (events), bytes (raw) or StreamActions.
@@ -214,7 +216,10 @@ class StubO1Server:
         await self._record(request)
         if (failure := await self._failure("health")) is not None:
             return failure
-        return web.json_response({"status": "ok", "version": self.info["version"]})
+        health = {"status": "ok", "version": self.info.get("version")}
+        if self.server_id is not None:
+            health["server_id"] = self.server_id
+        return web.json_response(health)
 
     async def _info(self, request: web.Request) -> web.Response:
         """Serve GET /api/info."""
@@ -223,6 +228,8 @@ class StubO1Server:
             return self._unauthorised()
         if (failure := await self._failure("info")) is not None:
             return failure
+        if self.server_id is not None:
+            return web.json_response({**self.info, "server_id": self.server_id})
         return web.json_response(self.info)
 
     async def _converse(self, request: web.Request) -> web.Response:

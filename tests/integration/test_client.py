@@ -54,7 +54,9 @@ async def test_health_needs_no_token(
 ) -> None:
     """GET /api/health is sent without the token."""
     client = O1Client(session, o1_server.url, "wrong")
-    assert await client.async_get_health() == {"status": "ok", "version": "0.1.0"}
+    assert await client.async_get_health() == {
+        "status": "ok", "version": "0.1.0", "server_id": o1_server.server_id
+    }
     assert "Authorization" not in o1_server.requests[-1].headers
 
 

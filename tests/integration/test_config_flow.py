@@ -42,7 +42,8 @@ async def test_user_flow_creates_entry_with_default_agent(
     assert result["title"] == f"o1 (127.0.0.1:{o1_server.port})"
     assert result["data"] == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
     entry = result["result"]
-    assert entry.unique_id == o1_server.url
+    # The server's own id, not its address: the entry follows the server to a new URL.
+    assert entry.unique_id == o1_server.server_id
     assert entry.state is ConfigEntryState.LOADED
     subentries = list(entry.subentries.values())
     assert len(subentries) == 1
@@ -164,7 +165,7 @@ async def test_user_flow_invalid_url(
 async def test_user_flow_already_configured(
     hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
 ) -> None:
-    """The same server (same normalised URL) cannot be added twice."""
+    """The same server (same server id, whatever the URL's spelling) cannot be added twice."""
     flow_id = await _start_user_flow(hass)
     result = await hass.config_entries.flow.async_configure(
         flow_id, {CONF_URL: o1_server.url.upper() + "/", CONF_TOKEN: TOKEN}
@@ -206,9 +207,9 @@ async def test_reconfigure_flow(
     init_integration: MockConfigEntry,
     o1_server: StubO1Server,
 ) -> None:
-    """Reconfigure moves the entry to another server URL and token."""
+    """Reconfigure moves the entry to the server's new URL and token (the same server: same id)."""
     entry = init_integration
-    other = StubO1Server(token="other-token")
+    other = StubO1Server(token="other-token", server_id=o1_server.server_id)
     await other.start()
     try:
         result = await entry.start_reconfigure_flow(hass)
@@ -233,7 +234,7 @@ async def test_reconfigure_flow(
         assert result["type"] is FlowResultType.ABORT
         assert result["reason"] == "reconfigure_successful"
         assert entry.data == {CONF_URL: other.url, CONF_TOKEN: "other-token"}
-        assert entry.unique_id == other.url
+        assert entry.unique_id == other.server_id
         assert entry.title == f"o1 (127.0.0.1:{other.port})"
         assert entry.state is ConfigEntryState.LOADED
         assert other.requests_to("GET", "/api/info")
@@ -259,21 +260,117 @@ async def test_reconfigure_flow_same_url(
 
 
 async def test_reconfigure_flow_to_another_configured_server(
-    hass: HomeAssistant, init_integration: MockConfigEntry
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
 ) -> None:
-    """Reconfigure refuses the URL of another configured entry."""
+    """Reconfigure refuses a URL whose server another entry already holds."""
     taken = MockConfigEntry(
-        domain=DOMAIN,
-        unique_id="http://taken.example:10800",
-        data={CONF_URL: "http://taken.example:10800", CONF_TOKEN: "t"},
+        domain=DOMAIN, unique_id=o1_server.server_id, data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
     )
     taken.add_to_hass(hass)
-    result = await init_integration.start_reconfigure_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_URL: "http://TAKEN.example:10800/", CONF_TOKEN: "t"}
+    # An entry from before server ids (its unique id is its URL) may take any server's id, but not one
+    # another entry holds.
+    legacy_url = "http://127.0.0.1:9"
+    legacy = MockConfigEntry(
+        domain=DOMAIN, unique_id=legacy_url, data={CONF_URL: legacy_url, CONF_TOKEN: TOKEN}
     )
+    legacy.add_to_hass(hass)
+    # The same server at a second address (another port).
+    again = StubO1Server(server_id=o1_server.server_id)
+    await again.start()
+    try:
+        result = await legacy.start_reconfigure_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_URL: again.url, CONF_TOKEN: TOKEN}
+        )
+    finally:
+        await again.stop()
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "already_configured"
+    assert legacy.data[CONF_URL] == legacy_url and legacy.unique_id == legacy_url
+
+
+async def test_reconfigure_flow_to_a_different_server(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """Reconfigure cannot turn the entry into another server's (that is a new entry)."""
+    other = StubO1Server()
+    await other.start()
+    try:
+        result = await init_integration.start_reconfigure_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_URL: other.url, CONF_TOKEN: TOKEN}
+        )
+        assert result["type"] is FlowResultType.ABORT
+        assert result["reason"] == "wrong_server"
+        assert init_integration.data[CONF_URL] == o1_server.url
+        assert init_integration.unique_id == o1_server.server_id
+    finally:
+        await other.stop()
+
+
+async def test_user_flow_same_server_at_another_url(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """The server is known by its id: another address of it is no second entry."""
+    again = StubO1Server(server_id=o1_server.server_id)
+    await again.start()
+    try:
+        flow_id = await _start_user_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            flow_id, {CONF_URL: again.url, CONF_TOKEN: TOKEN}
+        )
+    finally:
+        await again.stop()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert len(hass.config_entries.async_entries(DOMAIN)) == 1
+
+
+async def test_server_without_an_id_is_known_by_its_url(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """A server older than server ids gives its URL as the entry's unique id."""
+    o1_server.server_id = None
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["result"].unique_id == o1_server.url
+
+
+async def test_setup_keeps_the_url_when_another_entry_holds_the_server_id(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two entries of one server (one from before server ids): the second keeps its URL id and says why."""
+    holder = MockConfigEntry(
+        domain=DOMAIN, unique_id=o1_server.server_id, data={CONF_URL: "http://127.0.0.1:9", CONF_TOKEN: TOKEN}
+    )
+    holder.add_to_hass(hass)
+    legacy = MockConfigEntry(
+        domain=DOMAIN, unique_id=o1_server.url, data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    legacy.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(legacy.entry_id)
+    await hass.async_block_till_done()
+    assert legacy.state is ConfigEntryState.LOADED
+    assert legacy.unique_id == o1_server.url and holder.unique_id == o1_server.server_id
+    assert f"configured twice (server id {o1_server.server_id})" in caplog.text
+
+
+async def test_setup_adopts_the_server_id(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """An entry made before server ids (unique id = URL) takes the server's id when it loads."""
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=o1_server.url, data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.unique_id == o1_server.server_id
 
 
 # --- Conversation subentries -------------------------------------------------
@@ -478,7 +575,7 @@ async def test_hassio_discovery_creates_entry(
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     entry = result["result"]
-    assert entry.unique_id == o1_server.url
+    assert entry.unique_id == o1_server.server_id
     assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
     assert [s.data for s in entry.subentries.values()] == [{"profile": "default"}]
 
@@ -496,6 +593,37 @@ async def test_hassio_discovery_updates_known_server(
     assert result["reason"] == "already_configured"
     assert init_integration.data[CONF_TOKEN] == "new-token"
     assert init_integration.state is ConfigEntryState.LOADED
+
+
+@pytest.mark.parametrize("announce_id", [True, False])
+async def test_hassio_discovery_of_a_moved_server_updates_its_url(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server, announce_id: bool
+) -> None:
+    """A configured server announced at a new address (same server id) moves its entry there.
+
+    Announced without its id (an older add-on), the server's own /api/info gives it.
+    """
+    old_url = "http://127.0.0.1:9"
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        unique_id=o1_server.server_id,
+        data={CONF_URL: old_url, CONF_TOKEN: "old-token"},
+    )
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert entry.state is ConfigEntryState.SETUP_RETRY
+
+    extra = {"server_id": o1_server.server_id} if announce_id else {}
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_HASSIO}, data=_discovery(o1_server.url, TOKEN, **extra)
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    assert entry.state is ConfigEntryState.LOADED
+    assert len(hass.config_entries.async_entries(DOMAIN)) == 1
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from custom_components.o1.conversation import (
     SPEECH_CONNECTION,
     SPEECH_TIMEOUT,
     SPEECH_UNKNOWN,
-    error_message,
+    async_error_message,
 )
 from custom_components.o1.config_flow import conversation_subentry, entry_title
 from custom_components.o1.const import DOMAIN
@@ -283,6 +283,24 @@ async def test_connection_error_is_spoken(
     assert result.response.speech["plain"]["speech"] == MESSAGE_CONNECTION
 
 
+@pytest.mark.parametrize(
+    ("language", "spoken_in"), [("de", "de"), ("de-CH", "de"), ("en", "en"), ("fr", "en")]
+)
+async def test_errors_are_spoken_in_the_conversation_language(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    o1_server: StubO1Server,
+    language: str,
+    spoken_in: str,
+) -> None:
+    """The sentence of a failure is in the user's language (English when o1 has no translation)."""
+    await o1_server.stop()
+    result = await _converse(hass, "hallo", language=language)
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert result.response.speech["plain"]["speech"] == spoken(SPEECH_CONNECTION, spoken_in)
+    assert spoken(SPEECH_CONNECTION, "de") != spoken(SPEECH_CONNECTION, "en")
+
+
 async def test_malformed_reply_is_spoken(
     hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
 ) -> None:
@@ -337,4 +355,5 @@ async def test_error_message_of_a_bare_error(
     hass: HomeAssistant, init_integration: MockConfigEntry
 ) -> None:
     """An error of no known kind still gives a (translated) sentence."""
-    assert error_message(O1Error("x")) == MESSAGE_UNKNOWN
+    assert await async_error_message(hass, O1Error("x"), "en") == MESSAGE_UNKNOWN
+    assert await async_error_message(hass, O1Error("x"), "de") == spoken(SPEECH_UNKNOWN, "de")

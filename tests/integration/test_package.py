@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
+import re
 
 import yaml
 
@@ -49,7 +50,8 @@ def test_manifest_and_hacs() -> None:
         "dependencies": ["conversation"],
         "documentation": manifest["documentation"],
         "integration_type": "service",
-        "iot_class": "local_push",
+        # It asks the server every minute (coordinator); a turn is a request HA makes: polling, not push.
+        "iot_class": "local_polling",
         "issue_tracker": manifest["issue_tracker"],
         "requirements": [],
         "version": "0.1.0",
@@ -106,3 +108,29 @@ def test_icons_cover_services_and_entity() -> None:
     services = yaml.safe_load((PACKAGE / "services.yaml").read_text())
     assert set(icons["services"]) == set(services)
     assert icons["entity"]["conversation"]["conversation"]["default"].startswith("mdi:")
+
+
+def test_claimed_docs_rules_point_at_real_sections() -> None:
+    """Every rule marked done whose comment names README sections ("Name") has those sections in README.md."""
+    rules = yaml.safe_load((PACKAGE / "quality_scale.yaml").read_text())["rules"]
+    readme = (REPO / "README.md").read_text()
+    headings = set(re.findall(r"^#{2,3} (.+?)\s*$", readme, re.M))
+    bold_items = set(re.findall(r"^- \*\*([^*]+?):?\*\*", readme, re.M))
+    named = 0
+    for name, rule in rules.items():
+        if isinstance(rule, str) or rule["status"] != "done" or "README.md" not in rule.get("comment", ""):
+            continue
+        for section in re.findall(r'"([^"]+)"', rule["comment"].split("README.md", 1)[1]):
+            named += 1
+            assert section in headings or section in bold_items, f"{name}: README.md has no {section!r}"
+    assert named >= 10
+    for rule in ("docs-known-limitations", "docs-supported-functions", "docs-use-cases", "docs-troubleshooting"):
+        status = rules[rule] if isinstance(rules[rule], str) else rules[rule]["status"]
+        assert status == "done", rule
+
+
+def test_strict_typing_is_checked_by_make_test() -> None:
+    """strict-typing is claimed: `make test` (script/test all) runs mypy --strict on the integration."""
+    script = (REPO / "script" / "test").read_text()
+    assert re.search(r"mypy\" --strict .*custom_components/o1", script)
+    assert 'if [ "$which" = all ] || [ "$which" = typing ]' in script

@@ -26,7 +26,7 @@ from custom_components.o1.const import CONF_PROFILE
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_LLM_HASS_API
 
-from .translations import PACKAGE, strings
+from .translations import PACKAGE, strings, translation
 
 MODULES = {path.stem: ast.parse(path.read_text(), str(path)) for path in PACKAGE.glob("*.py")}
 # Aborts HA's config flow helpers raise by themselves.
@@ -287,3 +287,24 @@ def test_resolver_refuses_what_it_cannot_read() -> None:
         assert "some.attribute" in str(err)
     else:  # pragma: no cover - the resolver must not accept it
         raise AssertionError("resolved an unknown expression")
+
+
+def test_every_language_has_every_key() -> None:
+    """Each translations/*.json has exactly strings.json's keys, each translated, with its placeholders.
+
+    HA falls back to English for a missing key: a missing key would speak English in the middle of
+    another language, an extra one is a key nobody reads.
+    """
+    source = _leaves(strings())
+    languages = sorted(path.stem for path in (PACKAGE / "translations").glob("*.json"))
+    assert "en" in languages and len(languages) >= 2, languages
+    for language in languages:
+        translated = _leaves(translation(language))
+        assert set(translated) == set(source), language
+        for path, text in translated.items():
+            assert text and text == text.strip(), (language, path)
+            assert _placeholders(text) == _placeholders(source[path]), (language, path)
+            assert text.count("\n") == source[path].count("\n"), (language, path)
+        if language != "en":
+            spoken_keys = [path for path in source if path.startswith("exceptions.speech_")]
+            assert spoken_keys and all(translated[p] != source[p] for p in spoken_keys), language

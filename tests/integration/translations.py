@@ -16,6 +16,11 @@ def strings() -> dict[str, Any]:
     return json.loads((PACKAGE / "strings.json").read_text())
 
 
-def spoken(key: str) -> str:
-    """Return the sentence an exception translation key gives (HA drops its final period)."""
-    return strings()["exceptions"][key]["message"].rstrip(".")
+def translation(language: str) -> dict[str, Any]:
+    """Return the integration's translations/<language>.json."""
+    return json.loads((PACKAGE / "translations" / f"{language}.json").read_text())
+
+
+def spoken(key: str, language: str = "en") -> str:
+    """Return the sentence spoken for an exception translation key, in a language."""
+    return translation(language)["exceptions"][key]["message"]

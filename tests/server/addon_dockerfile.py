@@ -119,6 +119,18 @@ def stages(instructions: list[Instruction]) -> list[Stage]:
     return result
 
 
+def global_args(instructions: list[Instruction]) -> dict[str, str]:
+    """``ARG NAME=default`` values before the first FROM (the only ones a FROM line can use)."""
+    found = {}
+    for ins in instructions:
+        if ins.keyword == "FROM":
+            break
+        name, sep, value = ins.text.partition("=")
+        if sep:
+            found[name.strip()] = value.strip().strip('"')
+    return found
+
+
 def arg_defaults(stage: Stage) -> dict[str, str]:
     """``ARG NAME=default`` values of a stage."""
     found = {}

@@ -107,7 +107,8 @@ def test_config_yaml_passes_the_supervisor_rules(config: dict[str, Any]) -> None
     assert valid["discovery"] == ["wyoming", "o1"]
     assert valid["homeassistant_api"] is True
     mapped = {m["type"]: m["read_only"] for m in valid["map"]}
-    assert mapped == {"addon_config": False, "share": False}
+    # app_config: the add-on's own folder under /addon_configs (Supervisor 2026.07 renamed addon_config).
+    assert mapped == {"app_config": False, "share": False}
     assert valid["backup_exclude"]
     # The options the issue asks for, with a secret typed as a password.
     schema = valid["schema"]
@@ -116,6 +117,22 @@ def test_config_yaml_passes_the_supervisor_rules(config: dict[str, Any]) -> None
         assert option in schema, option
     assert schema["llm_api_key"] == "password?"
     assert schema["llm_api_base"] == "url?"
+
+
+def test_prebuilt_images_are_published_by_the_workflow(config: dict[str, Any]) -> None:
+    """config.yaml's image is what .github/workflows/addon-image.yaml publishes, for every arch of config.yaml."""
+    workflow = load_yaml(REPO / ".github" / "workflows" / "addon-image.yaml")
+    env = workflow["env"]
+    owner = re.match(r"^https://github\.com/([^/]+)/", config["url"]).group(1).lower()
+    assert config["image"] == f"ghcr.io/{owner}/{{arch}}-{env['IMAGE_NAME']}"
+    assert sorted(json.loads(env["ARCHITECTURES"])) == sorted(config["arch"])
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"]]
+    uses = [step["uses"] for step in steps if "uses" in step]
+    for action in ("prepare-multi-arch-matrix", "build-image", "publish-multi-arch-manifest"):
+        [used] = [u for u in uses if f"home-assistant/builder/actions/{action}@" in u]
+        assert re.search(r"@\d{4}\.\d{2}\.\d+$", used), f"{used}: pin a release of HA's builder"
+    [build] = [step for step in steps if "build-image@" in step.get("uses", "")]
+    assert build["with"]["context"] == "addon" and (ADDON / "Dockerfile").is_file()
 
 
 def test_backup_exclude_drops_caches_and_keeps_state(config: dict[str, Any]) -> None:
@@ -145,6 +162,9 @@ BROKEN_CONFIGS = {
     "watchdog without [HOST]": lambda c: c.update(watchdog="tcp://localhost:10700"),
     "bad map entry": lambda c: c.update(map=["addon_config:rx"]),
     "config with addon_config": lambda c: c.update(map=["config:rw", "addon_config:rw"]),
+    "legacy map name addon_config": lambda c: c.update(map=["addon_config:rw", "share:rw"]),
+    "legacy map name all_addon_configs": lambda c: c.update(map=["all_addon_configs"]),
+    "legacy map name addons": lambda c: c.update(map=[{"type": "addons"}]),
     "bad option type": lambda c: c["schema"].update(threads="int(a,b)"),
     "list inside a list": lambda c: c["schema"].update(threads=[["int"]]),
     "bad match regex": lambda c: c["schema"].update(stt_model="match(([a-z)"),
@@ -234,13 +254,15 @@ def test_icon_and_logo_are_pngs_of_the_documented_size() -> None:
 
 
 def test_every_stage_is_pinned_python_on_bookworm(stages: list[dockerfile.Stage]) -> None:
-    text = (ADDON / "Dockerfile").read_text(encoding="utf-8")
-    assert "BUILD_FROM" not in text, "recent Supervisors pass no BUILD_FROM: the FROM must be explicit"
+    # BUILD_FROM: the Supervisor passes it only from a build.yaml (the repository has none, so the default is the
+    # base), and script/addon-image passes a local Debian bookworm base (the same python3.11 family).
+    assert not (ADDON / "build.yaml").exists() and not (ADDON / "build.json").exists()
+    instructions = dockerfile.parse((ADDON / "Dockerfile").read_text(encoding="utf-8"))
+    base = dockerfile.global_args(instructions)["BUILD_FROM"]
+    assert dockerfile.RE_PINNED_PYTHON.match(base), f"{base}: pin python:3.11.N-slim-bookworm or 3.12.N"
     assert [s.name for s in stages] == ["build", "s6", None]
-    for stage in stages:
-        m = dockerfile.RE_PINNED_PYTHON.match(stage.base)
-        assert m, f"{stage.base}: pin python:3.11.N-slim-bookworm or python:3.12.N-slim-bookworm"
-    assert len({s.base for s in stages}) == 1, "the venv is copied between stages: same interpreter everywhere"
+    # The venv is copied between stages: the same interpreter everywhere.
+    assert {s.base for s in stages} == {"${BUILD_FROM}"}
 
 
 def bootstrap_value(name: str) -> str:
@@ -379,6 +401,7 @@ def test_s6_overlay_is_pinned_and_matches_the_service_layout(stages: list[docker
     ({"TARGETARCH": "arm64"}, "aarch64"),
     ({"TARGETARCH": "amd64"}, "x86_64"),
     ({"BUILD_ARCH": "armv7"}, None),
+    ({"BUILD_ARCH": "amd64", "S6_OVERLAY_VERSION": "none"}, ""),
 ])
 def test_s6_download_step_picks_the_architecture(tmp_path: Path, stages: list[dockerfile.Stage],
                                                  env: dict[str, str], arch: str | None) -> None:
@@ -402,6 +425,9 @@ def test_s6_download_step_picks_the_architecture(tmp_path: Path, stages: list[do
         "PATH": f"{stubs}:/usr/bin:/bin", "S6_OVERLAY_VERSION": version, **env})
     if arch is None:
         assert result.returncode != 0 and "unsupported architecture: armv7" in result.stderr
+        return
+    if arch == "":  # script/addon-image's build: nothing downloaded, an empty /s6root to copy
+        assert result.returncode == 0 and not log.exists() and (tmp_path / "s6root").is_dir()
         return
     assert result.returncode == 0, result.stderr
     base = f"https://github.com/just-containers/s6-overlay/releases/download/v{version}"
@@ -579,6 +605,11 @@ def test_defaults_leave_optional_flags_out_and_keep_the_token(tmp_path: Path, co
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
     again = settings_from_args(json.loads(run_start(root).stdout)[1:])
     assert again.token == first.token
+    # Likewise the server's id (Home Assistant's unique id of its entry): made once, kept across restarts.
+    assert re.fullmatch(r"[0-9a-f]{32}", first.server_id)
+    assert (root / "data" / "server_id").read_text().strip() == first.server_id == again.server_id
+    other = settings_from_args(json.loads(run_start(make_root(tmp_path / "other", config["options"])).stdout)[1:])
+    assert other.server_id != first.server_id
 
 
 def test_profiles_folder_is_created_once_with_a_readme(tmp_path: Path, config: dict[str, Any]) -> None:
@@ -845,10 +876,14 @@ async def test_discovery_announces_wyoming_and_o1(addon_server: AddonServer) -> 
         status, log = await run_discovery(discovery_env(addon_server, supervisor))
     assert status == 0, log
     wyoming, api = addon_server.proc.wyoming_port, addon_server.proc.api_port
+    # The server's stable id, kept in its data directory, is announced with its address.
+    server_id = (addon_server.root / "data" / "server_id").read_text().strip()
+    assert re.fullmatch(r"[0-9a-f]{32}", server_id)
     assert supervisor.requests == [
         ("Bearer supervisor-token", {"service": "wyoming", "config": {"uri": f"tcp://local-o1:{wyoming}"}}),
         ("Bearer supervisor-token", {"service": "o1", "config": {"url": f"http://local-o1:{api}",
-                                                                 "token": addon_server.token}}),
+                                                                 "token": addon_server.token,
+                                                                 "server_id": server_id}}),
     ]
     assert "announced wyoming" in log and "announced o1" in log and addon_server.token not in log
     # The token handed to Home Assistant opens the server's API.

@@ -12,12 +12,13 @@ from o1_server.api import build_app
 from tests.support.scripted_llm import ScriptedLLM
 
 TOKEN = "test-token"
+SERVER_ID = "5e7f0c1d2b3a49f8a6e5d4c3b2a19080"
 
 
 @pytest.fixture
 async def api(make_agent) -> AsyncIterator[str]:
     """Serve the API of a real agent on a free port; yield its base URL."""
-    runner = web.AppRunner(build_app(make_agent(), TOKEN, "9.9.9"))
+    runner = web.AppRunner(build_app(make_agent(), TOKEN, "9.9.9", SERVER_ID))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
@@ -36,7 +37,8 @@ async def test_health_needs_no_token(api: str) -> None:
     from o1_server.agent.sandbox import describe_isolation
 
     assert await call("GET", f"{api}/api/health", token=None) == (
-        200, {"status": "ok", "version": "9.9.9", "sandbox": describe_isolation()["mode"]})
+        200, {"status": "ok", "version": "9.9.9", "server_id": SERVER_ID,
+              "sandbox": describe_isolation()["mode"]})
 
 
 @pytest.mark.parametrize("token", [None, "wrong", ""])
@@ -52,6 +54,7 @@ async def test_info_lists_the_shipped_profiles(api: str) -> None:
     assert {"default", "safe", "home", "power", "t"} <= names
     assert body["default_profile"] == "t" and body["api_version"] == 1
     assert body["sandbox"]["mode"] in ("bubblewrap", "rlimits") and isinstance(body["sandbox"]["missing"], list)
+    assert body["server_id"] == SERVER_ID
 
 
 @pytest.mark.parametrize(
