@@ -569,6 +569,12 @@ def _bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds:
         argv.extend([kind, path, path])
         made.add(path)
 
+    # The private /tmp (and /proc, /dev) first: a later mount on top of a bind would hide it, and the checkout
+    # (the o1 helpers) or a conversation folder may well live under /tmp.
+    tmp_size = str(limits.tmp_mb * MIB)
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--perms", "1777", "--size", tmp_size, "--tmpfs", "/dev/shm",  # POSIX semaphores, multiprocessing
+             "--perms", "1777", "--size", tmp_size, "--tmpfs", "/tmp"]
     bind("--ro-bind", "/usr")
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = f"/{name}"
@@ -582,10 +588,6 @@ def _bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds:
     for path in _python_paths():
         bind("--ro-bind", path)
     bind("--ro-bind", str(HELPERS_DIR))
-    tmp_size = str(limits.tmp_mb * MIB)
-    argv += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", tmp_size, "--tmpfs", "/dev/shm",  # POSIX semaphores, multiprocessing
-             "--perms", "1777", "--size", tmp_size, "--tmpfs", "/tmp"]
     bind("--bind", str(cwd))
     for path in binds:
         bind("--bind", os.path.abspath(os.fspath(path)))
