@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -65,13 +66,17 @@ limits: {{seconds_per_block: {seconds}, blocks_per_turn: {blocks}, seconds_per_t
 
 
 @pytest.fixture
-def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Callable[..., O1Agent]:
+def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Iterator[Callable[..., O1Agent]]:
     """Build a real O1Agent (Open Interpreter + sandbox + audit) whose LLM is the scripted server.
 
     Keyword arguments shape the test profile ``t``: policy (dict), seconds (per block), blocks (per turn),
     turn (seconds per turn), api_base (to point the LLM elsewhere), llm_timeout (seconds), context (the
     profile's context window, tokens), max_tokens (per reply).
+
+    At teardown every turn still running (a test that gave up on a hung turn) is stopped and waited for, so it
+    cannot send a late request that eats the next test's scripted replies (turns run on daemon threads).
     """
+    agents: list[O1Agent] = []
 
     def factory(policy: dict | None = None, seconds: float = 5, blocks: int = 3, turn: float = 60,
                 api_base: str | None = None, llm_timeout: float = 10.0, data_dir: Path | None = None,
@@ -84,9 +89,16 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Callable[..., O1Age
         profiles = load_profiles([REPO / "profiles", folder])
         data = data_dir or tmp_path / "data"
         llm = LLMConfig("openai/scripted", api_base or scripted_llm.api_base, "none", timeout=llm_timeout)
-        return O1Agent(profiles, "t", llm, data, data / "sandbox")
+        agents.append(O1Agent(profiles, "t", llm, data, data / "sandbox"))
+        return agents[-1]
 
-    return factory
+    yield factory
+    sessions = [s for agent in agents for s in list(agent.sessions._sessions.values())]
+    for session in sessions:
+        session.stop()
+    deadline = time.monotonic() + 30
+    while any(s.running for s in sessions) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def tree_digest(root: Path, skip: Path) -> str:
