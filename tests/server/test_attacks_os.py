@@ -42,7 +42,8 @@ def _need_bwrap() -> None:
         pytest.skip("install bubblewrap: apt-get install bubblewrap (or script/bootstrap system_packages)")
     iso = sandbox.isolation()
     if not iso.bwrap:
-        pytest.skip("bubblewrap cannot create namespaces here: " + " ".join(iso.missing))
+        pytest.skip("bubblewrap cannot create namespaces here (in a container, allow user namespaces or grant "
+                    "SYS_ADMIN as addon/DOCS.md 'Sandbox' explains): " + " ".join(iso.missing))
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +106,8 @@ def need_python(mode: str) -> None:
     """Python blocks in the fallback run as the conversation's uid, which must reach the server's Python."""
     if mode == "fallback" and not sandbox.python_reachable_by_others():
         pytest.skip(f"the fallback's conversation uid cannot enter the folders of {sys.executable} (e.g. /root); "
-                    "the add-on image keeps Python in /usr/local and /opt, where it can")
+                    "the add-on image keeps Python in /usr/local and /opt, where it can; to cover it here, build the "
+                    "server env from a Python outside /root (O1_SERVER_PYTHON=/usr/bin/python3.11 script/bootstrap)")
 
 
 def shell_double_fork(marker: str) -> str:
@@ -183,7 +185,8 @@ def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None
         pytest.skip("cgroups need root; run the suite as root")
     sandbox.configure(DEFAULT_UIDS, bwrap=False)
     if sandbox.isolation().cgroups is None:
-        pytest.skip("no writable cgroups here: " + " ".join(sandbox.isolation().missing))
+        pytest.skip("no writable cgroups here (mount /sys/fs/cgroup read-write, as addon/rootfs/usr/local/bin/"
+                    "o1-start does): " + " ".join(sandbox.isolation().missing))
     marker = f"o1-orphan-{uuid.uuid4().hex}"
     folder = conversation_dir(box_root, "orphan")
     script = (
@@ -211,7 +214,8 @@ def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None
 # ------------------------------------------------------------------------------------------ limits
 def test_forked_children_share_one_memory_limit(mode: str, box_root: Path) -> None:
     if sandbox.isolation().cgroups is None:
-        pytest.skip("no writable cgroups here: " + " ".join(sandbox.isolation().missing))
+        pytest.skip("no writable cgroups here (mount /sys/fs/cgroup read-write, as addon/rootfs/usr/local/bin/"
+                    "o1-start does): " + " ".join(sandbox.isolation().missing))
     folder = conversation_dir(box_root, "memory")
     # Four forked children (perl, which every Debian has) each take 100 MiB (written, so really resident) and
     # hold it until a common moment; only those still alive then write their file. With 256 MiB for the whole

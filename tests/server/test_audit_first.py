@@ -56,7 +56,7 @@ def small_fs() -> Path:
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
                       capture_output=True).returncode != 0:
         folder.rmdir()
-        pytest.skip("cannot mount a tmpfs here (not root)")
+        pytest.skip("cannot mount a small tmpfs to fill up here (needs root): run the suite as root")
     yield folder
     subprocess.run(["umount", str(folder)], check=True)
     folder.rmdir()
