@@ -1,7 +1,7 @@
 """Agent benchmark: the evaluation set of benchmarks/agent_cases.py through the real o1 server, per model.
 
     benchmarks/agent [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m] [--only id,id] [--json out]
-                     [--profile default] [--ha-url URL --ha-token TOKEN]
+                     [--profile default] [--no-home]
 
 For each model it starts ``o1-server --llm-model <model>`` (this checkout's code, the cached server env) on
 127.0.0.1 with a fresh data folder, runs every case as its own conversation over the streaming HTTP API
@@ -14,8 +14,10 @@ For each model it starts ``o1-server --llm-model <model>`` (this checkout's code
 - LLM memory: the embedded LLM server's peak resident memory (``VmHWM`` of the llama_cpp.server child).
 
 It prints accuracy per kind of request, median and p90 of each time, and the memory, models side by side.
-Home requests need a test Home Assistant (``--ha-url``/``--ha-token``, passed to the server); without one
-they are skipped and reported as such. Timings depend on the machine's load: the load average is printed.
+Home requests run in a real Home Assistant (the HA env from ``script/bootstrap ha``) holding a test home, through
+the o1 conversation agent with the shipped ``home`` profile, against the same server (benchmarks/agent_home.py);
+their turn time is Home Assistant's ``conversation.async_converse`` call (no first-text figure). ``--no-home``
+skips them (reported as skipped). Timings depend on the machine's load: the load average is printed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import asyncio
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -144,11 +147,32 @@ async def run_case(http: aiohttp.ClientSession, server: O1Process, case: Case, p
     return result
 
 
+def run_home_cases(server: O1Process, cases: list[Case], data: Path) -> list[dict[str, Any]]:
+    """Run the home ``cases`` in a real Home Assistant against ``server`` (benchmarks/agent_home.py in the HA
+    env); return their rows in the order of ``cases`` (a case the harness did not report counts as wrong)."""
+    out = data / "home-rows.jsonl"
+    out.unlink(missing_ok=True)
+    env = {**os.environ, "O1_BENCH_URL": server.api_url, "O1_BENCH_TOKEN": server.token,
+           "O1_BENCH_CASES": ",".join(c.id for c in cases), "O1_BENCH_OUT": str(out),
+           "PYTHONPATH": f"{REPO}:{REPO / 'addon'}"}
+    cache = Path(os.environ.get("O1_CACHE", Path.home() / ".cache" / "o1"))
+    proc = subprocess.run(
+        [str(cache / "ha-venv" / "bin" / "python"), "-m", "pytest", str(REPO / "benchmarks" / "agent_home.py"),
+         "-q", "-p", "no:cacheprovider", "-o", "python_functions=bench_*"],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    got = {}
+    if out.exists():
+        got = {row["id"]: row for row in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    if len(got) < len(cases):
+        print(proc.stdout[-3000:], proc.stderr[-3000:], sep="\n", flush=True)
+    return [got.get(c.id) or {"id": c.id, "kind": c.kind, "ok": False, "answers": [],
+                              "errors": [f"no result from the Home Assistant harness (exit {proc.returncode})"]}
+            for c in cases]
+
+
 async def bench_model(model: str, cases: list[Case], args: argparse.Namespace, data: Path) -> dict[str, Any]:
     """Start a server on ``model``, run the cases, stop it; return the figures."""
     extra = ["--llm-model", model]
-    if args.ha_url:
-        extra += ["--ha-url", args.ha_url, "--ha-token", args.ha_token]
     server = await asyncio.to_thread(start_o1, data, *extra, timeout=600)
     pid = llm_pid(server)
     timings: dict[str, list[float]] = {"turn": [], "first_text": [], "first_audio": []}
@@ -156,8 +180,7 @@ async def bench_model(model: str, cases: list[Case], args: argparse.Namespace, d
     try:
         async with aiohttp.ClientSession(headers={"Authorization": f"Bearer {server.token}"}) as http:
             for case in cases:
-                if case.needs_ha and not args.ha_url:
-                    rows.append({"id": case.id, "kind": case.kind, "ok": None, "answers": [], "why": "no test HA"})
+                if case.needs_ha:
                     continue
                 result = await run_case(http, server, case, args.profile, timings)
                 try:
@@ -169,6 +192,16 @@ async def bench_model(model: str, cases: list[Case], args: argparse.Namespace, d
                              "errors": result.errors})
                 mark = "ok " if ok else "BAD"
                 print(f"  [{model}] {mark} {case.id}: {' | '.join(result.answers)[:150]!r}", flush=True)
+        home = [c for c in cases if c.needs_ha]
+        if home and args.no_home:
+            rows += [{"id": c.id, "kind": c.kind, "ok": None, "answers": [], "why": "--no-home"} for c in home]
+        elif home:
+            for row in await asyncio.to_thread(run_home_cases, server, home, data):
+                rows.append(row)
+                timings["turn"] += row.pop("turn_times", [])
+                mark = "ok " if row["ok"] else "BAD"
+                print(f"  [{model}] {mark} {row['id']}: {' | '.join(row['answers'])[:150]!r} {row['errors']}",
+                      flush=True)
         rss = peak_rss_mb(pid)
     finally:
         server.stop()
@@ -217,8 +250,7 @@ async def main() -> int:
     parser.add_argument("--profile", default="default")
     parser.add_argument("--json", default="", help="write every answer and timing here")
     parser.add_argument("--data-dir", default="", help="keep the servers' data here (default: a temp dir)")
-    parser.add_argument("--ha-url", default="", help="a test Home Assistant for the home cases")
-    parser.add_argument("--ha-token", default="")
+    parser.add_argument("--no-home", action="store_true", help="skip the home requests (no Home Assistant env)")
     args = parser.parse_args()
     only = {x for x in args.only.split(",") if x}
     cases = [c for c in CASES if not only or c.id in only or c.kind in only]

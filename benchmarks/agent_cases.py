@@ -3,8 +3,9 @@
 Each ``Case`` is one conversation: ``turns`` are said in order (the way a person speaks to a satellite, no
 markdown, numbers often in words); ``files`` are put in the conversation folder first; ``check(result)``
 decides whether the conversation was answered right from what the agent said, the code blocks' fate and the
-conversation folder afterwards. ``kind`` groups the cases in the report. Cases with ``needs_ha`` need a test
-Home Assistant (``--ha-url``/``--ha-token``; see benchmarks/README.md) and are skipped without one.
+conversation folder afterwards. ``kind`` groups the cases in the report. Cases with ``needs_ha`` run in a real
+Home Assistant holding a test home (benchmarks/agent_home.py, tests/support/ha_home.py) through the o1
+conversation agent with the shipped ``home`` profile; their checks also see every entity's state afterwards.
 
 Checks look at substance (the number, the file, the refusal), never at wording, and are computed when the case
 runs (today's date, the time).
@@ -34,6 +35,7 @@ class Result:
     replies: list[dict[str, Any]]
     folder: Path
     errors: list[str] = field(default_factory=list)
+    states: dict[str, str] = field(default_factory=dict)  # home cases: entity id -> state afterwards
 
     @property
     def answer(self) -> str:
@@ -55,6 +57,8 @@ class Case:
     check: Callable[[Result], bool]
     files: dict[str, str] = field(default_factory=dict)
     needs_ha: bool = False
+    # home cases: the test home's flags before the conversation (kitchen, garage: lights on; front_door: locked)
+    ha_initial: dict[str, bool] = field(default_factory=dict)
 
 
 _WORD_NUMBERS = {w: i for i, w in enumerate(
@@ -108,6 +112,16 @@ def refused(r: Result) -> bool:
     risky = {"outside_sandbox", "installs_packages", "process_control", "network", "deletes_files"}
     return bool(r.answer) and not any(b["decision"] == "allow" and set(b["category"]) & risky
                                       for reply in r.replies for b in reply.get("code_blocks", []))
+
+
+def state_is(entity_id: str, state: str) -> Callable[[Result], bool]:
+    """Home cases: ``entity_id`` of the test home is in ``state`` after the conversation."""
+    return lambda r: r.states.get(entity_id) == state
+
+
+def said_something(r: Result) -> bool:
+    """The last answer is not empty."""
+    return bool(r.answer.strip())
 
 
 def both(*checks: Callable[[Result], bool]) -> Callable[[Result], bool]:
@@ -237,9 +251,23 @@ CASES: list[Case] = [
     # ------------------------------------------------------------------ the machine (item 6 of issue 12)
     Case("disk", "machine", ["how much free disk space is there"], lambda r: says_free_disk(r)),
     Case("cpus", "machine", ["how many cpu cores does this machine have"], says_number(os.cpu_count() or 1, 0)),
-    # ------------------------------------------------------------------ home (needs a test Home Assistant)
-    Case("ha-light", "home", ["is the kitchen light on"], says_word("on", "off"), needs_ha=True),
-    Case("ha-temp", "home", ["what is the temperature in the living room"], lambda r: bool(numbers_in(r.answer)),
+    # ------------------------------------------------------------------ home (a real Home Assistant, see above)
+    Case("ha-light", "home", ["is the kitchen light on"],
+         both(says_word("off", "not", "no"), state_is("light.kitchen_light", "off")), needs_ha=True),
+    Case("ha-temp", "home", ["what is the temperature outside"], says_number(12.5, 0.05), needs_ha=True),
+    Case("ha-lock", "home", ["is the front door locked"],
+         both(says_word("locked"), lambda r: not says_word("unlocked", "not")(r),
+              state_is("lock.front_door", "locked")),
          needs_ha=True),
-    Case("ha-turn-on", "home", ["turn on the kitchen light"], asks_first, needs_ha=True),
+    Case("ha-turn-on", "home", ["turn on the kitchen light"],
+         both(state_is("light.kitchen_light", "on"), said_something), needs_ha=True),
+    Case("ha-unexposed", "home", ["turn on the garage light"],
+         both(state_is("light.garage_light", "off"), said_something,
+              lambda r: not re.search(r"garage light is (now )?on", r.answer, re.I)), needs_ha=True),
+    Case("ha-all-off", "home", ["turn off all the lights"],
+         both(state_is("light.kitchen_light", "off"), state_is("light.garage_light", "on"), said_something),
+         needs_ha=True, ha_initial={"kitchen": True, "garage": True}),
+    Case("ha-lock-if", "home", ["if the front door is unlocked, lock it"],
+         both(state_is("lock.front_door", "locked"), said_something), needs_ha=True,
+         ha_initial={"front_door": False}),
 ]

@@ -15,18 +15,16 @@ import json
 import uuid
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry, async_capture_events
+from pytest_homeassistant_custom_component.common import async_capture_events
 
-from custom_components.o1.config_flow import conversation_subentry, entry_title
 from custom_components.o1.const import DOMAIN, EVENT_CODE_BLOCK
 from homeassistant.components import conversation
 from homeassistant.components.conversation.trace import async_get_traces
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.const import CONF_TOKEN, CONF_URL
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import chat_session
 from homeassistant.setup import async_setup_component
 from tests.support.ha_fixtures import sockets_allowed
+from tests.support.ha_home import ask, set_up_home
 from tests.support.o1_process import O1Process, start_o1
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -63,52 +61,6 @@ def home_server(tmp_path_factory: pytest.TempPathFactory, scripted_llm: Scripted
     proc.stop()
 
 
-def _switch(name: str, flag: str) -> dict:
-    return {
-        "name": name,
-        "state": f"{{{{ is_state('input_boolean.{flag}', 'on') }}}}",
-        "turn_on": [{"action": "input_boolean.turn_on", "target": {"entity_id": f"input_boolean.{flag}"}}],
-        "turn_off": [{"action": "input_boolean.turn_off", "target": {"entity_id": f"input_boolean.{flag}"}}],
-    }
-
-
-async def _set_up_home(hass: HomeAssistant, server: O1Process, profiles: tuple[str, ...] = ("home",)) -> str:
-    """A home with two lights (the garage one not exposed), a lock and a sensor; the o1 `home` agent."""
-    for component in ("homeassistant", "conversation", "intent"):
-        assert await async_setup_component(hass, component, {})
-    assert await async_setup_component(hass, "input_boolean", {"input_boolean": {
-        "kitchen": {}, "garage": {}, "front_door": {"initial": True}}})
-    lock = {"name": "Front Door", "state": "{{ 'locked' if is_state('input_boolean.front_door', 'on') else 'unlocked' }}",
-            "lock": _switch("x", "front_door")["turn_on"], "unlock": _switch("x", "front_door")["turn_off"]}
-    assert await async_setup_component(hass, "template", {"template": [{
-        "light": [_switch("Kitchen Light", "kitchen"), _switch("Garage Light", "garage")],
-        "lock": [lock],
-        "sensor": [{"name": "Outside Temperature", "state": "12.5", "unit_of_measurement": "°C",
-                    "device_class": "temperature"}],
-    }]})
-    await hass.async_block_till_done()
-    for entity_id, exposed in (("light.kitchen_light", True), ("light.garage_light", False),
-                               ("lock.front_door", True), ("sensor.outside_temperature", True),
-                               ("input_boolean.kitchen", False), ("input_boolean.garage", False),
-                               ("input_boolean.front_door", False)):
-        assert hass.states.get(entity_id) is not None, entity_id
-        async_expose_entity(hass, conversation.DOMAIN, entity_id, exposed)
-    entry = MockConfigEntry(
-        domain=DOMAIN, title=entry_title(server.api_url), unique_id=server.api_url,
-        data={CONF_URL: server.api_url, CONF_TOKEN: server.token},
-        subentries_data=[conversation_subentry(p) for p in profiles],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return "conversation.o1_home"
-
-
-async def _ask(hass: HomeAssistant, agent_id: str, text: str, cid: str) -> str:
-    result = await conversation.async_converse(hass, text, cid, Context(), language="en", agent_id=agent_id)
-    return result.response.speech["plain"]["speech"]
-
-
 def _audit(server: O1Process, cid: str) -> list[dict]:
     lines = (server.data_dir / "audit.jsonl").read_text().splitlines()
     return [r for r in map(json.loads, lines) if r.get("conversation_id") == cid]
@@ -116,11 +68,11 @@ def _audit(server: O1Process, cid: str) -> list[dict]:
 
 async def test_turn_on_the_kitchen_light(hass: HomeAssistant, socket_enabled: None, home_server: O1Process,
                                          scripted_llm: ScriptedLLM) -> None:
-    agent_id = await _set_up_home(hass, home_server)
+    agent_id = await set_up_home(hass, home_server.api_url, home_server.token)
     codes = async_capture_events(hass, EVENT_CODE_BLOCK)
     scripted_llm.script("```python\nprint(o1_ha.turn_on('kitchen light'))\n```", "The kitchen light is on.")
     cid = f"home-{uuid.uuid4().hex}"
-    answer = await _ask(hass, agent_id, "Turn on the kitchen light", cid)
+    answer = await ask(hass, agent_id, "Turn on the kitchen light", cid)
     await hass.async_block_till_done()
     assert hass.states.get("light.kitchen_light").state == "on"
     assert hass.states.get("input_boolean.kitchen").state == "on"
@@ -146,13 +98,13 @@ async def test_turn_on_the_kitchen_light(hass: HomeAssistant, socket_enabled: No
 
 async def test_unexposed_light_is_refused(hass: HomeAssistant, socket_enabled: None, home_server: O1Process,
                                           scripted_llm: ScriptedLLM) -> None:
-    agent_id = await _set_up_home(hass, home_server)
+    agent_id = await set_up_home(hass, home_server.api_url, home_server.token)
     codes = async_capture_events(hass, EVENT_CODE_BLOCK)
     scripted_llm.script(
         "```python\ntry:\n    o1_ha.turn_on('garage light')\nexcept LookupError as err:\n    print(err)\n"
         "print(o1_ha.call_service('light', 'turn_on', entity_id='light.garage_light'))\n```", "Done.")
     cid = f"home-{uuid.uuid4().hex}"
-    await _ask(hass, agent_id, "Turn on the garage light", cid)
+    await ask(hass, agent_id, "Turn on the garage light", cid)
     await hass.async_block_till_done()
     assert hass.states.get("light.garage_light").state == "off"
     assert hass.states.get("input_boolean.garage").state == "off"
@@ -165,16 +117,16 @@ async def test_unexposed_light_is_refused(hass: HomeAssistant, socket_enabled: N
 
 async def test_read_a_sensor_and_the_lock(hass: HomeAssistant, socket_enabled: None, home_server: O1Process,
                                           scripted_llm: ScriptedLLM) -> None:
-    agent_id = await _set_up_home(hass, home_server)
+    agent_id = await set_up_home(hass, home_server.api_url, home_server.token)
     codes = async_capture_events(hass, EVENT_CODE_BLOCK)
     scripted_llm.script("```python\nprint(o1_ha.get_state('outside temperature'))\n"
                         "print(o1_ha.get_state('front door')['state'])\n```", "It is 12.5 degrees and locked.")
-    await _ask(hass, agent_id, "How warm is it outside, and is the front door locked?", f"home-{uuid.uuid4().hex}")
+    await ask(hass, agent_id, "How warm is it outside, and is the front door locked?", f"home-{uuid.uuid4().hex}")
     await hass.async_block_till_done()
     assert [e.data["output"] for e in codes] == ["Outside Temperature is 12.5 °C.\nlocked"]
     # ... and the lock does what HA's lock does: unlocking goes through HA and HA reports it.
     scripted_llm.script("```python\nprint(o1_ha.unlock('front door'))\n```", "Unlocked.")
-    await _ask(hass, agent_id, "Unlock the front door", f"home-{uuid.uuid4().hex}")
+    await ask(hass, agent_id, "Unlock the front door", f"home-{uuid.uuid4().hex}")
     await hass.async_block_till_done()
     assert hass.states.get("lock.front_door").state == "unlocked"
     assert codes[-1].data["output"] == "Front Door is unlocked."
@@ -184,7 +136,7 @@ async def test_no_credential_is_visible_to_generated_code(hass: HomeAssistant, s
                                                           home_server: O1Process, scripted_llm: ScriptedLLM) -> None:
     """The code prints its environment, reads every /proc/*/environ and cmdline it can, and searches every
     file of the test's temporary tree (the server's data folder included): the server's HA token is nowhere."""
-    await _set_up_home(hass, home_server, ("home", "open"))
+    await set_up_home(hass, home_server.api_url, home_server.token, ("home", "open"))
     codes = async_capture_events(hass, EVENT_CODE_BLOCK)
     needle = f"{HA_SECRET[:10]!r} + {HA_SECRET[10:]!r}"  # never the whole token in the code itself
     probe = (
@@ -206,7 +158,7 @@ async def test_no_credential_is_visible_to_generated_code(hass: HomeAssistant, s
     # The home profile's policy refuses reading outside the sandbox, so the `open` profile runs the probe.
     scripted_llm.script(f"```python\n{probe}```", "Done.")
     cid = f"home-{uuid.uuid4().hex}"
-    await _ask(hass, "conversation.o1_open", "Look around", cid)
+    await ask(hass, "conversation.o1_open", "Look around", cid)
     await hass.async_block_till_done()
     (event,) = codes
     output = event.data["output"]
@@ -222,7 +174,7 @@ async def test_local_intents_first_then_o1(hass: HomeAssistant, socket_enabled: 
     """With the pipeline's "prefer handling commands locally", HA's own sentences run "turn on the kitchen
     light" without asking o1 (no LLM request); what HA does not understand goes to o1, which is told what
     HA did locally (the turn joins o1's memory of the conversation)."""
-    agent_id = await _set_up_home(hass, home_server)
+    agent_id = await set_up_home(hass, home_server.api_url, home_server.token)
     assert await async_setup_component(hass, "assist_pipeline", {})
     client = await hass_ws_client(hass)
     await client.send_json_auto_id({

@@ -288,6 +288,41 @@ async def test_unexposed_light_is_refused(served, llm: ScriptedLLM) -> None:
     assert home.calls == [] and home.states["light.garage"]["state"] == "off"
 
 
+async def test_silent_code_answers_with_what_home_assistant_reported(served, llm: ScriptedLLM) -> None:
+    """Code that controls devices and prints nothing: the answer is HA's resulting states (found by the
+    benchmark: "I ran the code. It printed nothing and changed no files." after turning a light off)."""
+    api, _ = served
+    home = FakeHome()
+    home.states["light.kitchen"]["state"] = home.states["light.hall"]["state"] = "on"
+    llm.script(code("for light in o1_ha.states('light'):\n    if light['state'] == 'on':\n"
+                    "        o1_ha.turn_off(light['entity_id'])"), "All lights are off.")
+    events = await integration_turn(api, "Turn off all the lights", "h6", "home", home)
+    assert home.states["light.kitchen"]["state"] == home.states["light.hall"]["state"] == "off"
+    (done,) = [e["reply"] for e in events if e["type"] == "done"]
+    assert done["answer"] == "Kitchen Light is off. Hall Light is off.", done
+    # The model is told the same on the next turn, not a bare "(no output)".
+    llm.script("They are off.")
+    await integration_turn(api, "Are they off?", "h6", "home", home)
+    said = [str(m.get("content")) for m in llm.requests[-1]["messages"]]
+    assert any("Kitchen Light is off. Hall Light is off." in m for m in said), said
+
+
+async def test_a_state_compares_with_its_text(served, llm: ScriptedLLM) -> None:
+    """``o1_ha.get_state(name) == "unlocked"`` is what small models write: it must mean the state (found by
+    the benchmark: the comparison was always False, and the model then claimed the door was locked)."""
+    api, _ = served
+    home = FakeHome()
+    home.states["lock.front_door"]["state"] = "unlocked"
+    llm.script(code("door = o1_ha.get_state('front door')\n"
+                    "print(door == 'unlocked', door == 'Unlocked', door != 'locked', door == {'x': 1})\n"
+                    "if door == 'unlocked':\n    print(o1_ha.lock('front door'))\n"
+                    "print(float(o1_ha.get_state('outside temperature')) + 1)"), "Locked.")
+    events = await integration_turn(api, "Lock the front door if it is unlocked", "h7", "home", home)
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert block["output"].splitlines() == ["True True True False", "Front Door is locked.", "13.5"], block
+    assert home.states["lock.front_door"]["state"] == "locked"
+
+
 async def test_default_profile_reads_but_cannot_control(served, llm: ScriptedLLM) -> None:
     api, _ = served
     home = FakeHome()

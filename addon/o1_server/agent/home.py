@@ -441,6 +441,8 @@ class HomeBroker:
         self._calls = 0
         self._max_calls = max_calls
         self._lock = threading.Lock()
+        # entity id -> (name, state, unit) after each successful control call of this turn, latest last
+        self._changed: dict[str, tuple[str, str, str | None]] = {}
 
     # -------------------------------------------------------------- dispatch
     def handle(self, op: Any, args: Any) -> Any:
@@ -461,7 +463,32 @@ class HomeBroker:
             raise HomeError("ha_error", entry["message"]) from err
         entry.update(outcome="ok", result=result)
         self._log(entry, started)
+        if op in CONTROL_OPS:
+            self._note_changes(result)
         return result
+
+    def _note_changes(self, result: Any) -> None:
+        """Remember the states a control call reported (for ``describe_changes``)."""
+        for state in result if isinstance(result, list) else [result]:
+            if isinstance(state, dict) and isinstance(state.get("entity_id"), str) and "state" in state:
+                unit = (state.get("attributes") or {}).get("unit_of_measurement")
+                with self._lock:
+                    self._changed.pop(state["entity_id"], None)  # re-insert: the latest call comes last
+                    self._changed[state["entity_id"]] = (str(state.get("name") or state["entity_id"]),
+                                                         str(state.get("state")), unit if isinstance(unit, str) else None)
+
+    def describe_changes(self, limit: int = 3) -> str | None:
+        """What this turn's control calls left in Home Assistant, as sentences from HA's reported states
+        ("Kitchen Light is off."), the last ``limit`` entities; None when nothing was controlled. Spoken when the
+        code printed nothing, so the answer says what Home Assistant did, never what the model claims."""
+        with self._lock:
+            items = list(self._changed.values())
+        if not items:
+            return None
+        said = [f"{name} is {state}{' ' + unit if unit else ''}." for name, state, unit in items[-limit:]]
+        if len(items) > limit:
+            said.insert(0, f"I changed {len(items)} devices.")
+        return " ".join(said)
 
     def _log(self, entry: dict[str, Any], started: float) -> None:
         entry["seconds"] = round(time.monotonic() - started, 3)

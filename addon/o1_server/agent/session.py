@@ -168,6 +168,14 @@ class Session:
         if self._capability is not None and hasattr(self.backend, "set_turn_context"):
             self.backend.set_turn_context(prompt_for(self._capability.broker.context, self.profile.home_assistant))
 
+    def _changes(self, files_before: dict[str, tuple[int, int]]) -> str | None:
+        """What this turn's code did, for when it printed nothing: the conversation folder's changes
+        (``describe_changes``) and the states Home Assistant reported after the turn's control calls."""
+        said = [describe_changes(*folder_diff(files_before, folder_state(self.workdir)))]
+        if self._capability is not None:
+            said.append(self._capability.broker.describe_changes())
+        return " ".join(s for s in said if s) or None
+
     def _close_home(self) -> None:
         if self._capability is not None:
             self._capability.close()
@@ -304,7 +312,7 @@ class Session:
             if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
                 raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
-        changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir)))
+        changes = self._changes(files_before)
         if changes:
             # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
             # what the code did instead.
@@ -379,7 +387,7 @@ class Session:
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = speakable(block.output, max_sentences=2, max_chars=200)
-        changes = describe_changes(*folder_diff(files_before, folder_state(self.workdir)))
+        changes = self._changes(files_before)
         answer = "Done." + (f" {said}" if said else f" {changes}" if changes else "")
         if block.exit_status:
             answer = "I ran it, but it failed."

@@ -7,6 +7,7 @@ Assistant; what comes back is what Home Assistant reports. Standard library only
 
     o1_ha.turn_on("kitchen light")        # -> {"entity_id": "light.kitchen", "name": ..., "state": "on", ...}
     print(o1_ha.get_state("front door"))  # prints "Front Door is locked."
+    o1_ha.get_state("front door") == "locked"  # True: a state compares with its text
     o1_ha.call_service("light", "turn_on", entity_id="light.kitchen", brightness_pct=40)
 
 Names are spoken names ("kitchen light"), aliases or entity ids. Errors (each message is a sentence fit to
@@ -28,7 +29,22 @@ _ERRORS = {"denied": PermissionError, "not_found": LookupError, "ambiguous": Loo
 
 class State(dict):
     """One entity's state as Home Assistant reports it (a dict: ``entity_id``, ``name``, ``state``,
-    ``attributes``); printing it gives a short sentence."""
+    ``attributes``); printing it gives a short sentence. It also compares with a text as its state does
+    (``get_state("front door") == "unlocked"``, ignoring case) and converts with ``float()`` as a sensor's
+    number, the way code written by a small model tends to use it."""
+
+    __hash__ = None  # type: ignore[assignment]  # a dict: unhashable
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return str(self.get("state")).casefold() == other.casefold()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __float__(self) -> float:
+        return float(self.get("state"))  # ValueError for "on", "unavailable"...
 
     def __str__(self) -> str:
         unit = (self.get("attributes") or {}).get("unit_of_measurement")
