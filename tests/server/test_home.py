@@ -323,6 +323,26 @@ async def test_a_state_compares_with_its_text(served, llm: ScriptedLLM) -> None:
     assert home.states["lock.front_door"]["state"] == "locked"
 
 
+async def test_groups_and_names_where_small_models_put_them(served, llm: ScriptedLLM) -> None:
+    """``turn_off('all lights')`` acts on each exposed light (never the unexposed garage light) and
+    ``states('lights')``/``states('kitchen light')`` mean the domain and the device (found by the benchmark:
+    the 0.5B model wrote both and got "I can't find all lights" and "Nothing matches")."""
+    api, agent = served
+    home = FakeHome()
+    for eid in ("light.kitchen", "light.hall", "light.garage"):
+        home.states[eid]["state"] = "on"
+    llm.script(code("print(o1_ha.states('kitchen light'))\nprint(len(o1_ha.states('lights')))\n"
+                    "print(o1_ha.turn_off('all the lights'))\nprint(o1_ha.states('all lights', area='Hall'))"),
+               "Done.")
+    events = await integration_turn(api, "Turn off all the lights", "h8", "home", home)
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert block["output"].splitlines() == [
+        "Kitchen Light is on.", "2", "Kitchen Light is off. Hall Light is off.", "Hall Light is off."], block
+    assert [home.states[e]["state"] for e in ("light.kitchen", "light.hall", "light.garage")] == ["off", "off", "on"]
+    records = [r for r in agent.audit.read("h8") if r.get("kind") == "home" and r["op"] == "turn_off"]
+    assert [[s["entity_id"] for s in r["result"]] for r in records] == [["light.kitchen", "light.hall"]]
+
+
 async def test_default_profile_reads_but_cannot_control(served, llm: ScriptedLLM) -> None:
     api, _ = served
     home = FakeHome()

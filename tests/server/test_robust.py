@@ -184,7 +184,7 @@ async def test_a_failed_save_loses_no_answer(server: O1Process, llm: ScriptedLLM
     status, body = await ask(server, "first", cid)
     assert status == 200 and body["answer"] == "First answer."
     assert not (server.data_dir / "sessions" / f"{safe_name(cid)}.json").exists()
-    assert any("Could not save conversation cannot-save" in line for line in server.log)
+    assert server.wait_for_log("Could not save conversation cannot-save"), server.log[-10:]
     blocker.rmdir()
     status, body = await ask(server, "second", cid)
     assert status == 200 and body["answer"] == "Second answer."
@@ -224,7 +224,7 @@ async def test_broken_voice_is_not_offered(server: O1Process) -> None:
     info = Info.from_event(await read(client, "info"))
     await client.disconnect()
     assert [v.name for v in info.tts[0].voices] == ["en_US-joe-medium"]
-    assert any("Skipping voice" in line and "sample_rate" in line for line in server.log)
+    assert server.wait_for_log("Skipping voice", "sample_rate"), server.log[-10:]
 
 
 async def test_streamed_text_without_punctuation_is_spoken_before_the_stop(server: O1Process) -> None:
@@ -329,7 +329,7 @@ async def test_sigterm_with_a_hung_llm_stops_cleanly_and_saves(tmp_path: Path, s
     finally:
         proc.stop()
     assert code == 0, "\n".join(proc.log[-30:])
-    assert any("Stopped" in line for line in proc.log), proc.log[-10:]
+    assert proc.wait_for_log("Stopped"), proc.log[-10:]
     saved = json.loads((tmp_path / "data" / "sessions" / f"{safe_name('kept-at-stop')}.json").read_text())
     assert saved["turns"][0]["text"] == "first turn"
     assert with_answer  # the waiting client got an answer or a closed connection, not a hang

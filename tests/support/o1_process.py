@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,17 @@ class O1Process:
     def api_url(self) -> str:
         """Base URL of the HTTP API."""
         return f"http://127.0.0.1:{self.api_port}"
+
+    def wait_for_log(self, *needles: str, timeout: float = 15) -> bool:
+        """Whether a log line holding every needle arrives within ``timeout`` s (a background thread collects
+        the lines, so a line the server wrote just now may not be in ``log`` yet)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if any(all(n in line for n in needles) for line in list(self.log)):
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
 
     def stop(self, timeout: float = 20) -> int:
         """SIGTERM, wait, SIGKILL the process group if needed; return the exit status."""

@@ -596,9 +596,32 @@ class HomeBroker:
         return self._states([self._exposed(name)])[0]
 
     def _op_states(self, domain: str | None = None, area: str | None = None) -> list[dict[str, Any]]:
-        chosen = [e for e in self.context.entities if (domain is None or e.domain == domain)
-                  and (area is None or _norm(area) in {_norm(a) for a in e.areas})]
+        if domain is not None and not isinstance(domain, str) or area is not None and not isinstance(area, str):
+            raise HomeError("invalid", "states takes a domain and an area, as text.")
+        if domain is not None and domain not in {e.domain for e in self.context.entities}:
+            # Small models pass a device ("kitchen light") or a plural ("lights") as the domain.
+            group = self._group(domain, bare=True)
+            chosen = group if group is not None else find_entities(self.context.entities, domain, area=area)
+        else:
+            chosen = [e for e in self.context.entities if domain is None or e.domain == domain]
+        if area is not None:
+            chosen = [e for e in chosen if _norm(area) in {_norm(a) for a in e.areas}]
         return self._states(chosen)
+
+    def _group(self, name: str, bare: bool = False) -> list[Entity] | None:
+        """The exposed entities a group phrase means ("all lights", "every lock", "all the switches"; with
+        ``bare`` also "lights"), or None when ``name`` is not such a phrase (HA's own intents turn "turn off
+        all the lights" into the light domain the same way)."""
+        prefix = r"(?:(?:all|every|each)(?: of)? )" + ("?" if bare else "")
+        match = re.fullmatch(prefix + r"([a-z_ ]+?)", _norm(name))
+        if match is None:
+            return None
+        word = match.group(1).replace(" ", "_")
+        for domain in (word, word.removesuffix("s"), word.removesuffix("es")):
+            chosen = [e for e in self.context.entities if e.domain == domain]
+            if chosen:
+                return chosen
+        return None
 
     def _op_tool(self, name: str, args: dict[str, Any] | None = None) -> Any:
         full = self.context.tool_named(name) if isinstance(name, str) else None
@@ -609,17 +632,22 @@ class HomeBroker:
         return self._relay().call(full, args or {})
 
     # -------------------------------------------------------------- control ops
-    def _op_turn_on(self, name: str, **data: Any) -> dict[str, Any]:
+    def _op_turn_on(self, name: str, **data: Any) -> dict[str, Any] | list[dict[str, Any]]:
         return self._switch("turn_on", name, data)
 
-    def _op_turn_off(self, name: str, **data: Any) -> dict[str, Any]:
+    def _op_turn_off(self, name: str, **data: Any) -> dict[str, Any] | list[dict[str, Any]]:
         return self._switch("turn_off", name, data)
 
-    def _op_toggle(self, name: str, **data: Any) -> dict[str, Any]:
+    def _op_toggle(self, name: str, **data: Any) -> dict[str, Any] | list[dict[str, Any]]:
         return self._switch("toggle", name, data)
 
-    def _switch(self, action: str, name: str, data: dict[str, Any]) -> dict[str, Any]:
-        entity = self._exposed(name)
+    def _switch(self, action: str, name: str, data: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
+        group = self._group(name) if isinstance(name, str) else None
+        if group is not None:  # "all lights": each exposed light, one call each (a list of states back)
+            return [self._switch_one(action, entity, data) for entity in group]
+        return self._switch_one(action, self._exposed(name), data)
+
+    def _switch_one(self, action: str, entity: Entity, data: dict[str, Any]) -> dict[str, Any]:
         relay = self._relay()
         intent = self.context.tool_named(_INTENT[action])
         if relay.intents and not data and intent is not None:

@@ -10,7 +10,8 @@ Assistant; what comes back is what Home Assistant reports. Standard library only
     o1_ha.get_state("front door") == "locked"  # True: a state compares with its text
     o1_ha.call_service("light", "turn_on", entity_id="light.kitchen", brightness_pct=40)
 
-Names are spoken names ("kitchen light"), aliases or entity ids. Errors (each message is a sentence fit to
+Names are spoken names ("kitchen light"), aliases or entity ids; ``turn_on``/``turn_off``/``toggle`` also take a
+group ("all lights", "every lock": each exposed entity of that domain, a list of states back). Errors (each message is a sentence fit to
 be spoken): ``PermissionError`` when the profile's access level or the exposure settings forbid the call,
 ``LookupError`` when no exposed device (or several) match a name, ``ValueError`` for bad arguments,
 ``ConnectionError`` when Home Assistant cannot be reached or fails.
@@ -113,21 +114,23 @@ def get_state(name: str) -> State:
 
 
 def states(domain: str | None = None, area: str | None = None) -> States:
-    """Live states of the exposed entities, optionally of one domain ("light") and/or area ("Kitchen")."""
+    """Live states of the exposed entities, optionally of one domain ("light"; a plural or a device name
+    works too) and/or area ("Kitchen")."""
     return _state(_call("states", domain=domain, area=area))
 
 
-def turn_on(name: str, **data: Any) -> State:
-    """Turn on (a lock: lock; a cover: open) an exposed device; returns its state afterwards."""
+def turn_on(name: str, **data: Any) -> State | States:
+    """Turn on (a lock: lock; a cover: open) an exposed device (or a group: "all lights"); returns its state
+    (their states) afterwards."""
     return _state(_call("turn_on", name=name, **data))
 
 
-def turn_off(name: str, **data: Any) -> State:
+def turn_off(name: str, **data: Any) -> State | States:
     """Turn off (a lock: unlock; a cover: close) an exposed device; returns its state afterwards."""
     return _state(_call("turn_off", name=name, **data))
 
 
-def toggle(name: str, **data: Any) -> State:
+def toggle(name: str, **data: Any) -> State | States:
     """Toggle an exposed device; returns its state afterwards."""
     return _state(_call("toggle", name=name, **data))
 
