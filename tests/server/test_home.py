@@ -332,15 +332,20 @@ async def test_groups_and_names_where_small_models_put_them(served, llm: Scripte
     for eid in ("light.kitchen", "light.hall", "light.garage"):
         home.states[eid]["state"] = "on"
     llm.script(code("print(o1_ha.states('kitchen light'))\nprint(len(o1_ha.states('lights')))\n"
-                    "print(o1_ha.turn_off('all the lights'))\nprint(o1_ha.states('all lights', area='Hall'))"),
+                    "print(o1_ha.turn_off('all the lights'))\nprint(o1_ha.states('all lights', area='Hall'))\n"
+                    "for light in o1_ha.states('light'):\n    print(o1_ha.turn_on(light))\n"
+                    "print(o1_ha.call_service('light', 'turn_off', entity_id=list(o1_ha.states('light'))))"),
                "Done.")
     events = await integration_turn(api, "Turn off all the lights", "h8", "home", home)
     (block,) = [e["block"] for e in events if e["type"] == "code"]
+    # ... and a state the code got back stands for its entity (the 1.5B wrote `turn_off(light)`).
     assert block["output"].splitlines() == [
-        "Kitchen Light is on.", "2", "Kitchen Light is off. Hall Light is off.", "Hall Light is off."], block
+        "Kitchen Light is on.", "2", "Kitchen Light is off. Hall Light is off.", "Hall Light is off.",
+        "Kitchen Light is on.", "Hall Light is on.", "Kitchen Light is off. Hall Light is off."], block
     assert [home.states[e]["state"] for e in ("light.kitchen", "light.hall", "light.garage")] == ["off", "off", "on"]
     records = [r for r in agent.audit.read("h8") if r.get("kind") == "home" and r["op"] == "turn_off"]
     assert [[s["entity_id"] for s in r["result"]] for r in records] == [["light.kitchen", "light.hall"]]
+    assert home.states["light.garage"]["state"] == "on"
 
 
 async def test_default_profile_reads_but_cannot_control(served, llm: ScriptedLLM) -> None:

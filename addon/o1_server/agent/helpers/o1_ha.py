@@ -10,7 +10,7 @@ Assistant; what comes back is what Home Assistant reports. Standard library only
     o1_ha.get_state("front door") == "locked"  # True: a state compares with its text
     o1_ha.call_service("light", "turn_on", entity_id="light.kitchen", brightness_pct=40)
 
-Names are spoken names ("kitchen light"), aliases or entity ids; ``turn_on``/``turn_off``/``toggle`` also take a
+Names are spoken names ("kitchen light"), aliases, entity ids or a state this module returned; ``turn_on``/``turn_off``/``toggle`` also take a
 group ("all lights", "every lock": each exposed entity of that domain, a list of states back). Errors (each message is a sentence fit to
 be spoken): ``PermissionError`` when the profile's access level or the exposure settings forbid the call,
 ``LookupError`` when no exposed device (or several) match a name, ``ValueError`` for bad arguments,
@@ -90,6 +90,16 @@ def _call(op: str, **args: Any) -> Any:
     return answer.get("result")
 
 
+def _name(value: Any) -> Any:
+    """A name as the broker takes it: a state this module returned stands for its entity (code written by
+    small models passes the state it got back, ``for light in states('light'): turn_off(light)``)."""
+    if isinstance(value, dict) and isinstance(value.get("entity_id"), str):
+        return value["entity_id"]
+    if isinstance(value, (list, tuple)):
+        return [_name(v) for v in value]
+    return value
+
+
 def _state(value: Any) -> Any:
     if isinstance(value, dict) and "state" in value:
         return State(value)
@@ -105,12 +115,12 @@ def entities() -> list[dict[str, Any]]:
 
 def find(name: str, domain: str | None = None) -> dict[str, Any]:
     """The one exposed entity a spoken name means ("kitchen light"); LookupError for none or several."""
-    return _call("find", name=name, domain=domain)
+    return _call("find", name=_name(name), domain=domain)
 
 
 def get_state(name: str) -> State:
     """The live state of one exposed entity (by name or entity id)."""
-    return _state(_call("get_state", name=name))
+    return _state(_call("get_state", name=_name(name)))
 
 
 def states(domain: str | None = None, area: str | None = None) -> States:
@@ -122,17 +132,17 @@ def states(domain: str | None = None, area: str | None = None) -> States:
 def turn_on(name: str, **data: Any) -> State | States:
     """Turn on (a lock: lock; a cover: open) an exposed device (or a group: "all lights"); returns its state
     (their states) afterwards."""
-    return _state(_call("turn_on", name=name, **data))
+    return _state(_call("turn_on", name=_name(name), **data))
 
 
 def turn_off(name: str, **data: Any) -> State | States:
     """Turn off (a lock: unlock; a cover: close) an exposed device; returns its state afterwards."""
-    return _state(_call("turn_off", name=name, **data))
+    return _state(_call("turn_off", name=_name(name), **data))
 
 
 def toggle(name: str, **data: Any) -> State | States:
     """Toggle an exposed device; returns its state afterwards."""
-    return _state(_call("toggle", name=name, **data))
+    return _state(_call("toggle", name=_name(name), **data))
 
 
 def lock(name: str) -> State:
@@ -147,7 +157,7 @@ def unlock(name: str) -> State:
 
 def call_service(domain: str, service: str, entity_id: str | list[str] | None = None, **data: Any) -> States:
     """Call a Home Assistant service on exposed entities (ids or names); returns their states afterwards."""
-    return _state(_call("call_service", domain=domain, service=service, entity_id=entity_id, **data))
+    return _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id), **data))
 
 
 def tool(name: str, **args: Any) -> Any:
