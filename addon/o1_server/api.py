@@ -29,7 +29,6 @@ Routes:
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -40,6 +39,7 @@ from .agent.sandbox import describe_isolation
 from .agent.home import HomeContext
 from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
+from .agent.wire import loads, token_matches
 from .light import LIGHT_PATHS
 
 _LOGGER = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def _auth_middleware(token: str) -> Callable:
         # The 01 protocol routes check the token themselves (01 clients cannot send a bearer header).
         if request.path != "/api/health" and request.path not in LIGHT_PATHS:
             given = request.headers.get("Authorization", "")
-            if not (given.startswith("Bearer ") and hmac.compare_digest(given[7:].encode(), token.encode())):
+            if not (given.startswith("Bearer ") and token_matches(given[7:], token)):
                 return _error(401, "invalid_auth", "The access token is missing or wrong.")
         return await handler(request)
 
@@ -113,14 +113,18 @@ async def info(request: web.Request) -> web.Response:
     })
 
 
+async def _json_body(request: web.Request) -> object:
+    """The request's body as JSON. Raises web.HTTPBadRequest with our error shape for anything unreadable
+    (not JSON, not UTF-8, nested too deeply)."""
+    try:
+        return loads(await request.read())
+    except ValueError as err:
+        raise _bad(f"The request body must be JSON ({err}).") from None
+
+
 async def _turn_request(request: web.Request) -> tuple[str, str | None, str | None, str | None, HomeContext | None]:
     """Parse and validate a turn's JSON body. Raises web.HTTPBadRequest with our error shape."""
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise _bad("The request body must be JSON.") from None
-    except RecursionError:
-        raise _bad("The request body is nested too deeply.") from None
+    body = await _json_body(request)
     if not isinstance(body, dict):
         raise _bad("The request body must be a JSON object.")
     text, cid, profile, language = (body.get(k) for k in ("text", "conversation_id", "profile", "language"))
@@ -199,10 +203,7 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
 
 async def tool_result(request: web.Request) -> web.Response:
     """The integration's answer to a ``tool_call`` event of a running turn."""
-    try:
-        payload = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error(400, "invalid_request", "The request body must be JSON.")
+    payload = await _json_body(request)
     if not isinstance(payload, dict) or not ("result" in payload or "error" in payload):
         return _error(400, "invalid_request", "The body must be {\"result\": ...} or {\"error\", \"message\"}.")
     agent = request.app[AGENT_KEY]

@@ -83,6 +83,7 @@ from wyoming.tts import (
 )
 
 from .agent.types import Agent, AgentError
+from .agent.wire import loads
 from .stt import BusyError, PcmNormalizer, SpeechToText, Utterance, check_format
 from .tts import SpeechStream, TextToSpeech, parse_options
 
@@ -284,7 +285,7 @@ async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None
     if not line.strip():
         raise _FramingError("empty event line", fatal=False)
     try:
-        header = json.loads(line)
+        header = loads(line)
     except ValueError as err:
         raise _FramingError(f"event header is not JSON: {err}", fatal=False) from err
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
@@ -308,7 +309,7 @@ async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None
         raise _FramingError("event 'data' must be a JSON object", fatal=False)
     if block:
         try:
-            extra = json.loads(block)
+            extra = loads(block)
         except ValueError as err:
             raise _FramingError(f"event data is not JSON: {err}", fatal=False) from err
         if not isinstance(extra, dict):

@@ -60,6 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from .wire import loads
+
 _LOGGER = logging.getLogger(__name__)
 
 MAX_LINE = 64 * 1024  # bytes per request line on the socket
@@ -729,8 +731,8 @@ class Capability:
 
     def _answer(self, line: bytes) -> dict[str, Any]:
         try:
-            request = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+            request = loads(line)
+        except ValueError:
             return {"ok": False, "error": "invalid", "message": "A request must be one JSON object per line."}
         if not isinstance(request, dict):
             return {"ok": False, "error": "invalid", "message": "A request must be a JSON object."}
