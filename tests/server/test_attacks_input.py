@@ -30,7 +30,12 @@ DEEP_SMALL = b"[" * 30_000 + b"]" * 30_000  # under the 64 KiB frame cap of a so
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, scripted_llm: ScriptedLLM) -> Iterator[O1Process]:
     tmp = tmp_path_factory.mktemp("input")
-    proc = start_o1(tmp / "data", *server_args(tmp, scripted_llm))
+    args = server_args(tmp, scripted_llm)
+    # Broken profiles beside the good one: the server must start and say what is wrong with them.
+    (tmp / "profiles" / "deep.yaml").write_text("name: deep\ndescription: " + "[" * 5000 + "]" * 5000 + "\n")
+    (tmp / "profiles" / "bools.yaml").write_text("name: bools\nlimits: {seconds_per_turn: yes}\n")
+    (tmp / "profiles" / "u-copy.yaml").write_text("name: t\ndescription: a copy\n")
+    proc = start_o1(tmp / "data", *args)
     yield proc
     assert proc.stop() == 0, "\n".join(proc.log[-30:])
 
@@ -69,6 +74,19 @@ def raw_http(port: int, request: bytes) -> tuple[int, dict]:
             assert chunk, data
             body += chunk
     return int(head.split()[1]), json.loads(body)
+
+
+# ------------------------------------------------------------------------------------------ profiles
+async def test_broken_profiles_are_named_and_the_others_served(server: O1Process) -> None:
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bearer {server.token}"}) as http, \
+            http.get(f"{server.api_url}/api/info") as r:
+        info = await r.json()
+    assert "t" in [p["name"] for p in info["profiles"]] and {"deep", "bools"}.isdisjoint(
+        p["name"] for p in info["profiles"])
+    errors = "\n".join(info["profile_errors"])
+    assert "deep.yaml: (yaml): nested too deeply" in errors, errors
+    assert "bools.yaml:2: limits.seconds_per_turn: expected a number" in errors, errors
+    assert "u-copy.yaml: name: 't' is already defined by t.yaml" in errors, errors
 
 
 # ------------------------------------------------------------------------------------------ HTTP API
@@ -132,10 +150,14 @@ async def test_01_odd_frames_get_errors_and_the_socket_survives(server: O1Proces
             await ws.send_str(DEEP_SMALL.decode())
             assert (await next_json(ws))["code"] == "invalid_json"
             await ws.send_str(json.dumps({"role": "user", "type": "message", "content": "hello"}))
-            answer = await next_json(ws)
-            while answer.get("type") != "message":
-                answer = await next_json(ws)
-            assert answer["role"] == "assistant" and answer["content"]
+            frames = [await next_json(ws)]
+            while frames[-1] != {"role": "server", "type": "status", "content": "complete"}:
+                msg = await ws.receive(timeout=BOUND)  # text frames, and the spoken answer's binary frames
+                assert msg.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY), msg
+                if msg.type == aiohttp.WSMsgType.TEXT:
+                    frames.append(json.loads(msg.data))
+            answer = next(f for f in frames if f.get("type") == "message")
+            assert answer["role"] == "assistant" and answer["content"], frames
         async with http.ws_connect(f"{server.api_url}/?token={server.token}") as ws:
             await ws.send_str(DEEP.decode())
             assert (await next_json(ws))["code"] == "invalid_json"
