@@ -44,7 +44,6 @@ import logging
 import os
 import re
 import secrets
-import shutil
 import socket
 import struct
 import threading
@@ -60,6 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from .sandbox import remove_tree
 from .wire import loads
 
 _LOGGER = logging.getLogger(__name__)
@@ -760,7 +760,7 @@ class Capability:
                 except OSError:
                     pass
         self._thread.join(2)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        remove_tree(self.folder)  # code that owns the folder may have filled it (the fallback sandbox)
 
 
 @dataclass
