@@ -2,8 +2,10 @@
 
 Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors are JSON
 ``{"error": code, "message": sentence}`` on every route, whatever went wrong: 400 invalid_request, 401 invalid_auth,
-404 unknown_profile / unknown_conversation / not_found, 405 method_not_allowed, 413 request_too_large,
-500 internal_error, 502 llm_unavailable, 503 busy, 504 timeout.
+403 sandbox_peer (before anything else, on every route and the 01 WebSocket: the client's socket belongs to
+generated code, see :mod:`o1_server.peer_guard`; the connection is closed), 404 unknown_profile /
+unknown_conversation / not_found, 405 method_not_allowed, 413 request_too_large, 500 internal_error,
+502 llm_unavailable, 503 busy, 504 timeout.
 
 Routes:
 - ``GET /api/health`` -> ``{"status": "ok", "version", "server_id", "sandbox": "bubblewrap"|"rlimits"}``
@@ -41,6 +43,8 @@ from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
 from .agent.wire import loads, token_matches
 from .light import LIGHT_PATHS
+from .peer_guard import CODE as SANDBOX_PEER
+from .peer_guard import PeerGuard
 
 _LOGGER = logging.getLogger(__name__)
 API_VERSION = 1
@@ -77,6 +81,23 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
     except Exception:  # noqa: BLE001 - logged; the client gets a JSON 500 instead of a text page
         _LOGGER.exception("Error while serving %s %s", request.method, request.path)
         return _error(500, "internal_error", "Something went wrong on the server; see its log.")
+
+
+def _peer_middleware(guard: PeerGuard) -> Callable:
+    """Refuse, before routing, auth or reading the body, a client whose socket belongs to generated code."""
+    @web.middleware
+    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        transport = request.transport
+        if transport is None:  # the client is gone already
+            raise ConnectionResetError("the client closed the connection")
+        verdict = await guard.check(transport)
+        if not verdict.allowed:
+            response = _error(403, SANDBOX_PEER, f"Connection refused: {verdict.reason}.")
+            response.force_close()
+            return response
+        return await handler(request)
+
+    return middleware
 
 
 def _auth_middleware(token: str) -> Callable:
@@ -244,11 +265,17 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response({"records": records})
 
 
-def build_app(agent: O1Agent, token: str, version: str, server_id: str = "") -> web.Application:
-    """Return the aiohttp application. Raises ValueError for an empty token."""
+def build_app(agent: O1Agent, token: str, version: str, server_id: str = "",
+              peer_guard: PeerGuard | None = None) -> web.Application:
+    """Return the aiohttp application. Raises ValueError for an empty token.
+
+    ``peer_guard`` checks every request's client first (default: a :class:`PeerGuard` auditing to the
+    agent's audit log); the 01 routes added later by ``light.add_light_routes`` are covered too."""
     if not token:
         raise ValueError("the API needs a token")
-    app = web.Application(middlewares=[_json_errors, _auth_middleware(token)], client_max_size=MAX_BODY)
+    guard = peer_guard or PeerGuard.for_agent("http", agent)
+    app = web.Application(middlewares=[_peer_middleware(guard), _json_errors, _auth_middleware(token)],
+                          client_max_size=MAX_BODY)
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app[SERVER_ID_KEY] = server_id

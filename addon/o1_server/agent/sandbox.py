@@ -145,6 +145,21 @@ def configure(uids: tuple[int, int] | None = DEFAULT_UIDS, *, bwrap: bool = True
         _uids, _use_bwrap, _use_cgroups, _isolation = uids, bwrap, cgroups, None
 
 
+def is_sandbox_uid(uid: int, also: tuple[int, ...] | frozenset[int] = ()) -> bool:
+    """True when ``uid`` is one generated code may run as: inside the configured per-conversation range (the
+    one place that range is kept; checked whether or not the server is root), or one of ``also`` (an explicit
+    ``Limits.user``). The listeners use it to refuse clients whose socket a code block owns (see
+    ``o1_server.peer_guard``)."""
+    uids = _uids
+    return (uids is not None and uids[0] <= uid < uids[0] + uids[1]) or uid in also
+
+
+def code_runs_as_server_uid(also: tuple[int, ...] | frozenset[int] = ()) -> bool:
+    """True when code blocks run as the server's own uid (server not root, or the uid range is off and no
+    other user is set): then no local socket owner tells a block from the server itself."""
+    return _per_conversation_uids() is None and not [u for u in also if u != os.geteuid()]
+
+
 def parse_uid_range(text: str) -> tuple[int, int] | None:
     """Parse ``FIRST:COUNT`` (e.g. ``100000:65536``); ``off`` or empty gives None. Raises ValueError."""
     if text.strip().lower() in ("", "off", "none"):
