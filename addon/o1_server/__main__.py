@@ -115,12 +115,19 @@ async def run(settings: Settings) -> None:
                     max_parallel=settings.max_parallel_turns, ha_url=settings.ha_url, ha_token=settings.ha_token,
                     sandbox_user=settings.sandbox_user, session_max_age_days=settings.session_max_age_days,
                     session_max_count=settings.session_max_count)
+    # Every listener refuses clients whose socket belongs to generated code (a sandbox uid).
+    from .peer_guard import PeerGuard, warn_if_blind
+
+    wyoming_guard, http_guard = PeerGuard.for_agent("wyoming", agent), PeerGuard.for_agent("http", agent)
+    warn_if_blind(http_guard)
     wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version,
                             max_connections=settings.wyoming_max_connections,
                             idle_seconds=settings.wyoming_idle_seconds,
-                            frame_seconds=settings.wyoming_frame_seconds)
+                            frame_seconds=settings.wyoming_frame_seconds,
+                            peer_guard=wyoming_guard)
     wyoming_port = await wyoming.start()
-    app = build_app(agent, settings.token, settings.version, settings.server_id)
+    app = build_app(agent, settings.token, settings.version, settings.server_id,
+                    peer_guard=http_guard)
     # 01 clients (ESP32 firmware, light client, app)
     add_light_routes(app, stt, tts, agent, settings.token, max_connections=settings.light_max_connections,
                      max_unauthenticated=settings.light_max_unauthenticated)

@@ -2,8 +2,10 @@
 
 Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors are JSON
 ``{"error": code, "message": sentence}`` on every route, whatever went wrong: 400 invalid_request, 401 invalid_auth,
-404 unknown_profile / unknown_conversation / not_found, 405 method_not_allowed, 413 request_too_large,
-500 internal_error, 502 llm_unavailable, 503 busy, 504 timeout.
+403 sandbox_peer (before anything else, on every route and the 01 WebSocket: the client's socket belongs to
+generated code, see :mod:`o1_server.peer_guard`; the connection is closed), 404 unknown_profile /
+unknown_conversation / not_found, 405 method_not_allowed, 413 request_too_large, 500 internal_error,
+502 llm_unavailable, 503 busy, 504 timeout.
 
 Routes:
 - ``GET /api/health`` -> ``{"status": "ok", "version", "server_id", "sandbox": "bubblewrap"|"rlimits"}``
@@ -29,7 +31,6 @@ Routes:
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -40,7 +41,10 @@ from .agent.sandbox import describe_isolation
 from .agent.home import HomeContext
 from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
+from .agent.wire import loads, token_matches
 from .light import LIGHT_PATHS
+from .peer_guard import CODE as SANDBOX_PEER
+from .peer_guard import PeerGuard
 
 _LOGGER = logging.getLogger(__name__)
 API_VERSION = 1
@@ -79,13 +83,30 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
         return _error(500, "internal_error", "Something went wrong on the server; see its log.")
 
 
+def _peer_middleware(guard: PeerGuard) -> Callable:
+    """Refuse, before routing, auth or reading the body, a client whose socket belongs to generated code."""
+    @web.middleware
+    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+        transport = request.transport
+        if transport is None:  # the client is gone already
+            raise ConnectionResetError("the client closed the connection")
+        verdict = await guard.check(transport)
+        if not verdict.allowed:
+            response = _error(403, SANDBOX_PEER, f"Connection refused: {verdict.reason}.")
+            response.force_close()
+            return response
+        return await handler(request)
+
+    return middleware
+
+
 def _auth_middleware(token: str) -> Callable:
     @web.middleware
     async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
         # The 01 protocol routes check the token themselves (01 clients cannot send a bearer header).
         if request.path != "/api/health" and request.path not in LIGHT_PATHS:
             given = request.headers.get("Authorization", "")
-            if not (given.startswith("Bearer ") and hmac.compare_digest(given[7:].encode(), token.encode())):
+            if not (given.startswith("Bearer ") and token_matches(given[7:], token)):
                 return _error(401, "invalid_auth", "The access token is missing or wrong.")
         return await handler(request)
 
@@ -113,14 +134,18 @@ async def info(request: web.Request) -> web.Response:
     })
 
 
+async def _json_body(request: web.Request) -> object:
+    """The request's body as JSON. Raises web.HTTPBadRequest with our error shape for anything unreadable
+    (not JSON, not UTF-8, nested too deeply)."""
+    try:
+        return loads(await request.read())
+    except ValueError as err:
+        raise _bad(f"The request body must be JSON ({err}).") from None
+
+
 async def _turn_request(request: web.Request) -> tuple[str, str | None, str | None, str | None, HomeContext | None]:
     """Parse and validate a turn's JSON body. Raises web.HTTPBadRequest with our error shape."""
-    try:
-        body = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise _bad("The request body must be JSON.") from None
-    except RecursionError:
-        raise _bad("The request body is nested too deeply.") from None
+    body = await _json_body(request)
     if not isinstance(body, dict):
         raise _bad("The request body must be a JSON object.")
     text, cid, profile, language = (body.get(k) for k in ("text", "conversation_id", "profile", "language"))
@@ -199,10 +224,7 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
 
 async def tool_result(request: web.Request) -> web.Response:
     """The integration's answer to a ``tool_call`` event of a running turn."""
-    try:
-        payload = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error(400, "invalid_request", "The request body must be JSON.")
+    payload = await _json_body(request)
     if not isinstance(payload, dict) or not ("result" in payload or "error" in payload):
         return _error(400, "invalid_request", "The body must be {\"result\": ...} or {\"error\", \"message\"}.")
     agent = request.app[AGENT_KEY]
@@ -243,11 +265,17 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response({"records": records})
 
 
-def build_app(agent: O1Agent, token: str, version: str, server_id: str = "") -> web.Application:
-    """Return the aiohttp application. Raises ValueError for an empty token."""
+def build_app(agent: O1Agent, token: str, version: str, server_id: str = "",
+              peer_guard: PeerGuard | None = None) -> web.Application:
+    """Return the aiohttp application. Raises ValueError for an empty token.
+
+    ``peer_guard`` checks every request's client first (default: a :class:`PeerGuard` auditing to the
+    agent's audit log); the 01 routes added later by ``light.add_light_routes`` are covered too."""
     if not token:
         raise ValueError("the API needs a token")
-    app = web.Application(middlewares=[_json_errors, _auth_middleware(token)], client_max_size=MAX_BODY)
+    guard = peer_guard or PeerGuard.for_agent("http", agent)
+    app = web.Application(middlewares=[_peer_middleware(guard), _json_errors, _auth_middleware(token)],
+                          client_max_size=MAX_BODY)
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app[SERVER_ID_KEY] = server_id

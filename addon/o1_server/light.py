@@ -64,7 +64,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import io
 import json
 import logging
@@ -78,6 +77,7 @@ from aiohttp import WSMsgType, web
 from wyoming.audio import AudioChunk, AudioChunkConverter
 
 from .agent.types import MAX_TURN_CHARS, Agent, AgentError
+from .agent.wire import loads, token_matches
 from .stt import SpeechToText
 from .tts import TextToSpeech
 
@@ -231,8 +231,8 @@ class LightServer:
         self._unauthenticated = 0
 
     # ------------------------------------------------------------------ auth
-    def _token_ok(self, given: str) -> bool:
-        return hmac.compare_digest(given.encode(), self.token.encode())
+    def _token_ok(self, given: object) -> bool:
+        return token_matches(given, self.token)
 
     def _request_token(self, request: web.Request) -> str | None:
         """The token the handshake carries (query, bearer or X-API-KEY), or None."""
@@ -346,7 +346,7 @@ class LightServer:
 
     async def _on_text(self, conn: _Connection, text: str) -> None:
         try:
-            data = json.loads(text)
+            data = loads(text)
         except ValueError:
             await conn.send_error("invalid_json", "Text frames must be JSON.")
             return
@@ -354,7 +354,7 @@ class LightServer:
             await conn.send_error("invalid_message", "Text frames must be JSON objects.")
             return
         if not conn.authenticated:
-            if isinstance(data.get("auth"), str) and self._token_ok(data["auth"]):
+            if self._token_ok(data.get("auth")):
                 conn.authenticated = True
                 self._unauthenticated -= 1
                 await conn.send_json({"auth": True})

@@ -37,6 +37,9 @@ open connections is bounded too (:data:`MAX_CONNECTIONS`; the idlest connection 
 every read has a time limit (:data:`IDLE_SECONDS` between events, :data:`FRAME_SECONDS` within one). Bad input never ends the server: it gets an ``error`` event (``text``,
 stable ``code`` from :data:`ERROR_CODES`) and a log line, and the connection stays usable except after a
 framing error that makes the byte stream unreadable (then the connection is closed after the error).
+
+Before any event is read, a client whose socket belongs to generated code (a sandbox uid, as the kernel reports
+it; see :mod:`o1_server.peer_guard`) gets one ``error`` with code ``sandbox_peer`` and is closed.
 """
 
 from __future__ import annotations
@@ -83,6 +86,9 @@ from wyoming.tts import (
 )
 
 from .agent.types import Agent, AgentError
+from .agent.wire import loads
+from .peer_guard import CODE as SANDBOX_PEER
+from .peer_guard import PeerGuard
 from .stt import BusyError, PcmNormalizer, SpeechToText, Utterance, check_format
 from .tts import SpeechStream, TextToSpeech, parse_options
 
@@ -131,6 +137,8 @@ ERROR_CODES = {
     "idle_timeout": "the connection sent nothing for too long (or was the idlest when all were taken); closed",
     "frame_timeout": "an event took too long to arrive once it began; closed",
     "internal_error": "an unexpected server error; see the server log",
+    "sandbox_peer": "the connecting socket belongs to generated code (a sandbox uid) or its owner could not be "
+                    "found; closed before any event is read",
 }
 """Stable ``code`` values of the ``error`` events this server sends, with their meaning."""
 
@@ -284,7 +292,7 @@ async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None
     if not line.strip():
         raise _FramingError("empty event line", fatal=False)
     try:
-        header = json.loads(line)
+        header = loads(line)
     except ValueError as err:
         raise _FramingError(f"event header is not JSON: {err}", fatal=False) from err
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
@@ -308,7 +316,7 @@ async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None
         raise _FramingError("event 'data' must be a JSON object", fatal=False)
     if block:
         try:
-            extra = json.loads(block)
+            extra = loads(block)
         except ValueError as err:
             raise _FramingError(f"event data is not JSON: {err}", fatal=False) from err
         if not isinstance(extra, dict):
@@ -855,11 +863,16 @@ class WyomingServer:
     and every open connection. Each connection gets its own :class:`O1EventHandler`; the speech services
     and the agent are shared. ``max_connections``, ``idle_seconds`` and ``frame_seconds``: see
     :data:`MAX_CONNECTIONS`, :data:`IDLE_SECONDS` and :data:`FRAME_SECONDS`.
+
+    Every client is first checked by ``peer_guard`` (default: a :class:`~o1_server.peer_guard.PeerGuard`
+    auditing to the agent's audit log): a client whose socket belongs to generated code gets one ``error``
+    event with code ``sandbox_peer`` and is closed before any of its events is read.
     """
 
     def __init__(self, uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
                  version: str, *, max_connections: int = MAX_CONNECTIONS,
-                 idle_seconds: float | None = IDLE_SECONDS, frame_seconds: float | None = FRAME_SECONDS) -> None:
+                 idle_seconds: float | None = IDLE_SECONDS, frame_seconds: float | None = FRAME_SECONDS,
+                 peer_guard: PeerGuard | None = None) -> None:
         parsed = urlparse(uri)
         if parsed.scheme == "tcp":
             if parsed.hostname is None or parsed.port is None:
@@ -879,6 +892,7 @@ class WyomingServer:
         self.frame_seconds = frame_seconds
         self.port = 0
         """Bound TCP port once started (0 for unix sockets)."""
+        self.guard = peer_guard or PeerGuard.for_agent("wyoming", agent)
 
     async def _make_room(self) -> bool:
         """Close the idlest connection (see :meth:`O1EventHandler.idle_for`); False when none is idle."""
@@ -896,6 +910,15 @@ class WyomingServer:
         return True
 
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # Before anything else (even making room, which would close another client's connection).
+        verdict = await self.guard.check(writer)
+        if not verdict.allowed:
+            with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+                writer.write(_event_bytes(Error(text=f"connection refused: {verdict.reason}",
+                                                code=SANDBOX_PEER).event()))
+                await asyncio.wait_for(writer.drain(), 2.0)
+            writer.close()
+            return
         if len(self._connections) >= self.max_connections and not await self._make_room():
             _LOGGER.warning("Refusing a connection from %s: %d connections are open", _peer_name(writer),
                             len(self._connections))

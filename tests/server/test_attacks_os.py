@@ -270,6 +270,61 @@ def test_a_block_that_fills_its_folder_is_stopped(mode: str, box_root: Path) -> 
     assert len(list(folder.glob("part-*"))) < 400
 
 
+def test_empty_files_and_links_count_against_the_files_cap(mode: str, box_root: Path) -> None:
+    """Empty files and short symlinks use no disk block, only inodes (of the add-on's /data): the disk cap never
+    saw them. A block that makes them endlessly is stopped, and the next block is refused."""
+    folder = conversation_dir(box_root, "inodes")
+    src = "n=0; while true; do : > f$n; ln -s x l$n; n=$((n+1)); done"
+    result = run_code("shell", src, folder, Limits(seconds=30, files=500))
+    assert result.exit_status == KILLED and not result.timed_out, result.output
+    assert "grew past its limit of 500 files and folders" in result.output, result.output
+    made = len(os.listdir(folder))
+    refused = run_code("shell", "touch ran", folder, Limits(files=500))
+    assert refused.exit_status == REFUSED and "more than its limit of 500 files" in refused.output
+    assert not (folder / "ran").exists() and len(os.listdir(folder)) == made
+
+
+def test_a_folder_nested_thousands_deep_is_refused_stopped_and_removed(mode: str, box_root: Path) -> None:
+    """Folders 3,000 deep (past Python's recursion limit): the server's walks of the folder used to raise
+    RecursionError out of run_code, leaving the block running past its time limit, and reset could not
+    delete the folder. Now the block is stopped, nothing of it is left, the next block is refused in words and
+    the folder is removed."""
+    marker = f"600.{uuid.uuid4().int % 10**9}"
+    folder = conversation_dir(box_root, "deep")
+    src = (f"for i in $(seq 3000); do mkdir d && cd d || break; done; : > leaf; ln -s /etc/passwd link; "
+           f"sleep {marker}")
+    result = run_code("shell", src, folder, Limits(seconds=20))
+    assert result.exit_status == KILLED and "nested more than 100 deep" in result.output, result.output
+    assert gone(marker), f"{mode}: the block outlived the walk of its folder"
+    refused = run_code("shell", "touch ran", folder, Limits())
+    assert refused.exit_status == REFUSED and "nested more than 100 deep" in refused.output
+    assert not (folder / "ran").exists()
+    sandbox.remove_tree(folder)
+    assert not folder.exists() and Path("/etc/passwd").exists()
+
+
+async def test_agent_reset_and_retention_remove_a_folder_nested_thousands_deep(make_agent, llm: ScriptedLLM,
+                                                                              tmp_path: Path) -> None:
+    """Through the agent: the turn that made the tree answers, the conversation's reset removes it, and an
+    orphan folder like it neither stops the next server start (retention) nor stays."""
+    everything = {c: "allow" for c in ("read_only", "writes_files", "deletes_files", "outside_sandbox", "network",
+                                        "installs_packages", "process_control", "home_assistant", "unparseable")}
+    agent = make_agent(policy=everything)  # the classifier would refuse os.chdir: this is about the OS layer
+    deep = "import os\nfor i in range(2500):\n    os.mkdir('d')\n    os.chdir('d')\nprint('made')"
+    llm.script(code(deep), "Made.", code(deep), "Made.")
+    reply = await agent.ask("Make folders", "deep-1")
+    assert [(b.decision, b.exit_status) for b in reply.code_blocks] == [("allow", 0)], reply.code_blocks
+    workdir = Path(agent.conversation("deep-1")["workdir"])
+    assert Path(workdir, *["d"] * 1500).is_dir()
+    assert agent.reset("deep-1") and not workdir.exists()
+    reply = await agent.ask("Make folders", "deep-2")
+    orphan = Path(agent.conversation("deep-2")["workdir"])
+    (tmp_path / "data" / "sessions" / f"{orphan.name}.json").unlink()  # its conversation is gone: an orphan
+    os.utime(orphan, (time.time() - 7200, time.time() - 7200))
+    make_agent(policy=everything)  # a new server on the same data folder: retention runs at its start
+    assert not orphan.exists()
+
+
 # ------------------------------------------------------------------------------------------ files
 @pytest.fixture
 def outside() -> Iterator[Path]:

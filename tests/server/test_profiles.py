@@ -33,6 +33,12 @@ def test_shipped_profiles_are_valid() -> None:
         ("name: x\nbogus: 1\n", 2, "bogus"),
         ("name: x\n  bad: [indent\n", 2, "(yaml)"),
         ("- a list\n", 1, "(file)"),
+        ("name: x\ndescription: " + "[" * 3000 + "]" * 3000 + "\n", None, "(yaml)"),
+        ("name: x\npersona: " + "{a: " * 3000 + "1" + "}" * 3000 + "\n", None, "(yaml)"),
+        ("name: x\nlimits: {blocks_per_turn: true}\n", 2, "limits.blocks_per_turn"),
+        ("name: x\nlimits:\n  seconds_per_turn: yes\n", 3, "limits.seconds_per_turn"),
+        ("name: x\nllm: {max_tokens: false}\n", 2, "llm.max_tokens"),
+        ("name: x\nlimits: {seconds_per_turn: .nan}\n", 2, "limits.seconds_per_turn"),
     ],
 )
 def test_broken_profile_names_file_line_and_field(text: str, line: int, field: str, tmp_path: Path) -> None:
@@ -65,3 +71,20 @@ def test_a_later_folder_overrides_a_profile(tmp_path: Path) -> None:
     (tmp_path / "safe.yaml").write_text("name: safe\ndescription: mine\n")
     store = load_profiles([REPO / "profiles", tmp_path])
     assert store.get("safe").description == "mine"
+
+
+def test_two_files_of_one_folder_with_one_name_are_reported(tmp_path: Path) -> None:
+    (tmp_path / "home.yaml").write_text("name: mine\ndescription: first\n")
+    (tmp_path / "home copy.yaml").write_text("name: mine\ndescription: second\n")
+    store = load_profiles([tmp_path])
+    assert store.get("mine").description == "second"  # "home copy.yaml" sorts first
+    [error] = store.errors
+    assert error.path.name == "home.yaml" and error.field == "name" and "home copy.yaml" in error.message
+
+
+def test_a_profile_nested_too_deeply_is_reported_and_its_neighbours_load(tmp_path: Path) -> None:
+    (tmp_path / "deep.yaml").write_text("name: deep\ndescription: " + "[" * 5000 + "]" * 5000 + "\n")
+    (tmp_path / "good.yaml").write_text("name: good\n")
+    store = load_profiles([tmp_path])
+    assert set(store.profiles) == {"good"}
+    assert [e.path.name for e in store.errors] == ["deep.yaml"] and "nested too deeply" in store.errors[0].message

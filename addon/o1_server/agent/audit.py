@@ -18,6 +18,10 @@ file does not end with a newline, and the reader skips lines that are not JSON o
 
 A Home Assistant call made through the broker leaves one ``{"event": "home", "kind": "home", "record_id", "time",
 "conversation_id", "profile", "op", "args", "access", "outcome", ...}`` line (see :meth:`AuditLog.record_home`).
+
+A client connection a listener refused because its socket belongs to generated code leaves one
+``{"event": "peer", "kind": "peer", "record_id", "time", "listener", "peer", "uid", "reason", "more"}`` line
+(see :meth:`AuditLog.record_peer`); it has no conversation.
 """
 
 from __future__ import annotations
@@ -102,6 +106,15 @@ class AuditLog:
         """
         self._append({"event": "home", "kind": "home", "record_id": uuid.uuid4().hex, "time": _now(),
                       "conversation_id": conversation_id, "profile": profile, **call})
+
+    def record_peer(self, listener: str, peer: str, uid: int | None, reason: str, more: int = 0) -> None:
+        """Append one record of a refused client connection (``kind: "peer"``): the ``listener`` (``wyoming``,
+        ``http``), the ``peer`` address, the ``uid`` owning its socket (None: unknown), the ``reason`` and how
+        many ``more`` were refused since the last such record (refusals are recorded at a bounded pace).
+        Raises AuditError."""
+        self._append({"event": "peer", "kind": "peer", "record_id": uuid.uuid4().hex, "time": _now(),
+                      "conversation_id": None, "listener": listener, "peer": peer, "uid": uid, "reason": reason,
+                      "more": more})
 
     def _append(self, entry: dict[str, Any]) -> None:
         """Write one line durably (flushed and fsynced). Raises AuditError on any failure."""

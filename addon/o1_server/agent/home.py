@@ -44,7 +44,6 @@ import logging
 import os
 import re
 import secrets
-import shutil
 import socket
 import struct
 import threading
@@ -59,6 +58,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from .sandbox import remove_tree
+from .wire import loads
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -784,8 +786,8 @@ class Capability:
 
     def _answer(self, line: bytes) -> dict[str, Any]:
         try:
-            request = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+            request = loads(line)
+        except ValueError:
             return {"ok": False, "error": "invalid", "message": "A request must be one JSON object per line."}
         if not isinstance(request, dict):
             return {"ok": False, "error": "invalid", "message": "A request must be a JSON object."}
@@ -813,7 +815,7 @@ class Capability:
                 except OSError:
                     pass
         self._thread.join(2)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        remove_tree(self.folder)  # code that owns the folder may have filled it (the fallback sandbox)
 
 
 @dataclass

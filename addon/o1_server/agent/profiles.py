@@ -30,6 +30,23 @@ CATEGORIES = (
     "unparseable",
 )
 DECISION = vol.In(["allow", "confirm", "deny"])
+
+
+def _not_bool(value: Any) -> Any:
+    """YAML's ``true``/``yes`` is a Python bool, and bool is an int: refuse it where a number is meant."""
+    if isinstance(value, bool):
+        raise vol.Invalid("expected a number, got true/false")
+    return value
+
+
+def _int(low: int, high: int | None = None) -> vol.All:
+    return vol.All(_not_bool, int, vol.Range(min=low, max=high))
+
+
+def _float(low: float, high: float) -> vol.All:
+    return vol.All(_not_bool, vol.Coerce(float), vol.Range(min=low, max=high))
+
+
 LANGUAGES = ("python", "shell")
 HA_ACCESS = ("none", "read", "control")
 
@@ -52,19 +69,19 @@ LLM_SCHEMA = vol.Schema(
         vol.Optional("api_base", default=None): vol.Any(None, vol.Url()),
         # A literal key, or "env:NAME" to read the environment variable NAME.
         vol.Optional("api_key", default=None): vol.Any(None, str),
-        vol.Optional("temperature", default=0.01): vol.All(vol.Coerce(float), vol.Range(min=0.0, max=2.0)),
-        vol.Optional("context_window", default=8192): vol.All(int, vol.Range(min=512)),
-        vol.Optional("max_tokens", default=256): vol.All(int, vol.Range(min=16)),
+        vol.Optional("temperature", default=0.01): _float(0.0, 2.0),
+        vol.Optional("context_window", default=8192): _int(512),
+        vol.Optional("max_tokens", default=256): _int(16),
     }
 )
 
 LIMITS_SCHEMA = vol.Schema(
     {
-        vol.Optional("seconds_per_block", default=20.0): vol.All(vol.Coerce(float), vol.Range(min=0.1, max=600)),
-        vol.Optional("blocks_per_turn", default=3): vol.All(int, vol.Range(min=1, max=50)),
-        vol.Optional("output_chars", default=2000): vol.All(int, vol.Range(min=100, max=1_000_000)),
-        vol.Optional("memory_mb", default=512): vol.All(int, vol.Range(min=32, max=65536)),
-        vol.Optional("seconds_per_turn", default=180.0): vol.All(vol.Coerce(float), vol.Range(min=1, max=3600)),
+        vol.Optional("seconds_per_block", default=20.0): _float(0.1, 600),
+        vol.Optional("blocks_per_turn", default=3): _int(1, 50),
+        vol.Optional("output_chars", default=2000): _int(100, 1_000_000),
+        vol.Optional("memory_mb", default=512): _int(32, 65536),
+        vol.Optional("seconds_per_turn", default=180.0): _float(1, 3600),
     }
 )
 
@@ -203,6 +220,8 @@ def parse_profile(text: str, path: Path) -> Profile:
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         raise ProfileError(path, mark.line + 1 if mark else None, "(yaml)", str(err).splitlines()[0]) from err
+    except RecursionError:  # PyYAML composes recursively: [[[[... a thousand deep
+        raise ProfileError(path, None, "(yaml)", "nested too deeply to read") from None
     if not isinstance(data, dict):
         raise ProfileError(path, 1, "(file)", "a profile must be a YAML mapping")
     try:
@@ -233,12 +252,14 @@ def parse_profile(text: str, path: Path) -> Profile:
 def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
     """Load every ``*.yaml`` in ``folders``; a later folder's profile replaces an earlier one of the same name.
 
-    Never raises for a bad file: its ProfileError is logged and kept in ``ProfileStore.errors``.
+    Never raises for a bad file: its ProfileError is logged and kept in ``ProfileStore.errors`` (so is a second
+    file of the same folder defining a name already defined there: the first, in file name order, is kept).
     """
     store = ProfileStore()
     for folder in folders:
         if not folder.is_dir():
             continue
+        here: dict[str, Path] = {}  # profile name -> the file of this folder that defined it
         for path in sorted(folder.glob("*.yaml")):
             try:
                 profile = parse_profile(path.read_text(encoding="utf-8"), path)
@@ -251,5 +272,17 @@ def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
                 _LOGGER.error("Profile not loaded: %s", error)
                 store.errors.append(error)
                 continue
+            except Exception as err:  # noqa: BLE001 - one file's surprise must never stop the server or its neighbours
+                error = ProfileError(path, None, "(file)", f"could not be read ({type(err).__name__}: {err})")
+                _LOGGER.exception("Profile not loaded: %s", error)
+                store.errors.append(error)
+                continue
+            if profile.name in here:  # two files of one folder: neither silently hides the other
+                error = ProfileError(path, None, "name", f"{profile.name!r} is already defined by "
+                                     f"{here[profile.name].name} in the same folder; this file is ignored")
+                _LOGGER.error("Profile not loaded: %s", error)
+                store.errors.append(error)
+                continue
+            here[profile.name] = path
             store.profiles[profile.name] = profile
     return store

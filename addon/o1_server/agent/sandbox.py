@@ -34,6 +34,7 @@ process / per uid only. A server that is not root cannot switch uids: code runs 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import logging
@@ -41,6 +42,7 @@ import os
 import resource
 import shutil
 import signal
+import stat as stat_mod
 import subprocess
 import sys
 import threading
@@ -73,7 +75,9 @@ class Limits:
     output_chars: characters of output kept; user: (uid, gid) to run as (None: the conversation's own uid
     when the server is root, else the server's uid); processes: tasks (threads count) at once in the block
     (cgroup pids.max) and per uid (RLIMIT_NPROC); file_mb: largest file one process may write (MiB); disk_mb: cap on the conversation
-    folder (MiB); tmp_mb: size of the private /tmp (MiB).
+    folder (MiB); tmp_mb: size of the private /tmp (MiB); files: cap on the entries (files, folders, links) in the
+    conversation folder, which ``disk_mb`` cannot see (an empty file or a short symlink uses no block, only an
+    inode), also reached by folders nested deeper than :data:`MAX_FOLDER_DEPTH`.
     """
 
     seconds: float = 20.0
@@ -84,6 +88,7 @@ class Limits:
     file_mb: int = 256
     disk_mb: int = 1024
     tmp_mb: int = 64
+    files: int = 20_000
 
 
 def resolve_user(name: str | None) -> tuple[int, int] | None:
@@ -138,6 +143,21 @@ def configure(uids: tuple[int, int] | None = DEFAULT_UIDS, *, bwrap: bool = True
         raise ValueError(f"sandbox uid range {uids} must start above 0 and hold at least one uid")
     with _config_lock:
         _uids, _use_bwrap, _use_cgroups, _isolation = uids, bwrap, cgroups, None
+
+
+def is_sandbox_uid(uid: int, also: tuple[int, ...] | frozenset[int] = ()) -> bool:
+    """True when ``uid`` is one generated code may run as: inside the configured per-conversation range (the
+    one place that range is kept; checked whether or not the server is root), or one of ``also`` (an explicit
+    ``Limits.user``). The listeners use it to refuse clients whose socket a code block owns (see
+    ``o1_server.peer_guard``)."""
+    uids = _uids
+    return (uids is not None and uids[0] <= uid < uids[0] + uids[1]) or uid in also
+
+
+def code_runs_as_server_uid(also: tuple[int, ...] | frozenset[int] = ()) -> bool:
+    """True when code blocks run as the server's own uid (server not root, or the uid range is off and no
+    other user is set): then no local socket owner tells a block from the server itself."""
+    return _per_conversation_uids() is None and not [u for u in also if u != os.geteuid()]
 
 
 def parse_uid_range(text: str) -> tuple[int, int] | None:
@@ -626,28 +646,179 @@ def _preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_pr
 
 
 # ---------------------------------------------------------------------------------------------- folder
-def _adopt_and_measure(folder: Path, user: tuple[int, int] | None) -> int:
-    """Bytes the folder uses on disk. When the server is root and the code runs as ``user``, entries put there
-    by the server (root) or left by an older version (e.g. ``nobody``), that is owned by no conversation uid,
-    with one link (never a hard link to a file elsewhere), are handed to ``user`` so the code can use them.
-    Symlinks are never followed; every step is relative to an open directory."""
-    total = 0
-    adopt = user is not None and os.geteuid() == 0
-    first, count = _uids or (0, 0)
-    for _, dirnames, filenames, dirfd in os.fwalk(folder, follow_symlinks=False):
-        for name in dirnames + filenames:
+MAX_FOLDER_DEPTH = 100
+"""Deepest folder nesting the server walks into in a conversation folder (one open descriptor per level)."""
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@dataclass
+class FolderScan:
+    """What :func:`scan_folder` found: bytes on disk and entries seen; ``complete`` is False when it stopped
+    at ``max_entries``, ``too_deep`` True when folders went deeper than :data:`MAX_FOLDER_DEPTH`."""
+
+    bytes: int = 0
+    entries: int = 0
+    complete: bool = True
+    too_deep: bool = False
+
+
+Visit = Any  # Callable[[int, str, str, os.stat_result], None]: (folder fd, name, relative path, lstat)
+
+
+def scan_folder(folder: Path, visit: Visit = None, max_entries: int | None = None) -> FolderScan:
+    """Walk everything under ``folder`` as generated code left it: never following symlinks, without recursion
+    (a tree thousands of folders deep is walked like a flat one), every step relative to an open folder
+    descriptor (any path length), at most :data:`MAX_FOLDER_DEPTH` levels down and ``max_entries`` entries.
+    ``visit(fd, name, relative_path, lstat)`` sees each entry (before a folder's content). Entries that vanish
+    or cannot be read are skipped. Raises OSError only when ``folder`` itself cannot be opened."""
+    scan = FolderScan()
+    top = os.open(folder, _DIR_FLAGS)
+    stack: list[tuple[int, str, Any]] = []
+    try:
+        stack.append((top, "", os.scandir(top)))
+        while stack:
+            fd, rel, entries = stack[-1]
+            entry = next(entries, None)
+            if entry is None:
+                entries.close()
+                stack.pop()
+                if fd != top:
+                    os.close(fd)
+                continue
             try:
-                st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
+                st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            total += st.st_blocks * 512
-            foreign = st.st_uid == 0 or not first <= st.st_uid < first + count
-            if adopt and st.st_uid != user[0] and foreign and (name in dirnames or st.st_nlink == 1):
+            scan.entries += 1
+            scan.bytes += st.st_blocks * 512
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            if visit is not None:
+                visit(fd, entry.name, path, st)
+            if max_entries is not None and scan.entries > max_entries:
+                scan.complete = False
+                break
+            if not stat_mod.S_ISDIR(st.st_mode):
+                continue
+            if len(stack) >= MAX_FOLDER_DEPTH:
+                scan.too_deep = True
+                continue
+            try:
+                child = os.open(entry.name, _DIR_FLAGS, dir_fd=fd)
+            except OSError:
+                continue
+            try:
+                stack.append((child, path, os.scandir(child)))
+            except OSError:
+                os.close(child)
+    finally:
+        for fd, _, entries in stack:
+            entries.close()
+            if fd != top:
+                os.close(fd)
+        os.close(top)
+    return scan
+
+
+def remove_tree(path: Path) -> None:
+    """Delete ``path`` and everything under it (like ``shutil.rmtree(ignore_errors=True)``) whatever generated
+    code made of it: symlinks are removed, never followed; no recursion and at most 32 open folders however deep
+    the tree (folders below that depth are first moved up to ``path``'s top level); what cannot be removed is
+    left; never raises."""
+    try:
+        top = os.open(path, _DIR_FLAGS)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # a file or a symlink (never followed); nothing when it is gone
+        return
+    # Frames: [folder fd, its name in the parent, iterator over its names (None: list it), (dev, inode)]
+    stack: list[list[Any]] = [[top, "", None, None]]
+    given_up: set[tuple[int, int]] = set()
+    hoisted = False
+    try:
+        while stack:
+            frame = stack[-1]
+            fd = frame[0]
+            if frame[2] is None:
                 try:
-                    os.chown(name, user[0], user[1], dir_fd=dirfd, follow_symlinks=False)
+                    frame[2] = iter(os.listdir(fd))
                 except OSError:
-                    pass
-    return total
+                    frame[2] = iter(())
+            for name in frame[2]:
+                try:
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat_mod.S_ISDIR(st.st_mode):
+                    with contextlib.suppress(OSError):
+                        os.unlink(name, dir_fd=fd)
+                    continue
+                key = (st.st_dev, st.st_ino)
+                if key in given_up:
+                    continue
+                if len(stack) >= 32:  # too deep to hold open: move it up to the top, taken from there later
+                    with contextlib.suppress(OSError):
+                        os.rename(name, f".o1-removing-{uuid.uuid4().hex}", src_dir_fd=fd, dst_dir_fd=top)
+                        hoisted = True
+                    continue
+                try:
+                    child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                except OSError:
+                    given_up.add(key)
+                    continue
+                stack.append([child, name, None, key])
+                break
+            else:  # every name of this folder is done
+                if len(stack) == 1:
+                    if hoisted:  # folders were moved up here meanwhile: list the top again
+                        hoisted, frame[2] = False, None
+                        continue
+                    break
+                stack.pop()
+                os.close(fd)
+                try:
+                    os.rmdir(frame[1], dir_fd=stack[-1][0])
+                except OSError:
+                    given_up.add(frame[3])
+    finally:
+        for frame in stack[1:]:
+            with contextlib.suppress(OSError):
+                os.close(frame[0])
+        os.close(top)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+
+
+def _adopt_and_measure(folder: Path, user: tuple[int, int] | None, max_entries: int | None = None) -> FolderScan:
+    """Walk the folder (see :func:`scan_folder`): bytes on disk and entries. When the server is root and the code
+    runs as ``user``, entries put there by the server (root) or left by an older version (e.g. ``nobody``), that
+    is owned by no conversation uid, with one link (never a hard link to a file elsewhere), are handed to
+    ``user`` so the code can use them. Symlinks are never followed; every step is relative to an open directory."""
+    adopt = user is not None and os.geteuid() == 0
+    first, count = _uids or (0, 0)
+
+    def visit(dirfd: int, name: str, _: str, st: os.stat_result) -> None:
+        foreign = st.st_uid == 0 or not first <= st.st_uid < first + count
+        if adopt and st.st_uid != user[0] and foreign and (stat_mod.S_ISDIR(st.st_mode) or st.st_nlink == 1):
+            try:
+                os.chown(name, user[0], user[1], dir_fd=dirfd, follow_symlinks=False)
+            except OSError:
+                pass
+
+    return scan_folder(folder, visit if adopt else None, max_entries)
+
+
+def _over_limits(scan: FolderScan, limits: Limits, running: bool = False) -> str | None:
+    """Why a conversation folder is over its caps (the end of a sentence about it: "this conversation's folder
+    ..."), or None. ``running``: said of a block that is being stopped."""
+    if scan.bytes > limits.disk_mb * MIB:
+        if running:
+            return f"grew past its {limits.disk_mb} MiB limit"
+        return f"uses {scan.bytes / MIB:.0f} MiB, more than its {limits.disk_mb} MiB limit"
+    if not scan.complete:
+        return f"{'grew past' if running else 'holds more than'} its limit of {limits.files} files and folders"
+    if scan.too_deep:
+        return f"has folders nested more than {MAX_FOLDER_DEPTH} deep"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------- running
@@ -671,13 +842,11 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
     if user is None and os.geteuid() == 0:
         user = (65534, 65534)  # root with per-conversation uids off: never run generated code as root
     try:
-        used = _adopt_and_measure(cwd, user)
+        over = _over_limits(_adopt_and_measure(cwd, user, limits.files), limits)
     except OSError as err:
         return ExecResult(REFUSED, f"[not run: the working folder cannot be read: {err.strerror}]", 0.0)
-    cap = limits.disk_mb * MIB
-    if used > cap:
-        return ExecResult(REFUSED, f"[not run: this conversation's folder uses {used / MIB:.0f} MiB, more than its "
-                                   f"{limits.disk_mb} MiB limit. Delete some files first.]", 0.0)
+    if over:
+        return ExecResult(REFUSED, f"[not run: this conversation's folder {over}. Delete some files first.]", 0.0)
     if iso.bwrap:
         argv = _bwrap_argv(iso, cwd, limits, network, binds, user) + argv
     elif _dedicated(user):
@@ -734,32 +903,35 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
 
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
-    timed_out = cancelled = over_disk = False
+    timed_out = cancelled = False
+    over_disk: str | None = None
     deadline = time.monotonic() + limits.seconds
     next_disk_check = time.monotonic() + 2
-    while proc.poll() is None:
-        now = time.monotonic()
-        if cancel is not None and cancel.is_set():
-            cancelled = True
-        elif now >= deadline:
-            timed_out = True
-        elif now >= next_disk_check and _usage(cwd) > cap:
-            over_disk = True
-        else:
-            if now >= next_disk_check:
-                next_disk_check = now + 2
-            try:
-                proc.wait(timeout=0.1)
-            except subprocess.TimeoutExpired:
+    try:
+        while proc.poll() is None:
+            now = time.monotonic()
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+            elif now >= deadline:
+                timed_out = True
+            elif now >= next_disk_check and (over_disk := _usage_over(cwd, limits)):
                 pass
-            continue
+            else:
+                if now >= next_disk_check:
+                    next_disk_check = now + 2
+                try:
+                    proc.wait(timeout=0.1)
+                except subprocess.TimeoutExpired:
+                    pass
+                continue
+            _stop(proc, block, user, iso)
+            proc.wait()
+    finally:
+        # The block is over (or watching it failed): nothing it started may outlive it.
         _stop(proc, block, user, iso)
-        proc.wait()
-    # The block is over: nothing it started may outlive it.
-    _stop(proc, block, user, iso)
-    thread.join(timeout=5)
-    if block:
-        block.remove()
+        thread.join(timeout=5)
+        if block:
+            block.remove()
     text = b"".join(chunks).decode("utf-8", errors="replace")
     truncated = flooded.is_set() or len(text) > limits.output_chars
     if len(text) > limits.output_chars:
@@ -769,7 +941,7 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
     elif cancelled:
         text += "\n[stopped: the turn was cancelled]"
     elif over_disk:
-        text += f"\n[stopped: this conversation's folder grew past its {limits.disk_mb} MiB limit]"
+        text += f"\n[stopped: this conversation's folder {over_disk}]"
     elif flooded.is_set():
         text += "\n[stopped: the code printed too much]"
     killed = timed_out or cancelled or over_disk or flooded.is_set()
@@ -777,12 +949,12 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
     return ExecResult(status, text.strip(), time.monotonic() - start, timed_out, truncated)
 
 
-def _usage(folder: Path) -> int:
-    """Bytes under ``folder`` (0 when it cannot be read)."""
+def _usage_over(folder: Path, limits: Limits) -> str | None:
+    """Why ``folder`` is now over its caps (see :func:`_over_limits`), or None (also when it cannot be read)."""
     try:
-        return _adopt_and_measure(folder, None)
+        return _over_limits(scan_folder(folder, None, limits.files), limits, running=True)
     except OSError:
-        return 0
+        return None
 
 
 def _stop(proc: subprocess.Popen, block: _Block | None, user: tuple[int, int] | None, iso: Isolation) -> None:

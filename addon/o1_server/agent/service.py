@@ -64,6 +64,8 @@ class O1Agent:
         self.default_llm = default_llm
         self.audit = AuditLog(data_dir / "audit.jsonl")
         user = resolve_user(sandbox_user)
+        self.code_user = user
+        """(uid, gid) code blocks run as when a sandbox user is set; None: the per-conversation uids."""
         # Home Assistant is reached only through the broker: generated code never sees ha_url or ha_token.
         direct = RestRelay(ha_url, ha_token) if ha_url and ha_token else None
         self.home = HomeGateway(data_dir / "run", self.audit.record_home, direct, user)

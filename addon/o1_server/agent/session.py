@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
-import shutil
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -24,7 +25,7 @@ from .audit import AuditError, AuditLog
 from .backend import AgentBackend, BackendError
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
-from .sandbox import Limits, conversation_uid, conversation_dir, run_code, safe_name
+from .sandbox import Limits, conversation_uid, conversation_dir, remove_tree, run_code, safe_name, scan_folder
 from .speech_text import AnswerStream, describe_changes, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
@@ -429,18 +430,16 @@ def _is_sentence(text: str) -> bool:
 
 
 def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
-    """Relative path -> (size, mtime_ns) of the files under ``folder`` (at most ``limit``; {} if unreadable)."""
+    """Relative path -> (size, mtime_ns) of the files under ``folder`` (at most ``limit`` files, looking at no
+    more than ``4 * limit`` entries, however deep or wide generated code made it; {} if unreadable)."""
     state: dict[str, tuple[int, int]] = {}
+
+    def visit(_fd: int, _name: str, path: str, st: os.stat_result) -> None:
+        if stat.S_ISREG(st.st_mode) and len(state) < limit:
+            state[path] = (st.st_size, st.st_mtime_ns)
+
     try:
-        for path in folder.rglob("*"):
-            if len(state) >= limit:
-                break
-            try:
-                if path.is_file() and not path.is_symlink():
-                    st = path.stat()
-                    state[str(path.relative_to(folder))] = (st.st_size, st.st_mtime_ns)
-            except OSError:
-                continue
+        scan_folder(folder, visit, max_entries=4 * limit)
     except OSError:
         return {}
     return state
@@ -627,7 +626,7 @@ class SessionManager:
                 doomed.append(path.stem)
         for name in doomed:
             (self.folder / f"{name}.json").unlink(missing_ok=True)
-            shutil.rmtree(self.sandbox_root / name, ignore_errors=True)
+            remove_tree(self.sandbox_root / name)
         known = {path.stem for _, path in saved}
         orphans = 0
         if self.sandbox_root.is_dir():
@@ -636,7 +635,7 @@ class SessionManager:
                     continue
                 with contextlib.suppress(OSError):
                     if now - folder.stat().st_mtime > ORPHAN_SECONDS:
-                        shutil.rmtree(folder, ignore_errors=True)
+                        remove_tree(folder)
                         orphans += 1
         if doomed or orphans:
             _LOGGER.info("Session retention: deleted %d conversations and %d orphan sandbox folders",
@@ -692,7 +691,7 @@ class SessionManager:
             path = self._file(storage_id)
             existed = existed or path.exists()
             path.unlink(missing_ok=True)
-            shutil.rmtree(self.workdir(storage_id), ignore_errors=True)
+            remove_tree(self.workdir(storage_id))
         return existed
 
     def _expire(self) -> None:
