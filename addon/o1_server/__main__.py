@@ -104,7 +104,7 @@ async def run(settings: Settings) -> None:
     if embedded is not None:
         await llm_start
         warm_up = asyncio.ensure_future(embedded.warm_up())  # in the background: the server is ready meanwhile
-        default_llm = LLMConfig(embedded.model, embedded.api_base, "none", timeout=settings.llm_timeout,
+        default_llm = LLMConfig(embedded.model, embedded.api_base, embedded.api_key, timeout=settings.llm_timeout,
                                 context_window=embedded.context, tokenize_url=embedded.tokenize_url)
     else:
         # A remote model's context is what the profile says (llm.context_window): no server-side cap here.

@@ -26,6 +26,8 @@ import asyncio
 import contextlib
 import importlib.util
 import logging
+import os
+import secrets
 import socket
 import sys
 import time
@@ -127,6 +129,9 @@ class EmbeddedLLM:
         self.models_dirs = models_dirs
         self.cache_mb = cache_mb
         self.port = 0
+        # The child's own key: it listens on 127.0.0.1, where a code block allowed on the network could reach it.
+        # Given in its environment (llama_cpp.server's settings read API_KEY), never on its command line.
+        self.api_key = secrets.token_urlsafe(32)
         self._proc: asyncio.subprocess.Process | None = None
         self._drainer: asyncio.Future | None = None
 
@@ -139,6 +144,11 @@ class EmbeddedLLM:
     def model(self) -> str:
         """The LiteLLM model name to use with ``api_base``."""
         return f"openai/{self.spec.alias}"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The Authorization header every request to the child needs."""
+        return {"Authorization": f"Bearer {self.api_key}"}
 
     @property
     def tokenize_url(self) -> str:
@@ -160,9 +170,10 @@ class EmbeddedLLM:
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
             "--logits_all", "False", "--interrupt_requests", "False", *self._cache_flags(), "--verbose", "False",
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "API_KEY": self.api_key},
         )
         start = time.monotonic()
-        async with aiohttp.ClientSession() as http:
+        async with aiohttp.ClientSession(headers=self.headers) as http:
             while time.monotonic() - start < timeout:
                 if self._proc.returncode is not None:
                     err = (await self._proc.stderr.read()).decode(errors="replace")[-2000:]
@@ -190,7 +201,7 @@ class EmbeddedLLM:
         body = {"model": self.spec.alias, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
         start = time.monotonic()
         try:
-            async with aiohttp.ClientSession() as http, http.post(
+            async with aiohttp.ClientSession(headers=self.headers) as http, http.post(
                     f"{self.api_base}/chat/completions", json=body, timeout=aiohttp.ClientTimeout(total=300)) as r:
                 await r.read()
             _LOGGER.info("Embedded LLM warmed up in %.1f s", time.monotonic() - start)

@@ -65,3 +65,23 @@ async def test_01_light_endpoint_is_served_on_the_api_port(server: O1Process) ->
         assert refused.value.status == 401
         async with http.ws_connect(f"ws://127.0.0.1:{server.api_port}/?token={server.token}") as ws:
             assert not ws.closed
+
+
+async def test_the_embedded_llm_wants_its_own_key(server: O1Process) -> None:
+    """The llama.cpp child listens on 127.0.0.1, where a block allowed on the network could reach it: without
+    the key it answers 401; the key is in its environment (readable by root and its uid only), not on its
+    command line (readable by every local user). The real turn above shows the agent holds the key."""
+    children = [int(p) for f in Path(f"/proc/{server.proc.pid}/task").glob("*/children") for p in f.read_text().split()]
+    (child,) = [p for p in children if b"llama_cpp.server" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    cmdline = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+    port = int(cmdline[cmdline.index(b"--port") + 1])
+    environ = dict(e.split(b"=", 1) for e in Path(f"/proc/{child}/environ").read_bytes().split(b"\0") if b"=" in e)
+    key = environ[b"API_KEY"].decode()
+    assert len(key) >= 32 and not any(key.encode() in arg for arg in cmdline)
+    async with aiohttp.ClientSession() as http:
+        for path in ("/v1/models", "/extras/tokenize/count"):
+            async with http.post(f"http://127.0.0.1:{port}{path}", json={"input": "hi"}) if "count" in path \
+                    else http.get(f"http://127.0.0.1:{port}{path}") as r:
+                assert r.status == 401, (path, r.status)
+        async with http.get(f"http://127.0.0.1:{port}/v1/models", headers={"Authorization": f"Bearer {key}"}) as r:
+            assert r.status == 200

@@ -63,9 +63,11 @@ class TokenCounter:
     then to len(text)/3 (rounded up), so counting never fails.
     """
 
-    def __init__(self, model: str, tokenize_url: str | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, model: str, tokenize_url: str | None = None, timeout: float = 10.0,
+                 api_key: str | None = None) -> None:
         self.model = model
         self.url = tokenize_url
+        self.api_key = api_key
         self.timeout = timeout
         self._known: dict[str, int] = {}
 
@@ -90,7 +92,10 @@ class TokenCounter:
 
     def _ask_server(self, text: str) -> int | None:
         body = json.dumps({"input": text}).encode()
-        request = urllib.request.Request(self.url, body, {"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if self.api_key and self.api_key != "none":
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.url, body, headers)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as r:
                 return int(json.loads(r.read())["count"])
@@ -345,7 +350,7 @@ class OpenInterpreterBackend:
         self._timeout = llm.timeout
         self._context_window = llm.context_window
         self._max_tokens = llm.max_tokens
-        self._counter = TokenCounter(llm.model, llm.tokenize_url)
+        self._counter = TokenCounter(llm.model, llm.tokenize_url, api_key=llm.api_key)
         self.pinned = 0  # leading messages (worked examples) never trimmed; set by the session
 
     @property
