@@ -37,6 +37,10 @@ open connections is bounded too (:data:`MAX_CONNECTIONS`; the idlest connection 
 every read has a time limit (:data:`IDLE_SECONDS` between events, :data:`FRAME_SECONDS` within one). Bad input never ends the server: it gets an ``error`` event (``text``,
 stable ``code`` from :data:`ERROR_CODES`) and a log line, and the connection stays usable except after a
 framing error that makes the byte stream unreadable (then the connection is closed after the error).
+Connections take turns on the event loop: each handles one event, then lets the others (and the HTTP API) run
+(``await asyncio.sleep(0)``, the "optimized path to allow other tasks to run" of the ``asyncio.sleep``
+documentation), so one client's burst of buffered events cannot hold up the rest (issue 13: ``/api/health``
+waited up to 0.2 s behind 64 clients each sending a whole utterance at once).
 """
 
 from __future__ import annotations
@@ -425,6 +429,9 @@ class O1EventHandler(AsyncEventHandler):
                 self.last_event = time.monotonic()
                 if not await self.handle_event(event):
                     break
+                # One event per turn of the event loop: reading what is already buffered does not suspend, so
+                # a client that sent a whole utterance at once would otherwise have all of it handled in one go.
+                await asyncio.sleep(0)
         except (ConnectionError, OSError) as err:
             _LOGGER.info("Connection from %s lost: %s", self._peer, err)
         finally:
