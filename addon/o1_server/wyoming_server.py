@@ -40,7 +40,7 @@ framing error that makes the byte stream unreadable (then the connection is clos
 Connections take turns on the event loop: each handles one event, then lets the others (and the HTTP API) run
 (``await asyncio.sleep(0)``, the "optimized path to allow other tasks to run" of the ``asyncio.sleep``
 documentation), so one client's burst of buffered events cannot hold up the rest (issue 13: ``/api/health``
-waited up to 0.2 s behind 64 clients each sending a whole utterance at once).
+waited up to 0.35 s behind 64 clients each sending a whole utterance at once).
 """
 
 from __future__ import annotations
