@@ -26,6 +26,10 @@ Routes:
 ``settings.load_server_id``), the unique id of its Home Assistant config entry whatever its URL.
 - ``POST /api/conversation/{id}/cancel`` -> 204 (stops a running turn) or 404
 - ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
+
+Handlers never block the event loop, so ``/api/health`` answers at once whatever else runs (issue 13): the disk
+work of a request (starting a conversation, reading or deleting one, reading the audit log) runs in a worker
+thread, and ``/api/health`` itself only reads values computed once.
 """
 
 from __future__ import annotations
@@ -235,8 +239,8 @@ async def tool_result(request: web.Request) -> web.Response:
 
 async def get_conversation(request: web.Request) -> web.Response:
     """A conversation's turns and the code blocks that ran (of its first profile, or of ``?profile=``)."""
-    state = request.app[AGENT_KEY].conversation(request.match_info["conversation_id"],
-                                                request.query.get("profile") or None)
+    state = await asyncio.to_thread(request.app[AGENT_KEY].conversation, request.match_info["conversation_id"],
+                                    request.query.get("profile") or None)
     if state is None:
         return _error(404, "unknown_conversation", "There is no such conversation.")
     return web.json_response(state)
@@ -244,7 +248,7 @@ async def get_conversation(request: web.Request) -> web.Response:
 
 async def delete_conversation(request: web.Request) -> web.Response:
     """Forget a conversation."""
-    request.app[AGENT_KEY].reset(request.match_info["conversation_id"])
+    await asyncio.to_thread(request.app[AGENT_KEY].reset, request.match_info["conversation_id"])
     return web.Response(status=204)
 
 
@@ -261,7 +265,7 @@ async def audit(request: web.Request) -> web.Response:
         limit = max(1, min(int(request.query.get("limit", "100")), 1000))
     except ValueError:
         return _error(400, "invalid_request", "'limit' must be a number.")
-    records = request.app[AGENT_KEY].audit.read(request.query.get("conversation_id"), limit)
+    records = await asyncio.to_thread(request.app[AGENT_KEY].audit.read, request.query.get("conversation_id"), limit)
     return web.json_response({"records": records})
 
 

@@ -193,8 +193,12 @@ class PcmNormalizer:
         self._carry = data[whole:]
         if not whole:
             return b""
-        mono = _to_int16_mono(data[:whole], width, channels).tobytes()
-        out = self._resampler.convert(AudioChunk(rate=rate, width=2, channels=1, audio=mono)).audio
+        if fmt == (WHISPER_RATE, WHISPER_WIDTH, WHISPER_CHANNELS):
+            # Home Assistant's format: nothing to convert (this runs on the event loop for every chunk).
+            out = data[:whole]
+        else:
+            mono = _to_int16_mono(data[:whole], width, channels).tobytes()
+            out = self._resampler.convert(AudioChunk(rate=rate, width=2, channels=1, audio=mono)).audio
         self.samples += len(out) // WHISPER_WIDTH
         return out
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
 
 import aiohttp
 import pytest
@@ -84,6 +86,55 @@ async def test_a_turn_and_its_record(api: str, llm: ScriptedLLM) -> None:
     assert status == 200 and audit["records"][0]["decision"] == "allow"
     assert (await call("DELETE", f"{api}/api/conversation/c1"))[0] == 204
     assert (await call("GET", f"{api}/api/conversation/c1"))[0] == 404
+
+
+async def test_health_answers_while_disk_work_is_under_way(make_agent, llm: ScriptedLLM) -> None:
+    """Issue 13: the disk work of a request (starting a conversation: its folder and uid, which scans every
+    other conversation's folder; reading or deleting a conversation; reading the audit log) runs off the event
+    loop, so ``/api/health`` answers while it is under way. Each is held mid-way below until the health answer
+    has come: held on the event loop, it would never see that answer and the request would fail."""
+    agent = make_agent()
+    runner = web.AppRunner(build_app(agent, TOKEN, "9.9.9", SERVER_ID))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    api = f"http://127.0.0.1:{runner.addresses[0][1]}"
+
+    def held(fn: Callable, entered: threading.Event, release: threading.Event) -> Callable:
+        def wrapper(*args, **kwargs):
+            entered.set()
+            if not release.wait(30):
+                raise AssertionError(f"{fn.__name__} ran on the event loop: /api/health could not answer")
+            return fn(*args, **kwargs)
+        return wrapper
+
+    async def while_held(owner: object, name: str, method: str, path: str, **kwargs) -> tuple[int, object]:
+        entered, release = threading.Event(), threading.Event()
+        original = getattr(owner, name)
+        setattr(owner, name, held(original, entered, release))
+        try:
+            request = asyncio.create_task(call(method, f"{api}{path}", **kwargs))
+            assert await asyncio.to_thread(entered.wait, 30), f"{name} was not called"
+            assert (await call("GET", f"{api}/api/health", token=None))[0] == 200
+            release.set()
+            return await request
+        finally:
+            release.set()
+            setattr(owner, name, original)
+
+    try:
+        llm.script("Hello.")
+        status, body = await while_held(agent.sessions, "get", "POST", "/api/conversation",
+                                        json={"text": "hi", "conversation_id": "c1"})
+        assert status == 200 and body["answer"] == "Hello.", body
+        status, body = await while_held(agent.sessions, "find", "GET", "/api/conversation/c1")
+        assert status == 200 and body["turns"], body
+        status, body = await while_held(agent.audit, "read", "GET", "/api/audit?conversation_id=c1")
+        assert status == 200 and body == {"records": []}
+        assert (await while_held(agent.sessions, "reset", "DELETE", "/api/conversation/c1"))[0] == 204
+        assert (await call("GET", f"{api}/api/conversation/c1"))[0] == 404
+    finally:
+        await runner.cleanup()
 
 
 async def test_llm_failure_is_502_with_a_sentence(api: str, llm: ScriptedLLM) -> None:

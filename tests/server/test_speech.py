@@ -148,6 +148,19 @@ def test_normalizer_streams_like_one_shot() -> None:
     assert abs(streamed.seconds - len(audio) / 8 / 44100) < 0.01
 
 
+def test_normalizer_passes_16_khz_16_bit_mono_through() -> None:
+    """Home Assistant's format is what whisper gets: the bytes come out as they went in, cut anywhere."""
+    pcm, rate, width, channels = read_wav("what_day_is_it.wav")
+    assert (rate, width, channels) == (16000, 2, 1)
+    streamed = PcmNormalizer()
+    pieces, offset = [], 0
+    for size in [1, 7, 4096, 3, 10000, 8] * 10:
+        pieces.append(streamed.convert(pcm[offset:offset + size], rate, width, channels))
+        offset += size
+    pieces.append(streamed.convert(pcm[offset:], rate, width, channels))
+    assert b"".join(pieces) == pcm and streamed.samples == len(pcm) // 2
+
+
 def test_normalizer_converts_8_bit_and_32_bit_samples() -> None:
     silence_8bit = PcmNormalizer().convert(bytes([128]) * 160, 16000, 1, 1)
     assert silence_8bit == bytes(320)

@@ -28,6 +28,7 @@ from o1_server.tts import TextToSpeech
 from o1_server.wyoming_server import (
     ERROR_CODES,
     HANDLE_PROGRAM,
+    O1EventHandler,
     WyomingServer,
     build_info,
     serve_wyoming,
@@ -290,6 +291,53 @@ async def test_describe_answers_while_transcribing(server: WyomingServer, stt: S
     assert has_words(transcript.text, ("seven", "7"), ("six", "6")), transcript.text
     await busy.close()
     await other.close()
+
+
+class _Sink:
+    """The writing half of a connection, in memory: keeps what the handler writes."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    async def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_extra_info(self, name: str, default=None):
+        return ("127.0.0.1", 50000) if name == "peername" else default
+
+
+async def test_a_burst_of_events_lets_the_others_run(stt: SpeechToText, tts: TextToSpeech) -> None:
+    """Issue 13: events a client sent at once are handled one per turn of the event loop. Reading what is
+    already buffered does not suspend, so a client that sent a whole utterance faster than real time used to
+    have all of it handled in one go while every other connection and HTTP request waited."""
+    reader = asyncio.StreamReader()
+    count = 20
+    for n in range(count):
+        reader.feed_data(json.dumps({"type": "ping", "data": {"text": str(n)}}).encode() + b"\n")
+    reader.feed_eof()
+    sink = _Sink()
+    handler = O1EventHandler(reader, sink, stt=stt, tts=tts, agent=None)  # type: ignore[arg-type]
+    connection = asyncio.create_task(handler.run())
+    seen: list[int] = []  # pongs written each time another task got to run
+    while not connection.done():
+        seen.append(sink.data.count(b'"pong"'))
+        await asyncio.sleep(0)
+    await connection
+    assert sink.data.count(b'"pong"') == count
+    assert any(0 < n < count for n in seen), f"the other task only ran before or after the burst: {seen}"
 
 
 async def test_transcript_chunk_comes_before_audio_stop(client: Client) -> None:

@@ -194,6 +194,19 @@ def prepare_offline_environment() -> None:
             os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(tokenizers))
 
 
+def preload(model: str) -> None:
+    """Import Open Interpreter and build LiteLLM's token counter for ``model``: blocking, for start-up, after
+    :func:`prepare_offline_environment`.
+
+    Otherwise the first turn builds the counter on its worker thread, and for most models that is tiktoken's
+    ``cl100k_base``, whose ``CoreBPE`` is built in one native call that held the GIL for about 0.3 s (half of it
+    a full garbage collection its allocations triggered; py-spy on a 2-CPU VM, issue 13): the event loop, and
+    ``/api/health`` with it, stood still meanwhile.
+    """
+    __import__("interpreter")
+    TokenCounter(model).count("warm up")
+
+
 def _sandbox_language(name: str, execute: Execute) -> type:
     """Return an Open Interpreter language class that runs code through ``execute``."""
 

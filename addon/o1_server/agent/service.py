@@ -161,7 +161,9 @@ class O1Agent:
         text = text.encode("utf-8", "replace").decode("utf-8")
         chosen = self.profile(profile)
         conversation_id = conversation_id or uuid.uuid4().hex
-        session = self.sessions.get(conversation_id, chosen)
+        # Off the event loop: a new conversation's folder is made and given its uid (a scan of every sibling
+        # folder), and a saved one is read from disk.
+        session = await asyncio.to_thread(self.sessions.get, conversation_id, chosen)
         deadline = asyncio.get_running_loop().time() + chosen.limits["seconds_per_turn"]
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
