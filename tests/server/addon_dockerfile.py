@@ -152,4 +152,7 @@ def env_values(stage: Stage) -> dict[str, str]:
     return found
 
 
-RE_PINNED_PYTHON = re.compile(r"^python:(?P<minor>3\.1[12])\.(?P<patch>\d+)-slim-bookworm(?:@sha256:[0-9a-f]{64})?$")
+# Home Assistant's Debian base image (s6-overlay, bashio, tempio), multi-arch, on Debian bookworm (python3 3.11): the
+# tag ``bookworm`` or one release's ``bookworm-YYYY.MM.N``, optionally by digest.
+RE_HA_DEBIAN_BASE = re.compile(
+    r"^ghcr\.io/home-assistant/base-debian:bookworm(?:-\d{4}\.\d{2}\.\d+)?(?:@sha256:[0-9a-f]{64})?$")

@@ -6,8 +6,9 @@ No Docker engine here, so the image is never built in these tests. What is check
   (``tests/server/addon_rules.py``, with its own tests that it refuses broken files);
 - the versions of config.yaml, CHANGELOG.md and the server package agree; the icon and logo are PNGs of the
   right size; the build context holds what the Dockerfile copies;
-- the Dockerfile, parsed (``tests/server/addon_dockerfile.py``): pinned Python 3.11/3.12 bookworm base, the
-  script/bootstrap recipe, compilers only in the build stage, s6-overlay as init, the health check;
+- the Dockerfile, parsed (``tests/server/addon_dockerfile.py``): Home Assistant's base-debian:bookworm as the base
+  (s6-overlay, bashio, tempio; no build.yaml), Debian's python3.11 from apt, nothing downloaded from GitHub, the
+  script/bootstrap recipe, compilers only in the build stage, s6-overlay's /init as init, the health check;
 - the s6-overlay services' layout and shell syntax, and the longrun's finish script's decisions;
 - the start-up script ``o1-start`` on sample ``/data/options.json`` files in a temporary root: the exact
   command line, parsed by the server's own ``settings_from_args``; clear failures for bad options;
@@ -135,6 +136,26 @@ def test_prebuilt_images_are_published_by_the_workflow(config: dict[str, Any]) -
     assert build["with"]["context"] == "addon" and (ADDON / "Dockerfile").is_file()
 
 
+def test_the_workflow_builds_on_the_dockerfiles_base_and_verifies_its_signature(tmp_path: Path) -> None:
+    """The builder actions read no build.yaml: the workflow passes the Dockerfile's BUILD_FROM and checks its cosign."""
+    workflow = load_yaml(REPO / ".github" / "workflows" / "addon-image.yaml")
+    [read] = [s for s in workflow["jobs"]["init"]["steps"] if s.get("id") == "base"]
+    assert workflow["jobs"]["init"]["outputs"]["base"] == "${{ steps.base.outputs.base }}"
+    # The step's own shell script, run on the repository's Dockerfile.
+    output = tmp_path / "output"
+    result = subprocess.run(["bash", "-e", "-c", read["run"]], cwd=REPO, capture_output=True, text=True,
+                            env={**os.environ, "GITHUB_OUTPUT": str(output)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    default = dockerfile.global_args(dockerfile.parse((ADDON / "Dockerfile").read_text(encoding="utf-8")))
+    assert output.read_text() == f"base={default['BUILD_FROM']}\n"
+    [build] = [s for job in workflow["jobs"].values() for s in job["steps"] if "build-image@" in s.get("uses", "")]
+    options = build["with"]
+    assert options["build-args"].splitlines() == ["BUILD_FROM=${{ needs.init.outputs.base }}"]
+    assert options["cosign-base-verify"] == "${{ needs.init.outputs.base }}"
+    # HA's docker-base signs its images keyless from its own workflows (as its builder.yml verifies them).
+    assert options["cosign-base-identity"] == "https://github.com/home-assistant/docker-base/.*"
+
+
 def test_backup_exclude_drops_caches_and_keeps_state(config: dict[str, Any]) -> None:
     # The Supervisor tests each path as it sees it with PurePath.match against every pattern.
     def excluded(path: str) -> bool:
@@ -253,16 +274,62 @@ def test_icon_and_logo_are_pngs_of_the_documented_size() -> None:
 # ============================================================================ the image recipe
 
 
-def test_every_stage_is_pinned_python_on_bookworm(stages: list[dockerfile.Stage]) -> None:
-    # BUILD_FROM: the Supervisor passes it only from a build.yaml (the repository has none, so the default is the
-    # base), and script/addon-image passes a local Debian bookworm base (the same python3.11 family).
-    assert not (ADDON / "build.yaml").exists() and not (ADDON / "build.json").exists()
+# The architectures Home Assistant publishes its base images for (home-assistant/docker-base,
+# .github/workflows/builder.yml: ARCHITECTURES '["amd64", "aarch64"]', one multi-arch image since its 2026.03.1).
+HA_BASE_ARCHES = {"amd64", "aarch64"}
+
+
+def test_every_stage_is_home_assistants_debian_base(stages: list[dockerfile.Stage], config: dict[str, Any]) -> None:
+    # BUILD_FROM: the Supervisor (2026.04 on) passes it only from a build.yaml, which it reports as deprecated, and
+    # HA's builder actions never read one: the Dockerfile's default is the base. script/addon-image passes a local
+    # Debian bookworm instead (the same Debian, the same python3.11 from apt).
+    for name in ("build.yaml", "build.yml", "build.json"):
+        assert not (ADDON / name).exists(), f"{name} is deprecated by the Supervisor: set BUILD_FROM's default"
     instructions = dockerfile.parse((ADDON / "Dockerfile").read_text(encoding="utf-8"))
     base = dockerfile.global_args(instructions)["BUILD_FROM"]
-    assert dockerfile.RE_PINNED_PYTHON.match(base), f"{base}: pin python:3.11.N-slim-bookworm or 3.12.N"
-    assert [s.name for s in stages] == ["build", "s6", None]
-    # The venv is copied between stages: the same interpreter everywhere.
+    assert dockerfile.RE_HA_DEBIAN_BASE.match(base), f"{base}: use ghcr.io/home-assistant/base-debian:bookworm"
+    # One multi-arch name: the platform of the build picks the image, for every architecture config.yaml offers.
+    assert set(config["arch"]) <= HA_BASE_ARCHES
+    assert [s.name for s in stages] == ["build", None]
+    # The venv is copied between stages: the same Debian and interpreter everywhere.
     assert {s.base for s in stages} == {"${BUILD_FROM}"}
+
+
+def test_python_is_debians_python_3_11_in_both_stages(stages: list[dockerfile.Stage]) -> None:
+    build, final = stages
+    apt = " ".join(re.findall(r"apt-get install[^&]*", build.run_text()))
+    assert re.search(r"\bpython3\b", apt) and "python3-venv" in apt
+    # The venv links to the interpreter by its full name; the final stage has the same file (Debian's python3).
+    assert re.search(r"^/usr/bin/python3\.11 -m venv /opt/o1/venv\b", build.run_text(), re.M)
+    assert re.search(r"apt-get install[^&]*\bpython3\b", final.run_text())
+    assert '[ "$(readlink -f /opt/o1/venv/bin/python)" = /usr/bin/python3.11 ]' in final.run_text()
+    assert "python3-venv" not in final.run_text(), "the venv is made in the build stage"
+
+
+def test_nothing_is_downloaded_from_github_at_build_time(stages: list[dockerfile.Stage]) -> None:
+    # s6-overlay, bashio and tempio come with HA's base image; Python packages come from PyPI (pinned by the
+    # constraints file) and Debian packages from Debian.
+    for stage in stages:
+        assert not stage.all("ADD"), "ADD can fetch URLs: COPY files from the build context"
+        for ins in stage.instructions:
+            assert "github" not in ins.text.lower(), f"line {ins.line}: {ins.text[:80]}"
+            if ins.keyword == "RUN":
+                assert not re.search(r"\b(curl|wget)\b", ins.text), f"line {ins.line}: a download"
+        assert {i.options["from"] for i in stage.all("COPY") if "from" in i.options} <= {"build"}
+    instructions = dockerfile.parse((ADDON / "Dockerfile").read_text(encoding="utf-8"))
+    assert not [i for i in instructions if i.keyword == "ARG" and "S6_OVERLAY_VERSION" in i.text]
+
+
+def test_addon_image_script_passes_only_the_dockerfiles_build_args() -> None:
+    instructions = dockerfile.parse((ADDON / "Dockerfile").read_text(encoding="utf-8"))
+    declared = {i.text.partition("=")[0].strip() for i in instructions if i.keyword == "ARG"}
+    script = (REPO / "script" / "addon-image").read_text(encoding="utf-8")
+    passed = set(re.findall(r"--build-arg (\w+)=", script))
+    assert passed == {"BUILD_FROM", "BUILD_ARCH", "REQUIRE_S6_OVERLAY"}
+    # BUILD_ARCH is declared by no stage: the Supervisor and the builder pass it; an unused build argument is
+    # only a warning. Every other one must be an ARG of the Dockerfile.
+    assert passed - {"BUILD_ARCH"} <= declared
+    assert re.search(r"--build-arg REQUIRE_S6_OVERLAY=false\b", script), "the local base has no s6-overlay"
 
 
 def bootstrap_value(name: str) -> str:
@@ -303,9 +370,8 @@ def test_compilers_stay_in_the_build_stage(stages: list[dockerfile.Stage]) -> No
     final = stages[-1]
     assert not re.search(r"build-essential|cmake|\bgcc\b|\bg\+\+|\bcurl\b", final.run_text())
     sources = {(i.options.get("from"), i.rest.split()[0]) for i in final.all("COPY")}
-    assert ("build", "/opt/o1/venv") in sources and ("build", "/app/addon") in sources
-    assert ("build", "/opt/o1/models") in sources
-    assert ("s6", "/s6root/") in sources
+    assert {s for s in sources if s[0]} == {("build", "/opt/o1/venv"), ("build", "/app/addon"),
+                                             ("build", "/opt/o1/models")}
     assert "libgomp1" in final.run_text(), "llama.cpp is built with OpenMP"
 
 
@@ -379,66 +445,48 @@ def test_final_stage_runs_s6_and_checks_health(stages: list[dockerfile.Stage], c
     assert "/usr/local/bin/o1-start" in final.run_text() and "o1-server --version" in final.run_text()
 
 
-def test_s6_overlay_is_pinned_and_matches_the_service_layout(stages: list[dockerfile.Stage]) -> None:
-    s6 = stages[1]
-    version = dockerfile.arg_defaults(s6)["S6_OVERLAY_VERSION"]
-    assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", version)
-    run = s6.run_text()
-    assert "sha256sum -c" in run, "check the downloaded tarballs"
-    assert "releases/download/v${S6_OVERLAY_VERSION}/" in run
-    assert s6.all("WORKDIR") and s6.all("WORKDIR")[0].text == "/tmp/s6"
-    # s6-overlay 3.2.3.2 moved the user bundle to /etc/s6-overlay/user-bundles.d (the old place only warns).
-    bundle_in_s6_rc = (S6 / "s6-rc.d" / "user" / "contents.d").is_dir()
-    if tuple(map(int, version.split("."))) >= (3, 2, 3, 2):
-        assert (S6 / "user-bundles.d" / "user" / "contents.d").is_dir()
-    else:
-        assert bundle_in_s6_rc
+def test_s6_overlay_of_the_base_matches_the_service_layout(stages: list[dockerfile.Stage]) -> None:
+    final = stages[-1]
+    assert dockerfile.arg_defaults(final)["REQUIRE_S6_OVERLAY"] == "true", "the real image must have /init"
+    [check] = s6_check(final)
+    assert "/init" in check.text and "/command/with-contenv" in check.text
+    # The services' scripts need the base's with-contenv (checked above) or a plain sh.
+    for script in (S6 / "s6-rc.d" / "o1" / "run", S6 / "s6-rc.d" / "o1" / "finish"):
+        assert script.read_text().splitlines()[0] in ("#!/command/with-contenv sh", "#!/bin/sh")
+    # HA's base has s6-overlay 3.2.2.0 (docker-base 2026.06.1; 3.2.3.0 on its master): the user bundle lives in
+    # /etc/s6-overlay/s6-rc.d/user, which every 3.x reads (3.2.3.2 added user-bundles.d and only warns about it).
+    assert (S6 / "s6-rc.d" / "user" / "contents.d").is_dir()
+    assert not (S6 / "user-bundles.d").exists(), "s6-overlay before 3.2.3.2 would not start these services"
 
 
-@pytest.mark.parametrize(("env", "arch"), [
-    ({"BUILD_ARCH": "amd64"}, "x86_64"),
-    ({"BUILD_ARCH": "aarch64"}, "aarch64"),
-    ({"TARGETARCH": "arm64"}, "aarch64"),
-    ({"TARGETARCH": "amd64"}, "x86_64"),
-    ({"BUILD_ARCH": "armv7"}, None),
-    ({"BUILD_ARCH": "amd64", "S6_OVERLAY_VERSION": "none"}, ""),
+def s6_check(stage: dockerfile.Stage) -> list[dockerfile.Instruction]:
+    """The RUN that checks the base's s6-overlay."""
+    return [i for i in stage.all("RUN") if "REQUIRE_S6_OVERLAY" in i.text]
+
+
+@pytest.mark.parametrize(("require", "present", "ok"), [
+    ("true", ("init", "command/with-contenv"), True),
+    ("true", ("command/with-contenv",), False),   # a base without /init: the image would not start
+    ("true", ("init",), False),
+    ("true", (), False),
+    ("false", (), True),                           # script/addon-image's local base
 ])
-def test_s6_download_step_picks_the_architecture(tmp_path: Path, stages: list[dockerfile.Stage],
-                                                 env: dict[str, str], arch: str | None) -> None:
-    # The s6 stage's download RUN, executed by sh with curl, sha256sum and tar replaced by recorders.
-    s6 = stages[1]
-    [download] = [i for i in s6.all("RUN") if "s6-overlay-" in i.text]
-    stubs = tmp_path / "bin"
-    stubs.mkdir()
-    log = tmp_path / "calls"
-    recorder = f'#!/bin/sh\necho "$(basename "$0") $*" >> {log}\n'
-    (stubs / "curl").write_text(recorder + 'while [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n')
-    for tool in ("sha256sum", "tar"):
-        (stubs / tool).write_text(recorder)
-    for tool in stubs.iterdir():
-        tool.chmod(0o755)
-    work = tmp_path / "work"
-    work.mkdir()
-    version = dockerfile.arg_defaults(s6)["S6_OVERLAY_VERSION"]
-    script = download.text.replace("/s6root", str(tmp_path / "s6root"))
-    result = subprocess.run(["sh", "-c", script], cwd=work, capture_output=True, text=True, env={
-        "PATH": f"{stubs}:/usr/bin:/bin", "S6_OVERLAY_VERSION": version, **env})
-    if arch is None:
-        assert result.returncode != 0 and "unsupported architecture: armv7" in result.stderr
-        return
-    if arch == "":  # script/addon-image's build: nothing downloaded, an empty /s6root to copy
-        assert result.returncode == 0 and not log.exists() and (tmp_path / "s6root").is_dir()
-        return
-    assert result.returncode == 0, result.stderr
-    base = f"https://github.com/just-containers/s6-overlay/releases/download/v{version}"
-    calls = log.read_text().splitlines()
-    for part in ("noarch", arch):
-        name = f"s6-overlay-{part}.tar.xz"
-        assert f"curl -fsSL -o {name} {base}/{name}" in calls
-        assert f"curl -fsSL -o {name}.sha256 {base}/{name}.sha256" in calls
-        assert f"sha256sum -c {name}.sha256" in calls
-        assert f"tar -C {tmp_path / 's6root'} -Jxpf {name}" in calls
-    assert len(calls) == 8
+def test_s6_check_refuses_a_base_without_s6_overlay(tmp_path: Path, stages: list[dockerfile.Stage],
+                                                     require: str, present: tuple[str, ...], ok: bool) -> None:
+    # The final stage's check, run by sh with its absolute paths moved into a temporary root.
+    [check] = s6_check(stages[-1])
+    root = tmp_path / "root"
+    for name in present:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("#!/bin/sh\n")
+        (root / name).chmod(0o755)
+    script = check.text.replace(" /init", f" {root}/init").replace(" /command/", f" {root}/command/")
+    assert script != check.text
+    result = subprocess.run(["sh", "-c", script], capture_output=True, text=True,
+                            env={"PATH": "/usr/bin:/bin", "REQUIRE_S6_OVERLAY": require})
+    assert (result.returncode == 0) == ok, result.stderr
+    if not ok:
+        assert "BUILD_FROM must be a Home Assistant base image with s6-overlay" in result.stderr
 
 
 # ============================================================================ s6 services
