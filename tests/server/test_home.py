@@ -210,6 +210,64 @@ def test_calls_per_turn_are_capped(tmp_path: Path) -> None:
     assert err.value.code == "denied"
 
 
+def test_service_data_cannot_name_unexposed_entities(tmp_path: Path) -> None:
+    """Entity ids inside the service data (``media_player.join``'s ``group_members``, ``scene.apply``'s
+    ``entities``, a script's variables; HA lower-cases them and splits comma lists) are held to the exposure
+    settings like ``entity_id``: before, ``group_members=["light.garage"]`` reached Home Assistant."""
+    relay, audited = Recorder(), []
+    cap = Capability(tmp_path / "run", HomeBroker("control", CTX, relay, audited.append))
+    hall = {"domain": "light", "service": "turn_on", "entity_id": "light.hall"}
+    try:
+        answers = raw(cap.path,
+                      {"op": "call_service", "args": {**hall, "group_members": ["light.garage"]}},
+                      {"op": "call_service", "args": {**hall, "group_members": "light.hall, Light.Garage"}},
+                      {"op": "call_service", "args": {**hall, "entities": {"light.garage": "on"}}},
+                      {"op": "call_service", "args": {**hall, "variables": {"x": [{"who": "LIGHT.GARAGE "}]}}},
+                      {"op": "turn_on", "args": {"name": "hall light", "group_members": ["light.garage"]}},
+                      {"op": "call_service", "args": {**hall, "group_members": ["light.kitchen"], "transition": "1.5"}})
+    finally:
+        cap.close()
+    assert [a.get("error") for a in answers[:5]] == ["denied"] * 5, answers
+    assert all("light.garage" in a["message"] for a in answers[:5])
+    assert answers[5]["ok"], answers[5]  # exposed entities (and numbers as text) in the data are fine
+    assert relay.home.states["light.garage"]["state"] == "off"
+    assert [c[1]["data"] for c in relay.home.calls if c[0] == "o1.call_service"] == [
+        {"group_members": ["light.kitchen"], "transition": "1.5"}]
+    assert [e["outcome"] for e in audited] == ["denied"] * 5 + ["ok"]
+
+
+def test_a_group_counts_each_device_against_the_cap() -> None:
+    """``turn_off("all lights")`` is one request but one Home Assistant call per light: each counts, and a
+    group that would pass the cap is refused before anything is switched (before, a cap of 2 let 3 through)."""
+    relay, audited = Recorder(), []
+    broker = HomeBroker("control", CTX, relay, audited.append, max_calls=3)
+    for eid in ("light.kitchen", "light.hall"):
+        relay.home.states[eid]["state"] = "on"
+    broker.handle("get_state", {"name": "hall light"})
+    with pytest.raises(HomeError) as err:
+        broker.handle("turn_off", {"name": "all lights"})  # 3 lights (kitchen, hall, ceiling) + 1 call so far
+    assert err.value.code == "denied"
+    assert [c[0] for c in relay.home.calls] == ["o1.get_states"]
+    assert relay.home.states["light.kitchen"]["state"] == relay.home.states["light.hall"]["state"] == "on"
+    assert audited[-1]["outcome"] == "denied" and broker.describe_changes() is None
+
+
+def test_a_group_that_fails_halfway_reports_what_it_changed() -> None:
+    """When the third light of "all lights" fails, the two already switched are in the error, the audit
+    record and the spoken summary (before, they were lost: the turn said nothing changed)."""
+    relay, audited = Recorder(), []
+    broker = HomeBroker("control", CTX, relay, audited.append)
+    for eid in ("light.kitchen", "light.hall"):
+        relay.home.states[eid]["state"] = "on"  # light.kitchen_ceiling has no state in FakeHome: its call fails
+    with pytest.raises(HomeError) as err:
+        broker.handle("turn_off", {"name": "all lights"})
+    assert relay.home.states["light.kitchen"]["state"] == relay.home.states["light.hall"]["state"] == "off"
+    assert err.value.message.startswith("Kitchen Light is off. Hall Light is off. But Ceiling failed")
+    assert [s["entity_id"] for s in audited[-1]["result"]] == ["light.kitchen", "light.hall"]
+    assert audited[-1]["outcome"] == "error"
+    assert broker.describe_changes() == "Kitchen Light is off. Hall Light is off."
+
+
 def test_stream_relay_times_out_and_closes() -> None:
     events: list[dict] = []
     relay = StreamRelay(events.append, timeout=0.2)

@@ -9,8 +9,9 @@ into the box); the socket is closed and removed when the turn ends, so the capab
 The broker behind the socket enforces, outside the box:
 - the profile's ``home_assistant`` access level: ``none`` (no socket at all), ``read`` (states, lookups,
   read-only tools) or ``control`` (also services and intents that act on the home);
-- exposure: only the entities exposed to Assist (HA's "Expose" settings, ``async_should_expose``);
-- a cap on calls per turn (``MAX_CALLS``).
+- exposure: only the entities exposed to Assist (HA's "Expose" settings, ``async_should_expose``), also
+  for entity ids written in a service's data (``group_members``, ``entities``, a script's variables);
+- a cap on calls per turn (``MAX_CALLS``; a group such as "all lights" counts one call per device).
 Every call (allowed, denied or failed) is written to the audit log (``kind: "home"``) and emitted as a
 ``{"type": "home", "call": {...}}`` turn event, so the integration can add it to HA's chat log.
 
@@ -92,10 +93,11 @@ _TARGET_KEYS = {"entity_id", "area_id", "device_id", "floor_id", "label_id", "ta
 class HomeError(Exception):
     """A broker call failed. ``code`` is one of the protocol's error codes, ``message`` a spoken sentence."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, partial: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.partial = partial or []  # states of the entities a group call changed before it failed
 
 
 # ------------------------------------------------------------------------------------------------ context
@@ -191,6 +193,27 @@ class HomeContext:
 
 def _is_entity_id(value: Any) -> bool:
     return isinstance(value, str) and re.fullmatch(r"[a-z0-9_]+\.[a-z0-9_]+", value) is not None
+
+
+def _named_entities(data: Any, depth: int = 0) -> Iterator[str]:
+    """Every text in service data (values and keys, at any depth) that Home Assistant could read as an entity
+    id: ``cv.entity_id``/``cv.entity_ids`` lower-case it and split comma-separated lists, so "Lock.Front_Door,
+    light.x" names two (``media_player.join``'s ``group_members``, ``tts.speak``'s ``media_player_entity_id``,
+    ``scene.apply``'s ``entities``, a script's variables...)."""
+    if depth > 32:
+        return
+    if isinstance(data, str):
+        for part in data.split(","):
+            part = part.strip().lower()
+            if re.fullmatch(r"[a-z_][a-z0-9_]*\.[a-z0-9_]+", part):
+                yield part
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from _named_entities(key, depth + 1)
+            yield from _named_entities(value, depth + 1)
+    elif isinstance(data, (list, tuple)):
+        for value in data:
+            yield from _named_entities(value, depth + 1)
 
 
 def prompt_for(context: HomeContext, access: str) -> str:
@@ -456,7 +479,11 @@ class HomeBroker:
             result = self._handle(op, args)
         except HomeError as err:
             entry.update(outcome="denied" if err.code == "denied" else "error", error=err.code, message=err.message)
+            if err.partial:  # a group call that changed some entities before it failed: they count as changed
+                entry["result"] = err.partial
             self._log(entry, started)
+            if err.partial:
+                self._note_changes(err.partial)
             raise
         except Exception as err:  # a relay's bug must not kill the socket thread; the code hears a failure
             _LOGGER.exception("Home broker call %s failed", entry["op"])
@@ -645,9 +672,28 @@ class HomeBroker:
 
     def _switch(self, action: str, name: str, data: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
         group = self._group(name) if isinstance(name, str) else None
-        if group is not None:  # "all lights": each exposed light, one call each (a list of states back)
-            return [self._switch_one(action, entity, data) for entity in group]
-        return self._switch_one(action, self._exposed(name), data)
+        if group is None:
+            return self._switch_one(action, self._exposed(name), data)
+        # "all lights": each exposed light, one call each (a list of states back). Each counts against the
+        # turn's cap (this request was counted once already), checked before anything is switched.
+        with self._lock:
+            if self._calls + len(group) - 1 > self._max_calls:
+                raise HomeError("denied", f"Switching {len(group)} devices would be more than {self._max_calls} "
+                                          "Home Assistant calls in one turn.")
+            self._calls += len(group) - 1
+        done: list[dict[str, Any]] = []
+        for entity in group:
+            try:
+                done.append(self._switch_one(action, entity, data))
+            except Exception as err:  # what was switched before the failure is reported, not forgotten
+                if not isinstance(err, HomeError):
+                    _LOGGER.exception("Home broker group call %s failed at %s", action, entity.entity_id)
+                    err = HomeError("ha_error", "Something went wrong talking to Home Assistant.")
+                if not done:
+                    raise err from None
+                said = " ".join(f"{s['name']} is {s['state']}." for s in done)
+                raise HomeError(err.code, f"{said} But {entity.name} failed: {err.message}", done) from None
+        return done
 
     def _switch_one(self, action: str, entity: Entity, data: dict[str, Any]) -> dict[str, Any]:
         relay = self._relay()
@@ -682,6 +728,10 @@ class HomeBroker:
     def _service(self, domain: str, service: str, entities: list[Entity], data: dict[str, Any]) -> list[dict[str, Any]]:
         if set(data) & _TARGET_KEYS:
             raise HomeError("invalid", "Name the devices with entity_id only.")
+        exposed = {e.entity_id for e in self.context.entities}
+        hidden = next((eid for eid in _named_entities(data) if eid not in exposed), None)
+        if hidden is not None:  # an entity named in the data (group_members, entities...) is acted on too
+            raise HomeError("denied", f"{hidden} is not exposed to me, so I can't use it.")
         bad = [e for e in entities if domain not in (e.domain, "homeassistant")]
         if bad:
             raise HomeError("denied", f"{domain}.{service} can't act on {bad[0].name}, which is a {bad[0].domain}.")
