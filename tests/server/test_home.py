@@ -106,6 +106,26 @@ def test_broker_errors_are_spoken_sentences() -> None:
     assert err.value.code == "unavailable"
 
 
+def test_long_names_cannot_tie_up_the_broker() -> None:
+    """Generated code picks the names: a 5000-character name against 2000 entities took half a minute of
+    fuzzy matching (holding the GIL, after the turn ended too); now it is refused at once, and close spellings
+    in a large home are still found quickly."""
+    import time
+
+    many = HomeContext.from_json({"entities": ENTITIES + [
+        {"entity_id": f"light.l{i}", "name": f"Light number {i} in the house", "areas": [f"Room {i % 20}"]}
+        for i in range(1996)]})
+    broker = HomeBroker("control", many, Recorder())
+    started = time.monotonic()
+    for op, args in (("find", {"name": "kitchen ceiling light " * 230}),
+                     ("get_state", {"name": "x" * 5000}), ("turn_on", {"name": "front door " * 500})):
+        with pytest.raises(HomeError) as err:
+            broker.handle(op, args)
+        assert err.value.code == "invalid", err.value.code
+    assert broker.handle("find", {"name": "frnt door"})["entity_id"] == "lock.front_door"
+    assert time.monotonic() - started < 3
+
+
 def test_context_is_validated() -> None:
     for bad in ([], {"entities": [{"entity_id": "not an id"}]}, {"entities": [{"entity_id": "a.b", "areas": "x"}]},
                 {"tools": "HassTurnOn"}, {"entities": [{"entity_id": "a.b"}] * 2001}):
