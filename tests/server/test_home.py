@@ -192,11 +192,13 @@ def test_control_access_stays_within_exposed_entities(tmp_path: Path) -> None:
     relay = Recorder()
     cap = Capability(tmp_path / "run", HomeBroker("control", CTX, relay))
     try:
-        unexposed, wrong_domain, no_target, target_data, ok = raw(
+        unexposed, wrong_domain, no_target, restart, target_data, ok = raw(
             cap.path,
             {"op": "call_service", "args": {"domain": "light", "service": "turn_on", "entity_id": "light.garage"}},
             {"op": "call_service", "args": {"domain": "shell_command", "service": "x", "entity_id": "light.hall"}},
             {"op": "call_service", "args": {"domain": "homeassistant", "service": "restart"}},
+            {"op": "call_service", "args": {"domain": "homeassistant", "service": "restart",
+                                            "entity_id": "light.hall"}},
             {"op": "call_service", "args": {"domain": "light", "service": "turn_on", "entity_id": "light.hall",
                                             "area_id": "garage"}},
             {"op": "turn_on", "args": {"name": "kitchen light"}})
@@ -204,6 +206,7 @@ def test_control_access_stays_within_exposed_entities(tmp_path: Path) -> None:
         cap.close()
     assert unexposed["error"] == "denied" and "light.garage" in unexposed["message"]
     assert wrong_domain["error"] == "denied" and no_target["error"] == "invalid" and target_data["error"] == "invalid"
+    assert restart["error"] == "denied", restart  # homeassistant.restart ignores entity_id: never relayed
     assert ok["ok"] and ok["result"]["state"] == "on"
     assert relay.home.states["light.garage"]["state"] == "off"
     assert [c[0] for c in relay.home.calls] == ["o1.call_service"]

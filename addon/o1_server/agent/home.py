@@ -88,6 +88,9 @@ _ON_OFF = {"lock": ("lock", "unlock"), "cover": ("open_cover", "close_cover"), "
 _INTENT = {"turn_on": "HassTurnOn", "turn_off": "HassTurnOff", "toggle": "HassToggle"}
 # Namespaces of HA core's own tools (``<namespace>__<tool>``; "" = not namespaced, "assist" = a merged API).
 _CORE_NAMESPACES = frozenset({"", "assist", "homeassistant", "llm", "intent", "todo", "calendar", "weather"})
+# The ``homeassistant`` domain's services that act on the entities named: its others act on Home Assistant
+# itself (restart, stop, reload_all, set_location...) whatever entity_id says.
+_HA_ENTITY_SERVICES = frozenset({"turn_on", "turn_off", "toggle", "update_entity"})
 _TARGET_KEYS = {"entity_id", "area_id", "device_id", "floor_id", "label_id", "target"}
 
 
@@ -747,6 +750,8 @@ class HomeBroker:
         hidden = next((eid for eid in _named_entities(data) if eid not in exposed), None)
         if hidden is not None:  # an entity named in the data (group_members, entities...) is acted on too
             raise HomeError("denied", f"{hidden} is not exposed to me, so I can't use it.")
+        if domain == "homeassistant" and service not in _HA_ENTITY_SERVICES:
+            raise HomeError("denied", f"homeassistant.{service} acts on Home Assistant itself, not on a device.")
         bad = [e for e in entities if domain not in (e.domain, "homeassistant")]
         if bad:
             raise HomeError("denied", f"{domain}.{service} can't act on {bad[0].name}, which is a {bad[0].domain}.")
