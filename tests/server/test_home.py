@@ -429,6 +429,19 @@ async def test_groups_and_names_where_small_models_put_them(served, llm: Scripte
     assert home.states["light.garage"]["state"] == "on"
 
 
+async def test_service_data_may_use_any_key_name(served, llm: ScriptedLLM) -> None:
+    """Service data keys are the service's own (a key called ``op`` or ``name`` must reach the broker, which
+    answers for it, instead of a TypeError inside the box)."""
+    api, _ = served
+    home = FakeHome()
+    llm.script(code("try:\n    o1_ha.call_service('light', 'turn_on', entity_id='light.kitchen', op=1, name='x')\n"
+                    "except Exception as err:\n    print(type(err).__name__)\nelse:\n    print('sent')"), "Done.")
+    events = await integration_turn(api, "Turn on the kitchen light", "h9", "home", home)
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert block["output"] in ("sent", "ValueError", "PermissionError"), block
+    assert "TypeError" not in block["output"]
+
+
 async def test_default_profile_reads_but_cannot_control(served, llm: ScriptedLLM) -> None:
     api, _ = served
     home = FakeHome()

@@ -60,7 +60,7 @@ class States(list):
         return " ".join(str(s) for s in self) or "Nothing matches."
 
 
-def _call(op: str, **args: Any) -> Any:
+def _call(op: str, /, **args: Any) -> Any:
     """Send one request to the broker and return its result. Raises the errors listed in the module doc."""
     path = _os.environ.get("O1_HA_SOCKET")
     if not path:
