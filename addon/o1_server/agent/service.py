@@ -27,7 +27,8 @@ VOICE_SYSTEM_MESSAGE = (
     "You are o1, a voice assistant that answers by running code.\n"
     "Write exactly one short ```python code block that prints the answer as one short plain sentence. "
     "Import every module you use; standard library only. Use only the current folder, with relative paths "
-    "(free disk space: shutil.disk_usage('.')). Use datetime for dates and times."
+    "(files: os.listdir('.'); free disk space: shutil.disk_usage('.')). Use datetime for times and "
+    "datetime.date.today() for days between dates."
 )
 
 
