@@ -388,6 +388,19 @@ async def test_silent_code_answers_with_what_home_assistant_reported(served, llm
     assert any("Kitchen Light is off. Hall Light is off." in m for m in said), said
 
 
+async def test_silent_tool_calls_are_answered_with_the_states_after_them(served, llm: ScriptedLLM) -> None:
+    """A controlling LLM API tool (HassTurnOn) from code that prints nothing: the answer is the state HA
+    reports afterwards for the entities its intent response names, as for o1_ha.turn_on."""
+    api, _ = served
+    home = FakeHome()
+    # (the tool's own slot `name` must not clash with the tool's name)
+    llm.script(code("o1_ha.tool('HassTurnOn', name='Kitchen Light')"), "Done.")
+    events = await integration_turn(api, "Turn on the kitchen light", "h10", "home", home, ["HassTurnOn"])
+    assert home.states["light.kitchen"]["state"] == "on", [e for e in events if e["type"] in ("code", "home")]
+    (done,) = [e["reply"] for e in events if e["type"] == "done"]
+    assert done["answer"] == "Kitchen Light is on.", done
+
+
 async def test_a_state_compares_with_its_text(served, llm: ScriptedLLM) -> None:
     """``o1_ha.get_state(name) == "unlocked"`` is what small models write: it must mean the state (found by
     the benchmark: the comparison was always False, and the model then claimed the door was locked)."""

@@ -510,7 +510,25 @@ class HomeBroker:
         self._log(entry, started)
         if op in CONTROL_OPS:
             self._note_changes(result)
+        elif op == "tool" and self._access_needed(op, args) == "control":
+            self._note_tool(result)
         return result
+
+    def _note_tool(self, result: Any) -> None:
+        """After a controlling LLM API tool (HassTurnOff...): the states of the exposed entities HA's intent
+        response names as done (``data.success[].id``), for ``describe_changes``. Best effort: a response of
+        another shape, or a failed state read, notes nothing (the call itself already succeeded)."""
+        try:
+            done = {t.get("id") for t in result["data"]["success"] if isinstance(t, dict)}
+        except (KeyError, TypeError, AttributeError):
+            return
+        entities = [e for e in self.context.entities if e.entity_id in done]
+        if not entities:
+            return
+        try:
+            self._note_changes(self._states(entities))
+        except Exception:  # noqa: BLE001  the summary is a courtesy; the tool call's own result stands
+            _LOGGER.debug("Could not read the states after a tool call", exc_info=True)
 
     def _note_changes(self, result: Any) -> None:
         """Remember the states a control call reported (for ``describe_changes``)."""

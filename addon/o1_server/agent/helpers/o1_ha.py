@@ -160,6 +160,14 @@ def call_service(domain: str, service: str, entity_id: str | list[str] | None = 
     return _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id), **data))
 
 
-def tool(name: str, **args: Any) -> Any:
-    """Call one of Home Assistant's LLM API tools (``GetLiveContext``, ``HassLightSet``...) by name."""
+def tool(*name_and_args: Any, **args: Any) -> Any:
+    """Call one of Home Assistant's LLM API tools (``GetLiveContext``, ``HassLightSet``...) by name, its
+    arguments as keywords or a dict: ``tool("HassTurnOn", name="Kitchen Light")`` (a slot called ``name``, as
+    HA's intents have, is the tool's), ``tool("HassTurnOn", {"name": ...})``, or ``tool(name="GetLiveContext")``."""
+    if name_and_args:
+        name = name_and_args[0]
+        if len(name_and_args) > 1 and isinstance(name_and_args[1], dict):
+            args = {**name_and_args[1], **args}
+    else:
+        name = args.pop("name", None)
     return _call("tool", name=name, args=args)
