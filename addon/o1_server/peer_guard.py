@@ -28,6 +28,7 @@ at start-up); the embedded llama.cpp server is a separate process with its own l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import os
@@ -35,6 +36,7 @@ import socket
 import struct
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,6 +158,9 @@ class PeerGuard:
         """Connections refused so far."""
         self._reported: dict[int | None, tuple[float, int]] = {}  # uid -> (last report, refusals since)
         self._lock = threading.Lock()
+        # A connection's owner cannot change: an allowed one is not looked up again for each of its requests
+        # (HTTP keep-alive), which spares a probe socket and a /proc/net/tcp read per request.
+        self._allowed: weakref.WeakKeyDictionary[Any, Verdict] = weakref.WeakKeyDictionary()
 
     @classmethod
     def for_agent(cls, listener: str, agent: Any) -> PeerGuard:
@@ -170,9 +175,17 @@ class PeerGuard:
 
     async def check(self, transport: Any) -> Verdict:
         """Judge the client of ``transport`` (an asyncio transport or StreamWriter: anything with
-        ``get_extra_info``). Never raises; a refusal is reported (log, audit) before it is returned."""
+        ``get_extra_info``). Never raises; a refusal is reported (log, audit) before it is returned. An allowed
+        transport is judged once (its verdict is kept while the transport lives)."""
+        try:
+            return self._allowed[transport]
+        except (KeyError, TypeError):  # not seen yet, or not weak-referenceable: judge it
+            pass
         verdict = await self._judge(transport)
-        if not verdict.allowed:
+        if verdict.allowed:
+            with contextlib.suppress(TypeError):
+                self._allowed[transport] = verdict
+        else:
             self.refused += 1
             await asyncio.to_thread(self._report, verdict)  # the audit record is fsynced
         return verdict

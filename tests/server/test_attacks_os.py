@@ -151,6 +151,23 @@ def test_background_timeout_sleep_dies_with_the_block(mode: str, box_root: Path)
     assert gone(marker), f"{mode}: `timeout 600 sleep 600 &` outlived the time limit"
 
 
+def _run_then_sigkill(script: str, marker: str) -> None:
+    """Run ``script`` as a stand-in server (this checkout's code), wait until its block's daemon carrying
+    ``marker`` runs, then SIGKILL the server (it is gone, whatever happens, when this returns)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    server = subprocess.Popen([sys.executable, "-c", script], env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not processes_with(f"{marker}\0") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(f"{marker}\0"), "the block never started its daemon"
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    finally:
+        server.kill()
+        server.wait()
+
+
 def test_survivors_die_when_the_server_is_killed(box_root: Path) -> None:
     """SIGKILL of the process that ran the block (the server) takes the whole box down with it."""
     _need_bwrap()
@@ -161,19 +178,10 @@ def test_survivors_die_when_the_server_is_killed(box_root: Path) -> None:
         f"run_code('python', {double_fork(marker, 'import time; time.sleep(120)')!r}, Path({str(folder)!r}), "
         "Limits(seconds=120))\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    server = subprocess.Popen([sys.executable, "-c", script], env=env)
     try:
-        deadline = time.monotonic() + 30
-        while not processes_with(f"{marker}\0") and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_with(f"{marker}\0"), "the block never started its daemon"
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+        _run_then_sigkill(script, marker)
         assert gone(marker), "a process of the block outlived the server's SIGKILL"
     finally:
-        server.kill()
-        server.wait()
         iso = sandbox.isolation()
         if iso.cgroups is not None:  # what the next start-up does with the dead server's block cgroups
             iso.cgroups.reap(sandbox._root_tag(box_root))
@@ -195,18 +203,9 @@ def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None
         f"sandbox.run_code('shell', {shell_double_fork(marker) + '; sleep 120'!r}, "
         f"Path({str(folder)!r}), sandbox.Limits(seconds=120))\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    server = subprocess.Popen([sys.executable, "-c", script], env=env)
     try:
-        deadline = time.monotonic() + 30
-        while not processes_with(f"{marker}\0") and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_with(f"{marker}\0"), "the block never started its daemon"
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+        _run_then_sigkill(script, marker)
     finally:
-        server.kill()
-        server.wait()
         sandbox.prepare(box_root)  # the next server start
     assert gone(marker), "the next start did not kill what the killed server's block left"
 

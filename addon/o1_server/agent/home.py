@@ -220,6 +220,14 @@ def _named_entities(data: Any, depth: int = 0) -> Iterator[str]:
             yield from _named_entities(value, depth + 1)
 
 
+def state_sentence(state: dict[str, Any]) -> str:
+    """One entity's state as the broker reports it, said: "Kitchen Light is off.", "Outside Temperature is
+    12.5 °C." (the sentence ``o1_ha.State`` prints inside the box, which cannot import this module)."""
+    unit = (state.get("attributes") or {}).get("unit_of_measurement")
+    value = f"{state.get('state')}{' ' + unit if isinstance(unit, str) and unit else ''}"
+    return f"{state.get('name') or state.get('entity_id')} is {value}."
+
+
 def prompt_for(context: HomeContext, access: str) -> str:
     """The short text given to the LLM about the home: how to use ``o1_ha`` and the exposed devices."""
     verbs = ("o1_ha.turn_on(name), o1_ha.turn_off(name), o1_ha.get_state(name), "
@@ -482,8 +490,9 @@ class HomeBroker:
         self._calls = 0
         self._max_calls = max_calls
         self._lock = threading.Lock()
-        # entity id -> (name, state, unit) after each successful control call of this turn, latest last
-        self._changed: dict[str, tuple[str, str, str | None]] = {}
+        # entity id -> its sentence after each successful control call of this turn, latest last
+        self._changed: dict[str, str] = {}
+        self._tool_done: list[str] = []  # entity ids controlling LLM API tools reported done (states read later)
 
     # -------------------------------------------------------------- dispatch
     def handle(self, op: Any, args: Any) -> Any:
@@ -515,43 +524,42 @@ class HomeBroker:
         return result
 
     def _note_tool(self, result: Any) -> None:
-        """After a controlling LLM API tool (HassTurnOff...): the states of the exposed entities HA's intent
-        response names as done (``data.success[].id``), for ``describe_changes``. Best effort: a response of
-        another shape, or a failed state read, notes nothing (the call itself already succeeded)."""
+        """After a controlling LLM API tool (HassTurnOff...): remember the exposed entities HA's intent response
+        names as done (``data.success[].id``); ``describe_changes`` reads their states if it is ever asked.
+        A response of another shape notes nothing."""
         try:
             done = {t.get("id") for t in result["data"]["success"] if isinstance(t, dict)}
         except (KeyError, TypeError, AttributeError):
             return
-        entities = [e for e in self.context.entities if e.entity_id in done]
-        if not entities:
-            return
-        try:
-            self._note_changes(self._states(entities))
-        except Exception:  # noqa: BLE001  the summary is a courtesy; the tool call's own result stands
-            _LOGGER.debug("Could not read the states after a tool call", exc_info=True)
+        with self._lock:
+            self._tool_done += [e.entity_id for e in self.context.entities if e.entity_id in done]
 
     def _note_changes(self, result: Any) -> None:
         """Remember the states a control call reported (for ``describe_changes``)."""
         for state in result if isinstance(result, list) else [result]:
             if isinstance(state, dict) and isinstance(state.get("entity_id"), str) and "state" in state:
-                unit = (state.get("attributes") or {}).get("unit_of_measurement")
                 with self._lock:
                     self._changed.pop(state["entity_id"], None)  # re-insert: the latest call comes last
-                    self._changed[state["entity_id"]] = (str(state.get("name") or state["entity_id"]),
-                                                         str(state.get("state")), unit if isinstance(unit, str) else None)
+                    self._changed[state["entity_id"]] = state_sentence(state)
 
     def describe_changes(self, limit: int = 3) -> str | None:
         """What this turn's control calls left in Home Assistant, as sentences from HA's reported states
         ("Kitchen Light is off."), the last ``limit`` entities; None when nothing was controlled. Spoken when the
-        code printed nothing, so the answer says what Home Assistant did, never what the model claims."""
+        code printed nothing, so the answer says what Home Assistant did, never what the model claims.
+        The entities of controlling tool calls have their states read here, once (best effort)."""
         with self._lock:
-            items = list(self._changed.values())
-        if not items:
+            pending, self._tool_done = self._tool_done, []
+        wanted = [e for e in self.context.entities if e.entity_id in set(pending)]
+        if wanted:
+            try:
+                self._note_changes(self._states(wanted))
+            except Exception:  # noqa: BLE001  the summary is a courtesy; the tool calls' own results stand
+                _LOGGER.debug("Could not read the states after a tool call", exc_info=True)
+        with self._lock:
+            said = list(self._changed.values())
+        if not said:
             return None
-        said = [f"{name} is {state}{' ' + unit if unit else ''}." for name, state, unit in items[-limit:]]
-        if len(items) > limit:
-            said.insert(0, f"I changed {len(items)} devices.")
-        return " ".join(said)
+        return " ".join(([f"I changed {len(said)} devices."] if len(said) > limit else []) + said[-limit:])
 
     def _log(self, entry: dict[str, Any], started: float) -> None:
         entry["seconds"] = round(time.monotonic() - started, 3)
@@ -727,7 +735,7 @@ class HomeBroker:
                     err = HomeError("ha_error", "Something went wrong talking to Home Assistant.")
                 if not done:
                     raise err from None
-                said = " ".join(f"{s['name']} is {s['state']}." for s in done)
+                said = " ".join(state_sentence(s) for s in done)
                 raise HomeError(err.code, f"{said} But {entity.name} failed: {err.message}", done) from None
         return done
 

@@ -8,6 +8,7 @@ one conversation, keeps different conversations apart, saves each after every tu
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -313,25 +314,25 @@ class Session:
             if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
                 raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
-        changes = self._changes(files_before)
-        if changes:
-            # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
-            # what the code did instead.
-            for message in self.backend.messages[len(before):]:
-                if message.get("type") == "console" and message.get("content") == "(no output)":
-                    message["content"] = f"(no output) {changes}"
+        # Only a block that printed nothing needs to know what the code changed: worked out at most once, then.
+        changes = functools.cache(lambda: self._changes(files_before))
+        # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
+        # what the code did instead.
+        for message in self.backend.messages[len(before):]:
+            if message.get("type") == "console" and message.get("content") == "(no output)" and changes():
+                message["content"] = f"(no output) {changes()}"
         text_out = answer.finish(self._tail(answer, blocks, held, changes, force_output=llm_failed))
         return AgentReply(self.conversation_id, self.profile.name, text_out, blocks,
                           continue_conversation=self.pending is not None)
 
     def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock],
-              changes: str | None = None, force_output: bool = False) -> str | None:
+              changes: Callable[[], str | None] = lambda: None, force_output: bool = False) -> str | None:
         """What to say after the model's own words (the one place that decides a turn's spoken ending).
 
         A confirmation question or a refusal when a block was held; else, when code ran and the profile answers
         from the output (or the model said nothing after it, or the LLM failed after the code ran:
         ``force_output``), what the code printed, or what it changed in the conversation folder when it printed
-        nothing (``changes``, from ``describe_changes``); else the model's own words (already streamed in live
+        nothing (``changes()``, from :meth:`_changes`, only asked then); else the model's own words (already streamed in live
         mode); never nothing. A block whose audit record could not be written ran nothing: the user hears why.
         """
         unaudited = [b for b in blocks if b.decision == "audit_failed"]
@@ -360,7 +361,7 @@ class Session:
                 return "Yes." if output == "True" else "No."
             if output:
                 return output if _is_sentence(output) else f"The result is {output}"
-            return changes or "I ran the code. It printed nothing and changed no files."
+            return changes() or "I ran the code. It printed nothing and changed no files."
         return answer.model_text or "Sorry, I don't have an answer to that."
 
     def _answer_pending(self, text: str) -> AgentReply:
@@ -388,7 +389,7 @@ class Session:
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = speakable(block.output, max_sentences=2, max_chars=200)
-        changes = self._changes(files_before)
+        changes = None if said else self._changes(files_before)
         answer = "Done." + (f" {said}" if said else f" {changes}" if changes else "")
         if block.exit_status:
             answer = "I ran it, but it failed."
