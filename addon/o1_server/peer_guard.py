@@ -6,17 +6,20 @@ sandbox uid (``agent.sandbox``: one uid per conversation from the configured ran
 user), and the kernel records who owns every socket. So every listener o1 owns asks, for each new client:
 
 - **TCP, peer on this host** (a loopback address, or an address the kernel routes to itself, i.e. one of the
-  host's own addresses): the row of ``/proc/net/tcp`` / ``/proc/net/tcp6`` whose local address is the
-  peer's address:port and whose remote address is our address:port is the peer's socket; its ``uid`` column
-  is the socket's owner. A sandbox uid is refused. A local peer whose socket is not found alive (closed
-  already, orphaned or in TIME_WAIT, where the kernel shows uid 0 and inode 0), or a table over
-  :data:`MAX_TABLE_BYTES`, or a lookup slower than :data:`LOOKUP_SECONDS` is refused too: an owner that
-  cannot be proven is not trusted.
+  host's own addresses): the socket whose local address is the peer's address:port and whose remote address
+  is our address:port is the peer's socket; the kernel names its owner. It is asked through sock_diag
+  (:class:`SockDiag`, one exact lookup of about 0.1 ms, the interface ``ss`` uses) or, where the kernel lacks
+  it, by reading ``/proc/net/tcp`` / ``/proc/net/tcp6`` (the row's ``uid`` column). A sandbox uid is refused.
+  A local peer whose socket is not found alive (closed already, orphaned or in TIME_WAIT, where the kernel
+  shows uid 0 and inode 0), or a table over :data:`MAX_TABLE_BYTES`, or a lookup slower than
+  :data:`LOOKUP_SECONDS` is refused too: an owner that cannot be proven is not trusted.
 - **TCP, peer on another host**: allowed without a lookup (a block with network reaches other hosts anyway;
   its connections to this host's addresses come from this host and are checked above).
 - **unix socket**: ``SO_PEERCRED`` gives the peer's uid directly.
 
-The lookup reads the kernel's table in a worker thread (never on the event loop) and only for local peers.
+Lookups are made only for local peers. A sock_diag lookup is answered by the kernel while the request is sent,
+so it runs on the event loop; the table is read in a worker thread, and clients arriving while a read runs are
+all answered by the next one.
 A refusal is answered in the listener's own error shape (Wyoming ``error`` event / HTTP 403 JSON), both with
 code :data:`CODE`, logged once (then at most once a minute per uid, with a count) and written to the audit log
 (``kind: "peer"``) at the same pace.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import logging
 import os
@@ -38,6 +42,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +62,10 @@ REPORT_SECONDS = 60.0
 """Refusals of one uid on one listener are logged and audited at most once in this many seconds."""
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+_LOOKUPS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="o1-peer")
+"""The table reads' own threads (one read at a time per guard): in the loop's default executor a new client
+waited behind conversations being loaded and saved."""
 
 
 @dataclass(frozen=True)
@@ -112,32 +121,145 @@ def tcp_peer_uid(peer: tuple, local: tuple, proc_net: Path = PROC_NET,
     and remote address is ``local`` (``(host, port, ...)`` as ``getpeername``/``getsockname`` give them).
 
     None when no live socket holds that end (no row, or only an orphaned / TIME_WAIT one, inode 0).
-    Raises LookupError when a table is larger than ``max_bytes`` before the row was found.
+    Raises LookupError when a table is larger than ``max_bytes``.
     """
-    peer_addr, local_addr = _address(peer[0]), _address(local[0])
+    return tcp_peer_uids([(peer, local)], proc_net, max_bytes)[0]
+
+
+def tcp_peer_uids(pairs: list[tuple[tuple, tuple]], proc_net: Path = PROC_NET,
+                  max_bytes: int = MAX_TABLE_BYTES) -> list[int | None]:
+    """:func:`tcp_peer_uid` for many ``(peer, local)`` pairs with one read of each table: a burst of new
+    clients costs one read, not one each (issue 13: 64 clients connecting at once made 64 reads queue up,
+    and a client arriving behind them, ``/api/health`` included, waited up to 0.4 s). Returns the uids in the
+    order of ``pairs``. Raises LookupError when a table is larger than ``max_bytes``."""
+    wanted: dict[bool, list[tuple[int, bytes]]] = {False: [], True: []}  # v6 table -> (index, row needle)
+    for index, (peer, local) in enumerate(pairs):
+        peer_addr, local_addr = _address(peer[0]), _address(local[0])
+        for v6_table in (False, True):
+            peer_hex, local_hex = _proc_hex(peer_addr, v6_table), _proc_hex(local_addr, v6_table)
+            if peer_hex is not None and local_hex is not None:
+                # A row: "<sl>: <local address>:<port> <remote address>:<port> <st> ..." (net/ipv4/tcp_ipv4.c)
+                wanted[v6_table].append((index, b" %s:%04X %s:%04X " % (peer_hex, peer[1], local_hex, local[1])))
+    uids: list[int | None] = [None] * len(pairs)
     for name, v6_table in (("tcp", False), ("tcp6", True)):
-        peer_hex, local_hex = _proc_hex(peer_addr, v6_table), _proc_hex(local_addr, v6_table)
-        if peer_hex is None or local_hex is None:
+        needles = [(index, needle) for index, needle in wanted[v6_table] if uids[index] is None]
+        if not needles:
             continue
-        want_local = b"%s:%04X" % (peer_hex, peer[1])
-        want_remote = b"%s:%04X" % (local_hex, local[1])
         try:
-            table = open(proc_net / name, "rb")  # noqa: SIM115 - closed below
+            with open(proc_net / name, "rb") as table:
+                data = table.read(max_bytes + 1)
         except OSError:
             continue
-        with table:
-            seen = 0
-            for line in table:
-                seen += len(line)
-                if seen > max_bytes:
-                    raise LookupError(f"{proc_net / name} is larger than {max_bytes} bytes")
-                if want_local not in line:
-                    continue
-                fields = line.split()
-                # sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
-                if len(fields) > 9 and fields[1] == want_local and fields[2] == want_remote:
-                    return None if fields[9] == b"0" else int(fields[7])
+        if len(data) > max_bytes:
+            raise LookupError(f"{proc_net / name} is larger than {max_bytes} bytes")
+        for index, needle in needles:
+            uids[index] = _live_owner(data, needle)
+    return uids
+
+
+def _live_owner(table: bytes, needle: bytes) -> int | None:
+    """The uid column of the first row of ``table`` holding ``needle`` whose inode is not 0 (a live socket)."""
+    start = table.find(needle)
+    while start >= 0:
+        line_end = table.find(b"\n", start)
+        fields = table[table.rfind(b"\n", 0, start) + 1:None if line_end < 0 else line_end].split()
+        # sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+        if len(fields) > 9 and fields[9] != b"0":
+            return int(fields[7])
+        start = table.find(needle, start + 1)
     return None
+
+
+class SockDiag:
+    """Exact TCP socket lookups through the kernel's sock_diag netlink interface (``NETLINK_SOCK_DIAG``).
+
+    One ``SOCK_DIAG_BY_FAMILY`` request without ``NLM_F_DUMP`` names one socket by its four addresses; the
+    kernel answers with one ``inet_diag_msg`` (its ``idiag_uid`` and ``idiag_inode``) or an ``NLMSG_ERROR``
+    (``ENOENT``: no such socket). Layouts from ``include/uapi/linux/inet_diag.h`` and sock_diag(7); the
+    request is handled while it is sent (``netlink_unicast`` to a kernel socket runs its handler in the
+    sender's context), so the answer is read without waiting. Unlike a read of ``/proc/net/tcp``, whose cost
+    grows with every socket of the host (64 clients arriving at once made ``/api/health`` wait up to 0.4 s
+    behind their reads, issue 13), a lookup costs about 0.1 ms whatever the number of sockets.
+
+    :meth:`open` returns None where the kernel cannot answer (no ``inet_diag``/``tcp_diag``, or a seccomp
+    profile refusing netlink): callers then read the tables.
+    """
+
+    _NETLINK_SOCK_DIAG = 4
+    _SOCK_DIAG_BY_FAMILY = 20
+    _NLM_F_REQUEST = 1
+    _NLMSG_ERROR = 2
+    _HEADER = struct.Struct("=IHHII")  # nlmsghdr: len, type, flags, seq, pid
+    _REQUEST = struct.Struct("=BBBBI")  # inet_diag_req_v2 before its id: family, protocol, ext, pad, states
+    _SOCKID = struct.Struct("!HH16s16s")  # inet_diag_sockid: sport, dport, src, dst (network order) ...
+    _SOCKID_TAIL = struct.Struct("=III")  # ... if, cookie[2] (host order)
+    _NO_COOKIE = 0xFFFFFFFF  # INET_DIAG_NOCOOKIE
+    _UID_INODE = struct.Struct("=II")  # inet_diag_msg's idiag_uid, idiag_inode ...
+    _UID_OFFSET = 16 + 4 + 48 + 12  # ... after nlmsghdr, 4 bytes, the sockid and expires/rqueue/wqueue
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._seq = 0
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls) -> SockDiag | None:
+        """A lookup socket, once it found a connection of its own on 127.0.0.1 (and its inode); else None."""
+        try:
+            diag = cls(socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, cls._NETLINK_SOCK_DIAG))
+        except OSError:
+            return None
+        try:
+            with socket.socket() as server:
+                server.bind(("127.0.0.1", 0))
+                server.listen(1)
+                with socket.create_connection(server.getsockname(), timeout=2) as client:
+                    conn, _ = server.accept()
+                    with conn:
+                        found = diag.find(conn.getpeername(), conn.getsockname())
+                        if found == (os.geteuid(), os.fstat(client.fileno()).st_ino):
+                            return diag
+        except OSError:
+            pass
+        diag.close()
+        return None
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def owner(self, peer: tuple, local: tuple) -> int | None:
+        """The uid owning the peer's end of a connection of this host (``peer``, ``local`` as
+        ``getpeername``/``getsockname`` give them); None when no live socket holds it (none, or an orphaned /
+        TIME_WAIT one, inode 0). Raises OSError when the kernel did not answer."""
+        found = self.find(peer, local)
+        return None if found is None or found[1] == 0 else found[0]
+
+    def find(self, peer: tuple, local: tuple) -> tuple[int, int] | None:
+        """``(uid, inode)`` of the socket whose local address is ``peer`` and remote address ``local``, or None."""
+        peer_addr, local_addr = _address(peer[0]), _address(local[0])
+        family = socket.AF_INET6 if peer_addr.version == 6 else socket.AF_INET  # v4-mapped: the kernel maps
+        scope = peer[3] if len(peer) >= 4 else 0
+        sockid = (self._SOCKID.pack(peer[1], local[1], peer_addr.packed, local_addr.packed)
+                  + self._SOCKID_TAIL.pack(scope, self._NO_COOKIE, self._NO_COOKIE))
+        body = self._REQUEST.pack(family, socket.IPPROTO_TCP, 0, 0, 0xFFFFFFFF) + sockid  # every TCP state
+        with self._lock:
+            self._seq = self._seq % 0xFFFFFFFF + 1
+            self._sock.send(self._HEADER.pack(self._HEADER.size + len(body), self._SOCK_DIAG_BY_FAMILY,
+                                              self._NLM_F_REQUEST, self._seq, 0) + body)
+            while True:  # raises BlockingIOError (an OSError) if the answer is not there
+                data = self._sock.recv(8192, socket.MSG_DONTWAIT)
+                if len(data) >= self._HEADER.size and self._HEADER.unpack_from(data)[3] == self._seq:
+                    break  # an answer to an earlier, abandoned request is skipped
+        kind = self._HEADER.unpack_from(data)[1]
+        if kind == self._NLMSG_ERROR:
+            error = -struct.unpack_from("=i", data, self._HEADER.size)[0]
+            if error == errno.ENOENT:
+                return None
+            raise OSError(error, os.strerror(error))
+        if kind != self._SOCK_DIAG_BY_FAMILY or len(data) < self._UID_OFFSET + self._UID_INODE.size:
+            raise OSError(errno.EPROTO, "unexpected sock_diag answer")
+        uid, inode = self._UID_INODE.unpack_from(data, self._UID_OFFSET)
+        return uid, inode
 
 
 class PeerGuard:
@@ -149,7 +271,7 @@ class PeerGuard:
     """
 
     def __init__(self, listener: str, audit: Any = None, also: tuple[int, ...] = (),
-                 proc_net: Path = PROC_NET) -> None:
+                 proc_net: Path = PROC_NET, sock_diag: bool = True) -> None:
         self.listener = listener
         self.audit = audit
         self.also = tuple(also)
@@ -161,6 +283,11 @@ class PeerGuard:
         # A connection's owner cannot change: an allowed one is not looked up again for each of its requests
         # (HTTP keep-alive), which spares a probe socket and a /proc/net/tcp read per request.
         self._allowed: weakref.WeakKeyDictionary[Any, Verdict] = weakref.WeakKeyDictionary()
+        # Lookups wait here while a table read runs; the next read answers all of them at once.
+        self._waiting: list[tuple[tuple, tuple, asyncio.Future[int | None]]] = []
+        self._reader: asyncio.Task[None] | None = None
+        self._diag: SockDiag | None = None
+        self._diag_tried = not sock_diag or proc_net != PROC_NET  # another table: a test's, read it
 
     @classmethod
     def for_agent(cls, listener: str, agent: Any) -> PeerGuard:
@@ -216,8 +343,7 @@ class PeerGuard:
         if not is_local_address(addr, scope):
             return Verdict(True, peer=name)  # another host
         try:
-            uid = await asyncio.wait_for(asyncio.to_thread(tcp_peer_uid, peer, local, self.proc_net),
-                                         LOOKUP_SECONDS)
+            uid = await asyncio.wait_for(self._owner(peer, local), LOOKUP_SECONDS)
         except (LookupError, OSError, TimeoutError, ValueError) as err:
             _LOGGER.warning("Cannot tell who owns the %s client socket %s: %s", self.listener, name, err)
             return Verdict(False, reason="the connecting process could not be identified", peer=name)
@@ -225,6 +351,46 @@ class PeerGuard:
             return Verdict(False, reason="the connecting socket of this host could not be found (closed already?)",
                            peer=name)
         return self._by_uid(uid, name)
+
+    async def _owner(self, peer: tuple, local: tuple) -> int | None:
+        if not self._diag_tried:
+            self._diag_tried = True
+            self._diag = SockDiag.open()
+            _LOGGER.debug("%s peer lookups: %s", self.listener, "sock_diag" if self._diag else "/proc/net/tcp")
+        if self._diag is not None:
+            try:
+                return self._diag.owner(peer, local)
+            except OSError as err:
+                _LOGGER.debug("sock_diag lookup failed (%s); reading the table", err)
+        return await self._lookup(peer, local)
+
+    def _lookup(self, peer: tuple, local: tuple) -> asyncio.Future[int | None]:
+        """The peer socket's owner, from the next read of the tables (shared by every lookup waiting for it)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int | None] = loop.create_future()
+        self._waiting.append((peer, local, future))
+        if self._reader is None or self._reader.done() or self._reader.get_loop() is not loop:
+            self._reader = loop.create_task(self._read_tables())
+        return future
+
+    async def _read_tables(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            batch = [item for item in batch if not item[2].done() and item[2].get_loop() is loop]
+            if not batch:  # all timed out meanwhile
+                continue
+            try:
+                uids = await loop.run_in_executor(_LOOKUPS, tcp_peer_uids, [(p, l) for p, l, _ in batch],
+                                                  self.proc_net)
+            except Exception as err:  # noqa: BLE001 - every waiting client is refused (check() logs why)
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(LookupError(str(err) or type(err).__name__))
+                continue
+            for (_, _, future), uid in zip(batch, uids, strict=True):
+                if not future.done():
+                    future.set_result(uid)
 
     def _by_uid(self, uid: int, name: str) -> Verdict:
         if self._is_sandbox(uid):

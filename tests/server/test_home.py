@@ -219,6 +219,9 @@ def test_capability_dies_with_the_turn(tmp_path: Path) -> None:
     assert raw(cap.path, {"op": "entities", "args": {}})[0]["ok"]
     path = cap.path
     cap.close()
+    # The thread serving the socket ended with close(): it blocks in accept() without polling, so only the
+    # socket's shutdown can end it (a 0.5 s poll used to hold every Home Assistant turn's end; issue 13).
+    assert not cap._thread.is_alive()
     assert not path.exists() and not cap.folder.exists()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, pytest.raises(OSError):
         sock.connect(f"/proc/self/fd/{os.open(tmp_path, os.O_PATH)}/run/{path.parent.name}/ha.sock")

@@ -5,7 +5,8 @@ Wyoming port, HTTP API and 01 WebSocket on 127.0.0.1. These tests check the effe
 with the real sandbox: a ``power`` block (network allowed) connects to every listener of the server that runs
 it, and must get nothing but refusals (no ``info``, 403 JSON ``sandbox_peer``), start no turn (no request in
 the scripted LLM, no conversation), while clients of the test process keep being served. Lower-level tests
-check the kernel lookup itself (IPv4, IPv6, dual-stack; a socket of another uid; a closed one) and unix sockets.
+check the kernel lookup itself, both ways (sock_diag and ``/proc/net/tcp``; IPv4, IPv6, dual-stack; a socket of
+another uid; a closed one), that a burst of clients costs one table read, and unix sockets.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import pytest
 
 from o1_server.agent import sandbox
 from o1_server.agent.sandbox import DEFAULT_UIDS
-from o1_server.peer_guard import CODE, PeerGuard, tcp_peer_uid
+from o1_server import peer_guard
+from o1_server.peer_guard import CODE, PeerGuard, SockDiag, tcp_peer_uid
 from tests.server.conftest import TEST_PROFILE
 from tests.support.o1_process import O1Process, start_o1
 from tests.support.scripted_llm import ScriptedLLM
@@ -211,9 +213,22 @@ def _as_uid(uid: int, host: str, port: int, seconds: float = 3.0) -> subprocess.
                              f"time.sleep({seconds})"])
 
 
+def _sock_diag_owner(peer: tuple, local: tuple) -> int | None:
+    diag = SockDiag.open()
+    if diag is None:
+        pytest.skip("the kernel answers no sock_diag lookup here (modprobe inet_diag tcp_diag); o1 reads "
+                    "/proc/net/tcp instead, tested beside this")
+    try:
+        return diag.owner(peer, local)
+    finally:
+        diag.close()
+
+
 @ROOT_ONLY
+@pytest.mark.parametrize("owner", [tcp_peer_uid, _sock_diag_owner], ids=["proc", "sock_diag"])
 @pytest.mark.parametrize(("listen", "connect"), [("127.0.0.1", "127.0.0.1"), ("::1", "::1"), ("::", "127.0.0.1")])
-def test_lookup_names_the_owner_of_the_peer_socket(listen: str, connect: str) -> None:
+def test_lookup_names_the_owner_of_the_peer_socket(listen: str, connect: str, owner) -> None:
+    tcp_peer_uid = owner  # noqa: N806 - the same checks for both ways of asking the kernel
     family = socket.AF_INET6 if ":" in listen else socket.AF_INET
     with socket.socket(family) as server:
         server.bind((listen, 0))
@@ -254,14 +269,42 @@ class _Transport:
 
 
 @ROOT_ONLY
-async def test_guard_refuses_sandbox_uids_on_tcp_and_unix_sockets() -> None:
+async def test_a_burst_of_clients_costs_one_table_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the table is read (no sock_diag), clients arriving together share one read: 64 reads, one per
+    client, kept a client arriving behind them (``/api/health`` in benchmarks/load.py) waiting 0.4 s."""
+    reads: list[int] = []
+
+    def counted(pairs, *args):
+        reads.append(len(pairs))
+        return tcp_peer_uids(pairs, *args)
+
+    tcp_peer_uids = peer_guard.tcp_peer_uids
+    monkeypatch.setattr(peer_guard, "tcp_peer_uids", counted)
+    guard = PeerGuard("test", sock_diag=False)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(64)
+        clients = [socket.create_connection(server.getsockname()) for _ in range(64)]
+        conns = [server.accept()[0] for _ in clients]
+        try:
+            verdicts = await asyncio.gather(*(guard.check(_Transport(conn)) for conn in conns))
+        finally:
+            for sock in clients + conns:
+                sock.close()
+    assert all(v.allowed and v.uid == os.geteuid() for v in verdicts), verdicts
+    assert sum(reads) == 64 and len(reads) <= 2, reads
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize("sock_diag", [True, False], ids=["sock_diag", "proc"])
+async def test_guard_refuses_sandbox_uids_on_tcp_and_unix_sockets(sock_diag: bool) -> None:
     class Audit:
         records: list[tuple] = []
 
         def record_peer(self, *args) -> None:
             self.records.append(args)
 
-    guard = PeerGuard("test", Audit())
+    guard = PeerGuard("test", Audit(), sock_diag=sock_diag)
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()

@@ -38,6 +38,7 @@ Home Assistant is reached through a *relay* (``Relay``) that runs named tools:
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import inspect
 import json
@@ -832,7 +833,6 @@ class Capability:
             os.chown(self.path, *user)
             os.chown(self.folder, *user)
         self._sock.listen(MAX_CONNECTIONS)
-        self._sock.settimeout(0.5)
         self._closed = threading.Event()
         self._connections: set[socket.socket] = set()
         self._lock = threading.Lock()
@@ -843,9 +843,7 @@ class Capability:
         while not self._closed.is_set():
             try:
                 conn, _ = self._sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
+            except OSError:  # close() shut the socket down
                 return
             with self._lock:
                 if self._closed.is_set() or len(self._connections) >= MAX_CONNECTIONS or not self._peer_ok(conn):
@@ -903,6 +901,10 @@ class Capability:
         if self._closed.is_set():
             return
         self._closed.set()
+        # shutdown() wakes the thread blocked in accept() at once (close() alone would not, on Linux); it used to
+        # poll every 0.5 s, which every turn with Home Assistant access waited for at its end (issue 13).
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
         self._sock.close()
         with self._lock:
             for conn in list(self._connections):
