@@ -51,6 +51,7 @@ async def run(settings: Settings) -> None:
     from .api import build_app
     from .light import add_light_routes
     from .llm import EmbeddedLLM, default_models_dirs, embedded_model
+    from .loop_thread import AgentOnLoop, LoopThread
     from .stt import SpeechToText
     from .tts import TextToSpeech
     from .wyoming_server import WyomingServer
@@ -122,12 +123,21 @@ async def run(settings: Settings) -> None:
 
     wyoming_guard, http_guard = PeerGuard.for_agent("wyoming", agent), PeerGuard.for_agent("http", agent)
     warn_if_blind(http_guard)
-    wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts, agent, settings.version,
+    # Wyoming on its own event loop (thread), so that many clients streaming audio cannot hold up the HTTP API
+    # and /api/health (see loop_thread.py); its turns still run on this loop, the agent's.
+    wyoming_loop = LoopThread("o1-wyoming")
+    wyoming_loop.start()
+    wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts,
+                            AgentOnLoop(agent, asyncio.get_running_loop()), settings.version,
                             max_connections=settings.wyoming_max_connections,
                             idle_seconds=settings.wyoming_idle_seconds,
                             frame_seconds=settings.wyoming_frame_seconds,
                             peer_guard=wyoming_guard)
-    wyoming_port = await wyoming.start()
+    try:
+        wyoming_port = await wyoming_loop.call(wyoming.start())
+    except BaseException:
+        wyoming_loop.stop()
+        raise
     app = build_app(agent, settings.token, settings.version, settings.server_id,
                     peer_guard=http_guard)
     # 01 clients (ESP32 firmware, light client, app)
@@ -174,7 +184,8 @@ async def run(settings: Settings) -> None:
         _LOGGER.info("Stopping")
         pruner.cancel()
         await agent.shutdown()  # first: turns stop and conversations are saved while connections still wait
-        await wyoming.stop()
+        await wyoming_loop.call(wyoming.stop())
+        wyoming_loop.stop()
         await runner.shutdown()
         await runner.cleanup()
         if warm_up is not None and not warm_up.done():

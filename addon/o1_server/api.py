@@ -29,7 +29,8 @@ Routes:
 
 Handlers never block the event loop, so ``/api/health`` answers at once whatever else runs (issue 13): the disk
 work of a request (starting a conversation, reading or deleting one, reading the audit log) runs in a worker
-thread, and ``/api/health`` itself only reads values computed once.
+thread, ``/api/health`` itself only reads values computed once, and the server's Wyoming clients are served on
+an event loop of their own (:mod:`o1_server.loop_thread`).
 """
 
 from __future__ import annotations

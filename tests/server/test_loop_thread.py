@@ -1,0 +1,98 @@
+"""The Wyoming listener's own event loop (o1_server.loop_thread): turns run on the agent's loop, a client leaving
+cancels its turn there, and a stopped server answers instead of hanging. The whole server runs this way in every
+test that starts ``o1-server`` (tests/server/test_process.py, test_wyoming_*.py over TCP)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import warnings
+
+import pytest
+
+from o1_server.agent.types import AgentError, AgentReply
+from o1_server.loop_thread import AgentOnLoop, LoopThread
+
+
+class LoopBoundAgent:
+    """An agent whose turns need an asyncio lock of the loop it was made on, as O1Agent's slots do."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.ran_on: list[asyncio.AbstractEventLoop] = []
+        self.cancelled = asyncio.Event()
+        self.hang = False
+        self.audit = "the agent's audit log"
+
+    async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
+                  language: str | None = None, channel: str = "local") -> AgentReply:
+        self.ran_on.append(asyncio.get_running_loop())
+        async with self.lock:
+            try:
+                while self.hang:
+                    await asyncio.sleep(0.01)
+            except asyncio.CancelledError:
+                self.cancelled.set()
+                raise
+        return AgentReply(answer=f"{text} on {channel}", conversation_id=conversation_id or "new", profile="default")
+
+
+async def test_turns_run_on_the_agents_loop_and_a_leaving_client_cancels_them() -> None:
+    main = asyncio.get_running_loop()
+    agent = LoopBoundAgent()
+    await agent.ask("bind the lock to this loop")
+    other = LoopThread("test-wyoming")
+    other.start()
+    try:
+        facade = AgentOnLoop(agent, main)
+        assert facade.audit == "the agent's audit log"  # everything but ask() is the agent's own
+        reply = await other.call(facade.ask("hello", conversation_id="c1", channel="wyoming:test"))
+        assert reply.answer == "hello on wyoming:test" and reply.conversation_id == "c1"
+        assert agent.ran_on == [main, main]  # not on the Wyoming loop, where the lock would raise
+
+        agent.hang = True
+
+        async def client_leaves() -> None:
+            turn = asyncio.ensure_future(facade.ask("slow"))
+            await asyncio.sleep(0.2)
+            turn.cancel()  # what a Wyoming connection's task gets when its client goes away
+            with pytest.raises(asyncio.CancelledError):
+                await turn
+
+        await other.call(client_leaves())
+        await asyncio.wait_for(agent.cancelled.wait(), 5)  # the turn itself was cancelled on the agent's loop
+        assert not agent.lock.locked()
+    finally:
+        other.stop()
+    assert not other._thread.is_alive() and other.loop.is_closed()
+
+
+def test_a_closed_agent_loop_answers_busy() -> None:
+    closed = asyncio.new_event_loop()
+    closed.close()
+    agent = LoopBoundAgent()
+    facade = AgentOnLoop(agent, closed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a turn created and never awaited would warn
+        with pytest.raises(AgentError) as err:
+            asyncio.run(facade.ask("anyone there?"))
+    assert err.value.code == "busy" and agent.ran_on == []
+
+
+def test_stop_cancels_what_still_runs_on_the_loop() -> None:
+    thread = LoopThread("test-stop")
+    thread.start()
+    started, cancelled = threading.Event(), threading.Event()
+
+    async def forever() -> None:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    asyncio.run_coroutine_threadsafe(forever(), thread.loop)
+    assert started.wait(5)
+    thread.stop()
+    assert cancelled.is_set() and not thread._thread.is_alive()
