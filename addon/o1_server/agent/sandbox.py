@@ -40,6 +40,7 @@ import hashlib
 import logging
 import os
 import resource
+import select
 import shutil
 import signal
 import stat as stat_mod
@@ -903,6 +904,7 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
 
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
+    exited = _ExitWatch(proc)
     timed_out = cancelled = False
     over_disk: str | None = None
     deadline = time.monotonic() + limits.seconds
@@ -919,15 +921,13 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
             else:
                 if now >= next_disk_check:
                     next_disk_check = now + 2
-                try:
-                    proc.wait(timeout=0.1)
-                except subprocess.TimeoutExpired:
-                    pass
+                exited.wait(0.1)
                 continue
             _stop(proc, block, user, iso)
             proc.wait()
     finally:
         # The block is over (or watching it failed): nothing it started may outlive it.
+        exited.close()
         _stop(proc, block, user, iso)
         thread.join(timeout=5)
         if block:
@@ -947,6 +947,32 @@ def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str,
     killed = timed_out or cancelled or over_disk or flooded.is_set()
     status = KILLED if killed else proc.returncode
     return ExecResult(status, text.strip(), time.monotonic() - start, timed_out, truncated)
+
+
+class _ExitWatch:
+    """Waits for a child process to end, woken by the kernel the moment it does: a pidfd (Linux 5.3+,
+    ``os.pidfd_open``) becomes readable when the process exits. ``Popen.wait(timeout)`` polls instead, with sleeps
+    growing to 50 ms, which every code block paid at its end (25 ms on average). Falls back to that where
+    pidfds are missing."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self._proc = proc
+        self._fd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self._fd = os.pidfd_open(proc.pid)
+
+    def wait(self, seconds: float) -> None:
+        """Return when the process has ended or ``seconds`` have passed."""
+        if self._fd is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=seconds)
+            return
+        select.select([self._fd], [], [], seconds)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def _usage_over(folder: Path, limits: Limits) -> str | None:
