@@ -44,7 +44,9 @@ it; see :mod:`o1_server.peer_guard`) gets one ``error`` with code ``sandbox_peer
 Connections take turns on the event loop: each handles one event, then lets the others (and the HTTP API) run
 (``await asyncio.sleep(0)``, the "optimized path to allow other tasks to run" of the ``asyncio.sleep``
 documentation), so one client's burst of buffered events cannot hold up the rest (issue 13: ``/api/health``
-waited up to 0.35 s behind 64 clients each sending a whole utterance at once).
+waited up to 0.35 s behind 64 clients each sending a whole utterance at once). The server process runs this
+server on an event loop of its own thread, apart from the HTTP API (:mod:`o1_server.loop_thread`); the class
+itself works on any one loop, and reaches the agent only through ``agent.ask``.
 """
 
 from __future__ import annotations
