@@ -99,11 +99,46 @@ def _proc_hex(addr: Address, v6_table: bool) -> bytes | None:
     return b"".join(b"%08X" % struct.unpack("=I", packed[i:i + 4]) for i in range(0, len(packed), 4))
 
 
+_RTM_GETROUTE, _RTM_NEWROUTE, _RTN_LOCAL, _RTA_DST, _RTA_OIF = 26, 24, 2, 1, 4
+
+
+def _route_is_local(addr: Address, scope_id: int = 0) -> bool | None:
+    """Whether the kernel's route to ``addr`` is of type ``local`` (an ``RTM_GETROUTE`` request, rtnetlink(7),
+    what ``ip route get`` shows); None when rtnetlink does not answer."""
+    family = socket.AF_INET if addr.version == 4 else socket.AF_INET6
+    packed = addr.packed
+    attrs = struct.pack("=HH", 4 + len(packed), _RTA_DST) + packed  # 4 or 16 bytes: aligned already
+    if scope_id:
+        attrs += struct.pack("=HHI", 8, _RTA_OIF, scope_id)
+    # rtmsg: family, dst_len, src_len, tos, table, protocol, scope, type, flags
+    body = struct.pack("=BBBBBBBBI", family, len(packed) * 8, 0, 0, 0, 0, 0, 0, 0) + attrs
+    try:
+        with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as rtnl:
+            rtnl.settimeout(1.0)
+            rtnl.send(struct.pack("=IHHII", 16 + len(body), _RTM_GETROUTE, 1, 1, 0) + body)  # NLM_F_REQUEST
+            data = rtnl.recv(65536)
+    except OSError:
+        return None
+    if len(data) < 16 + 12:
+        return None
+    kind = struct.unpack_from("=H", data, 4)[0]
+    if kind == 2:  # NLMSG_ERROR: no route (unreachable, ...): not ours
+        return False
+    return data[16 + 7] == _RTN_LOCAL if kind == _RTM_NEWROUTE else None
+
+
 def is_local_address(addr: Address, scope_id: int = 0) -> bool:
     """True when ``addr`` is this host's own (in this network namespace): a loopback address, or one the kernel
-    routes to itself (a UDP socket "connected" to it picks it as its own source; nothing is sent)."""
+    routes to itself (its route is of type ``local``, as ``ip route get`` shows; where rtnetlink does not answer,
+    a UDP socket "connected" to it picks it as its own source; nothing is sent). The source a socket picks is
+    not enough alone: for a secondary address (a second one in the same subnet, a virtual IP) or an address of a
+    local subnet route, the kernel picks the primary address, and a client bound to such an address would have
+    passed for another host."""
     if addr.is_loopback:
         return True
+    local = _route_is_local(addr, scope_id)
+    if local is not None:
+        return local
     family = socket.AF_INET if addr.version == 4 else socket.AF_INET6
     target: tuple = (str(addr), 9) if addr.version == 4 else (str(addr), 9, 0, scope_id)
     try:
@@ -189,6 +224,7 @@ class SockDiag:
     _SOCK_DIAG_BY_FAMILY = 20
     _NLM_F_REQUEST = 1
     _NLMSG_ERROR = 2
+    _TCP_LISTEN = 10
     _HEADER = struct.Struct("=IHHII")  # nlmsghdr: len, type, flags, seq, pid
     _REQUEST = struct.Struct("=BBBBI")  # inet_diag_req_v2 before its id: family, protocol, ext, pad, states
     _SOCKID = struct.Struct("!HH16s16s")  # inet_diag_sockid: sport, dport, src, dst (network order) ...
@@ -258,6 +294,12 @@ class SockDiag:
             raise OSError(error, os.strerror(error))
         if kind != self._SOCK_DIAG_BY_FAMILY or len(data) < self._UID_OFFSET + self._UID_INODE.size:
             raise OSError(errno.EPROTO, "unexpected sock_diag answer")
+        state = data[self._HEADER.size + 1]
+        sport, dport = struct.unpack_from("!HH", data, self._HEADER.size + 4)
+        if state == self._TCP_LISTEN or (sport, dport) != (peer[1], local[1]):
+            # Without an established or TIME_WAIT socket of that 4-tuple the kernel's lookup goes on to the
+            # listeners (inet_lookup): a listener on the peer's port is no connection, and not the peer's owner.
+            return None
         uid, inode = self._UID_INODE.unpack_from(data, self._UID_OFFSET)
         return uid, inode
 

@@ -337,3 +337,62 @@ async def test_guard_refuses_sandbox_uids_on_tcp_and_unix_sockets(sock_diag: boo
     shutil.rmtree(folder, ignore_errors=True)
     # Reported once per uid within REPORT_SECONDS, counted.
     assert len(Audit.records) == 1 and Audit.records[0][2] == SANDBOX_UID and guard.refused == 2
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize("owner", [tcp_peer_uid, _sock_diag_owner], ids=["proc", "sock_diag"])
+def test_a_listener_on_the_peers_port_is_not_the_peer(owner) -> None:
+    """With no connection of that 4-tuple left (the client reset it), the kernel's exact sock_diag lookup goes on
+    to the listening sockets (inet_lookup): a root listener on the peer's address and port was taken for the
+    peer's socket, and the vanished client judged root."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        assert owner(("127.0.0.1", port), ("127.0.0.1", 10700)) is None
+    with socket.socket(socket.AF_INET6) as listener:
+        listener.bind(("::", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        assert owner(("::1", port, 0, 0), ("::1", 10700, 0, 0)) is None
+        assert owner(("::ffff:127.0.0.1", port, 0, 0), ("::ffff:127.0.0.1", 10700, 0, 0)) is None
+
+
+SECONDARY_ADDRESS_CLIENT = r'''
+import asyncio, json, subprocess, sys
+from o1_server.peer_guard import PeerGuard
+
+async def main():
+    guard, verdicts = PeerGuard("test"), []
+    async def on_connect(reader, writer):
+        verdicts.append(await guard.check(writer))
+        writer.close()
+    server = await asyncio.start_server(on_connect, "0.0.0.0", 0)
+    port = server.sockets[0].getsockname()[1]
+    code = ("import socket, time\ns = socket.socket()\ns.bind(('10.9.0.6', 0))\n"
+            f"s.connect(('10.9.0.5', {port}))\ntime.sleep(1)")
+    child = await asyncio.create_subprocess_exec("setpriv", f"--reuid={sys.argv[1]}", f"--regid={sys.argv[1]}",
+                                                 "--clear-groups", sys.executable, "-c", code)
+    await child.wait()
+    print(json.dumps([[v.allowed, v.uid, v.peer] for v in verdicts]))
+
+asyncio.run(main())
+'''
+
+
+@ROOT_ONLY
+def test_a_client_on_a_secondary_address_of_this_host_is_looked_up() -> None:
+    """A second address in a subnet of the host (a virtual IP, an alias) is the host's own, but the kernel picks
+    the subnet's primary address as the source for reaching it: the UDP probe took it for another host, and a
+    sandbox uid whose socket was bound to it was allowed without a lookup. Run in a network namespace of its own
+    (the host's addresses are left alone)."""
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
+        pytest.skip("cannot create a network namespace here")
+    setup = "ip link set lo up && ip addr add 10.9.0.5/24 dev lo && ip addr add 10.9.0.6/24 dev lo"
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "$0" -c "$1" "$2"', sys.executable,
+                          SECONDARY_ADDRESS_CLIENT, str(SANDBOX_UID)], capture_output=True, text=True, timeout=30,
+                         env={**os.environ, "PYTHONPATH": f"{root / 'addon'}:{root}"})
+    assert run.returncode == 0, run.stderr
+    verdicts = json.loads(run.stdout.splitlines()[-1])
+    assert len(verdicts) == 1 and verdicts[0][:2] == [False, SANDBOX_UID], verdicts
