@@ -122,6 +122,9 @@ Assistant opens a connection per request (``homeassistant/components/wyoming``: 
 FRAME_SECONDS = 20.0
 """Seconds one event (header line, data and payload) may take to arrive once its first byte came; slower
 events end the connection with ``frame_timeout`` (a slowloris client cannot hold a slot by dribbling bytes)."""
+CLIENT_POLL_SECONDS = 0.25
+"""How often a connection whose agent turn runs is checked for its client having left (the turn is then
+cancelled: its code stops and its slot is freed for the next turn)."""
 STALE_STREAM_SECONDS = 5.0
 """An utterance or text stream that got no event for this long no longer protects its connection from being
 closed to make room (Home Assistant streams audio in real time, about every 10..100 ms)."""
@@ -448,6 +451,13 @@ class O1EventHandler(AsyncEventHandler):
         finally:
             await self.disconnect()
             self.writer.close()
+
+    async def _client_gone(self) -> None:
+        """Returns once the client has closed its end (end of stream with nothing left unread) or the connection
+        is closing. Watched while a turn runs: nothing reads the connection then, and a turn whose client left
+        would keep its slot (and its code running) until the turn's deadline."""
+        while not (self.reader.at_eof() or self.writer.is_closing()):
+            await asyncio.sleep(CLIENT_POLL_SECONDS)
 
     def _event_began(self) -> None:
         self.mid_event = True
@@ -803,9 +813,21 @@ class O1EventHandler(AsyncEventHandler):
             conversation_id = str(conversation_id)
         language = transcript.language if isinstance(transcript.language, str) else None
         started = time.monotonic()
+        turn = asyncio.ensure_future(self.agent.ask(transcript.text, conversation_id=conversation_id,
+                                                    language=language, channel=self._channel))
+        gone = asyncio.ensure_future(self._client_gone())
         try:
-            reply = await self.agent.ask(transcript.text, conversation_id=conversation_id, language=language,
-                                         channel=self._channel)
+            await asyncio.wait({turn, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not turn.done():  # the client left (or the connection is being stopped): stop the turn
+                turn.cancel()
+                await asyncio.wait({turn})
+        if turn.cancelled():
+            _LOGGER.info("Client %s left during a turn; stopped it", self._peer)
+            raise ConnectionResetError("the client left during the turn")
+        try:
+            reply = turn.result()
         except AgentError as err:
             _LOGGER.warning("Agent could not answer (%s): %s", err.code, err.message)
             answer, reply_context = err.message, {"error_code": err.code}

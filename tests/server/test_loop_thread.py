@@ -96,3 +96,42 @@ def test_stop_cancels_what_still_runs_on_the_loop() -> None:
     assert started.wait(5)
     thread.stop()
     assert cancelled.is_set() and not thread._thread.is_alive()
+
+
+async def test_a_wyoming_client_leaving_mid_turn_stops_the_turn_and_frees_its_slot() -> None:
+    """Nothing reads a Wyoming connection while its turn runs, so its task was never cancelled when the client
+    left: the turn kept its slot (and its code ran on) until the turn's deadline, and the next client waited."""
+    from o1_server.peer_guard import Verdict
+    from o1_server.wyoming_server import WyomingServer
+
+    class Allow:
+        async def check(self, transport) -> Verdict:
+            return Verdict(True)
+
+    main = asyncio.get_running_loop()
+    agent = LoopBoundAgent()
+    await agent.ask("bind the lock to this loop")
+    other = LoopThread("test-wyoming")
+    other.start()
+    server = WyomingServer("tcp://127.0.0.1:0", None, None, AgentOnLoop(agent, main), "test",  # type: ignore[arg-type]
+                           peer_guard=Allow())  # type: ignore[arg-type]
+    try:
+        port = await other.call(server.start())
+        transcript = b'{"type": "transcript", "data": {"text": "slow"}}\n'
+        agent.hang = True
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(transcript)
+        await writer.drain()
+        await asyncio.sleep(0.3)
+        assert agent.lock.locked()  # the turn runs
+        writer.close()
+        await asyncio.wait_for(agent.cancelled.wait(), 5)  # the client left: its turn was cancelled
+        agent.hang = False
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(transcript.replace(b"slow", b"next"))
+        header = await asyncio.wait_for(reader.readline(), 5)  # the next client gets the slot at once
+        assert b'"handled"' in header, header
+        writer.close()
+    finally:
+        await other.call(server.stop())
+        other.stop()
