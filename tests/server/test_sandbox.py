@@ -107,3 +107,19 @@ def test_files_put_in_a_conversation_folder_become_the_conversations(tmp_path: P
     result = run_code("shell", "echo more >> legacy.txt && rm -r drafts && echo removed", workdir, Limits())
     assert "removed" in result.output, result.output
     assert elsewhere.stat().st_uid == 0 and (workdir / "link.txt").stat().st_uid == 0
+
+
+def test_a_block_runs_when_the_server_holds_over_1024_descriptors(tmp_path: Path) -> None:
+    """The block's end is waited for on a pidfd; select() refuses descriptors from 1024 up (ValueError), so a
+    server with many clients open failed every block with an exception ("never raises")."""
+    import resource
+
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 1200:
+        pytest.skip("the descriptor limit is below 1200")
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        result = run_code("python", "print(1)", tmp_path, Limits())
+    finally:
+        for fd in held:
+            os.close(fd)
+    assert result.exit_status == 0 and result.output == "1", result

@@ -958,8 +958,12 @@ class _ExitWatch:
     def __init__(self, proc: subprocess.Popen) -> None:
         self._proc = proc
         self._fd: int | None = None
+        self._poll = select.poll()
         with contextlib.suppress(AttributeError, OSError):
             self._fd = os.pidfd_open(proc.pid)
+            # poll(), not select(): select() refuses descriptors from 1024 up (ValueError), which a server with
+            # many clients open hands out, and every block would then fail.
+            self._poll.register(self._fd, select.POLLIN)
 
     def wait(self, seconds: float) -> None:
         """Return when the process has ended or ``seconds`` have passed."""
@@ -967,7 +971,7 @@ class _ExitWatch:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=seconds)
             return
-        select.select([self._fd], [], [], seconds)
+        self._poll.poll(seconds * 1000)
 
     def close(self) -> None:
         if self._fd is not None:
