@@ -188,6 +188,8 @@ async def run(settings: Settings) -> None:
         wyoming_loop.stop()
         await runner.shutdown()
         await runner.cleanup()
+        # Speech work still running on its threads ends before the interpreter does (else: abort, exit -6).
+        await asyncio.gather(asyncio.to_thread(stt.close), asyncio.to_thread(tts.close))
         if warm_up is not None and not warm_up.done():
             warm_up.cancel()
         if embedded is not None:

@@ -231,6 +231,7 @@ class SerialWorker:
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._busy = False
+        self._closed = False
 
     @property
     def pending(self) -> int:
@@ -254,6 +255,8 @@ class SerialWorker:
         """
         future: concurrent.futures.Future = concurrent.futures.Future()
         with self._cond:
+            if self._closed:
+                raise BusyError(f"{self.name} is stopping")
             if not force and len(self._queue) >= self.max_pending:
                 raise BusyError(f"{self.name} is busy ({len(self._queue)} jobs waiting); try again later")
             self._queue.append((future, fn, args))
@@ -263,11 +266,30 @@ class SerialWorker:
             self._cond.notify()
         return future
 
+    def close(self, timeout: float = 5.0) -> bool:
+        """Cancel the jobs waiting and wait up to ``timeout`` s for the running one to end (the thread then ends).
+        Called before the process exits: a daemon thread still inside native inference (onnxruntime) when the
+        interpreter finalizes aborted the process ("terminate called without an active exception", exit
+        status -6 instead of 0). Returns False when the running job outlasted ``timeout``."""
+        with self._cond:
+            self._closed = True
+            queued, self._queue = list(self._queue), collections.deque()
+            self._cond.notify_all()
+            thread = self._thread
+        for future, _fn, _args in queued:
+            future.cancel()
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
     def _run(self) -> None:
         while True:
             with self._cond:
                 while not self._queue:
                     self._busy = False
+                    if self._closed:
+                        return
                     self._cond.wait()
                 future, fn, args = self._queue.popleft()
                 self._busy = True
@@ -701,6 +723,12 @@ class SpeechToText:
     def loaded(self) -> bool:
         """True once :meth:`load` has run."""
         return self._whisper is not None
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Before the process exits: drop queued decoding and detection, wait for the running job (see
+        :meth:`SerialWorker.close`)."""
+        self._decode_worker.close(timeout)
+        self._vad_worker.close(timeout)
 
     def load(self) -> None:
         """Load the model and the voice activity detector, and run one short warm-up pass (about 1 s for

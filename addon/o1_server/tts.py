@@ -381,6 +381,11 @@ class TextToSpeech:
         """True once the default voice is loaded."""
         return self._default.piper is not None
 
+    def close(self, timeout: float = 5.0) -> None:
+        """Before the process exits: drop queued synthesis, wait for the running piece (see
+        :meth:`o1_server.stt.SerialWorker.close`)."""
+        self._worker.close(timeout)
+
     def load(self) -> None:
         """Load the default voice and synthesize a word to warm it up (about 1-2 s for joe-medium).
         Blocking: call it from a worker thread. Idempotent."""

@@ -135,3 +135,72 @@ async def test_a_wyoming_client_leaving_mid_turn_stops_the_turn_and_frees_its_sl
     finally:
         await other.call(server.stop())
         other.stop()
+
+
+def test_serial_worker_close_cancels_the_queue_and_ends_its_thread() -> None:
+    import time
+
+    from o1_server.stt import BusyError, SerialWorker
+
+    worker = SerialWorker("test-close")
+    began = threading.Event()
+    running = worker.submit(lambda: (began.set(), time.sleep(0.3)))
+    queued = worker.submit(time.sleep, 10)
+    assert began.wait(5)
+    assert worker.close(5)
+    assert running.done() and not running.cancelled() and queued.cancelled()
+    with pytest.raises(BusyError):
+        worker.submit(print)
+
+
+def test_sigterm_while_wyoming_clients_synthesize_exits_0(tmp_path) -> None:
+    """SIGTERM with Wyoming text-to-speech running: piper's inference, on a daemon thread, was still in
+    onnxruntime when the interpreter finalized, and the process aborted ("terminate called without an active
+    exception", status -6) instead of exiting 0."""
+    import json
+    import signal
+    import socket
+    import time
+
+    from tests.support.o1_process import start_o1
+    from tests.support.scripted_llm import ScriptedLLM
+
+    llm = ScriptedLLM().start()
+    server = start_o1(tmp_path, "--llm-model", "openai/instant", "--llm-api-base", llm.api_base)
+    stop = threading.Event()
+    done: list[int] = []
+
+    def synthesize() -> None:
+        data = json.dumps({"text": "Hello there, this is a sentence to speak while the server stops."}).encode()
+        event = json.dumps({"type": "synthesize", "data_length": len(data)}).encode() + b"\n" + data
+        while not stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", server.wyoming_port), timeout=30) as sock:
+                    sock.sendall(event)
+                    received = b""
+                    while b'"audio-stop"' not in received and b'"error"' not in received:
+                        chunk = sock.recv(65536)
+                        if not chunk:
+                            break
+                        received += chunk
+                done.append(1)
+            except OSError:
+                time.sleep(0.05)
+
+    clients = [threading.Thread(target=synthesize, daemon=True) for _ in range(6)]
+    try:
+        for client in clients:
+            client.start()
+        deadline = time.monotonic() + 60
+        while len(done) < 6 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert done, "no synthesis finished"
+        started = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        status = server.proc.wait(15)
+        assert status == 0 and time.monotonic() - started < 10, (status, server.log[-5:])
+        assert not any("terminate called" in line for line in server.log)
+    finally:
+        stop.set()
+        server.stop()
+        llm.stop()
