@@ -196,3 +196,27 @@ async def test_reset_forgets_the_conversation_and_its_files(make_agent, llm: Scr
     assert agent.reset("conv-reset") is True
     assert agent.conversation("conv-reset") is None
     assert not (workdir / "notes.txt").exists()
+
+
+def test_one_conversation_saved_from_two_threads_at_once(make_agent, caplog: pytest.LogCaptureFixture) -> None:
+    """The server's stop saves every conversation while a turn that just ended saves its own: both wrote the same
+    ``.tmp`` file, so one published the other's half-written file and the other failed ("Could not save ...
+    No such file or directory", the conversation then counted as unsaved)."""
+    import threading
+
+    agent = make_agent()
+    session = agent.sessions.get("conv-twice", agent.profile("t"))
+    results: list[bool] = []
+
+    def save_many() -> None:
+        for _ in range(200):
+            results.append(agent.sessions.save(session))
+
+    threads = [threading.Thread(target=save_many) for _ in range(2)]
+    with caplog.at_level("ERROR"):
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert all(results) and len(results) == 400, [r.message for r in caplog.records][:3]
+    assert not list(agent.sessions.folder.glob("*.tmp"))

@@ -501,6 +501,7 @@ class SessionManager:
         self._unsaved: set[str] = set()  # conversation ids whose last save failed
         self._saves = 0
         self._prune_lock = threading.Lock()
+        self._save_lock = threading.Lock()
         try:
             self.prune()
         except OSError as err:  # retention is housekeeping: never a reason not to start
@@ -574,15 +575,19 @@ class SessionManager:
             return True
         path = self._file(session.storage_id)
         tmp = path.with_suffix(".tmp")
-        try:  # ASCII JSON: lone surrogates are escaped, never a reason to lose the conversation
-            tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
-            tmp.replace(path)
-        except (OSError, TypeError, ValueError, RuntimeError) as err:
-            _LOGGER.error("Could not save conversation %s: %s", session.conversation_id, err)
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)
-            self._unsaved.add(session.storage_id)
-            return False
+        # One writer at a time: the server's stop saves every conversation while a turn that just ended saves
+        # its own, from another thread; both wrote the same .tmp (one published the other's half-written file,
+        # the other's rename failed).
+        with self._save_lock:
+            try:  # ASCII JSON: lone surrogates are escaped, never a reason to lose the conversation
+                tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
+                tmp.replace(path)
+            except (OSError, TypeError, ValueError, RuntimeError) as err:
+                _LOGGER.error("Could not save conversation %s: %s", session.conversation_id, err)
+                with contextlib.suppress(OSError):
+                    tmp.unlink(missing_ok=True)
+                self._unsaved.add(session.storage_id)
+                return False
         self._unsaved.discard(session.storage_id)
         self._saves += 1
         if self._saves % PRUNE_EVERY == 0:
