@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,20 @@ def test_a_file_that_is_not_utf8_is_reported_not_fatal(tmp_path: Path) -> None:
     store = load_profiles([tmp_path])
     assert set(store.profiles) == {"good"}
     assert store.errors[0].path.name == "bad.yaml" and "UTF-8" in store.errors[0].message
+
+
+def test_a_fifo_a_device_or_a_huge_file_is_reported_and_start_up_goes_on(tmp_path: Path) -> None:
+    """A FIFO named *.yaml used to block the start-up forever (reading it waits for a writer), a link to
+    /dev/zero never ended; now each is one profile error and its neighbours load."""
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "huge.yaml").write_text("name: huge\ndescription: " + "x" * (2 << 20) + "\n")
+    (tmp_path / "folder.yaml").mkdir()
+    (tmp_path / "good.yaml").write_text("name: good\n")
+    store = load_profiles([tmp_path])
+    assert set(store.profiles) == {"good"}
+    assert sorted(e.path.name for e in store.errors) == ["fifo.yaml", "folder.yaml", "huge.yaml", "zero.yaml"]
+    assert all(e.field == "(file)" for e in store.errors), store.errors
 
 
 def test_a_later_folder_overrides_a_profile(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -249,6 +250,24 @@ def parse_profile(text: str, path: Path) -> Profile:
     )
 
 
+MAX_PROFILE_BYTES = 1 << 20
+"""Largest profile file read (1 MiB; the shipped ones are under 10 KB)."""
+
+
+def _read_profile_file(path: Path) -> str:
+    """The text of a profile file. Raises ProfileError for anything but a regular file (a FIFO named
+    ``*.yaml`` would block the start-up forever, a link to ``/dev/zero`` would never end) or one over
+    :data:`MAX_PROFILE_BYTES`; OSError and UnicodeDecodeError as reading raises them."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ProfileError(path, None, "(file)", "is not a regular file (a folder, FIFO, device or socket)")
+    with path.open("rb") as file:
+        data = file.read(MAX_PROFILE_BYTES + 1)
+    if len(data) > MAX_PROFILE_BYTES:
+        raise ProfileError(path, None, "(file)", f"is larger than {MAX_PROFILE_BYTES} bytes")
+    return data.decode("utf-8")
+
+
 def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
     """Load every ``*.yaml`` in ``folders``; a later folder's profile replaces an earlier one of the same name.
 
@@ -262,7 +281,7 @@ def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
         here: dict[str, Path] = {}  # profile name -> the file of this folder that defined it
         for path in sorted(folder.glob("*.yaml")):
             try:
-                profile = parse_profile(path.read_text(encoding="utf-8"), path)
+                profile = parse_profile(_read_profile_file(path), path)
             except ProfileError as err:
                 _LOGGER.error("Profile not loaded: %s", err)
                 store.errors.append(err)
