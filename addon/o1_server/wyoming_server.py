@@ -57,6 +57,7 @@ import html
 import json
 import logging
 import re
+import select
 import time
 from dataclasses import dataclass
 from importlib import metadata
@@ -455,9 +456,28 @@ class O1EventHandler(AsyncEventHandler):
     async def _client_gone(self) -> None:
         """Returns once the client has closed its end (end of stream with nothing left unread) or the connection
         is closing. Watched while a turn runs: nothing reads the connection then, and a turn whose client left
-        would keep its slot (and its code running) until the turn's deadline."""
-        while not (self.reader.at_eof() or self.writer.is_closing()):
+        would keep its slot (and its code running) until the turn's deadline.
+
+        The socket itself is asked (``POLLRDHUP``), not only the stream: ``reader.at_eof()`` stays False while
+        unread bytes are buffered, so a client that sent anything after its transcript (a ping, a stray newline)
+        and left was never seen leaving, nor one that sent more than the stream buffers (its transport stops
+        reading, and never reads the end of stream)."""
+        while not (self.reader.at_eof() or self.writer.is_closing() or self._peer_hung_up()):
             await asyncio.sleep(CLIENT_POLL_SECONDS)
+
+    def _peer_hung_up(self) -> bool:
+        """True when the client's socket reports the peer's end of stream or a hang-up/error (unread data or
+        not)."""
+        sock = self.writer.get_extra_info("socket")
+        try:
+            fd = sock.fileno() if sock is not None else -1
+        except (OSError, ValueError):
+            return True
+        if fd < 0:
+            return sock is not None  # a closed socket; no socket at all (a test's transport): not known
+        poller = select.poll()
+        poller.register(fd, select.POLLRDHUP)  # POLLHUP, POLLERR and POLLNVAL are always reported
+        return bool(poller.poll(0))
 
     def _event_began(self) -> None:
         self.mid_event = True

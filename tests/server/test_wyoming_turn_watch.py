@@ -1,0 +1,110 @@
+"""A Wyoming connection is watched while its agent turn runs (wyoming_server._client_gone): a client that left
+stops its turn, whatever it sent before leaving; one that stays gets its answer."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from o1_server.agent.types import AgentReply
+from o1_server.loop_thread import AgentOnLoop, LoopThread
+from o1_server.peer_guard import Verdict
+from o1_server.wyoming_server import WyomingServer
+
+TRANSCRIPT = b'{"type": "transcript", "data": {"text": "slow"}}\n'
+PING = b'{"type": "ping", "data": {"text": "hi"}}\n'
+
+
+class Allow:
+    async def check(self, transport) -> Verdict:
+        return Verdict(True)
+
+
+class HangingAgent:
+    def __init__(self) -> None:
+        self.hang = asyncio.Event()  # set: the turn ends
+        self.started = asyncio.Event()
+        self.cancelled = asyncio.Event()
+
+    async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
+                  language: str | None = None, channel: str = "local") -> AgentReply:
+        self.started.set()
+        try:
+            await self.hang.wait()
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
+        return AgentReply(answer=f"{text}!", conversation_id="c", profile="default")
+
+
+async def _serve(agent: HangingAgent) -> tuple[WyomingServer, LoopThread, int]:
+    other = LoopThread("test-wyoming")
+    other.start()
+    server = WyomingServer("tcp://127.0.0.1:0", None, None, AgentOnLoop(agent, asyncio.get_running_loop()),  # type: ignore[arg-type]
+                           "test", peer_guard=Allow())  # type: ignore[arg-type]
+    return server, other, await other.call(server.start())
+
+
+async def _client_leaves_after(extra: bytes) -> None:
+    agent = HangingAgent()
+    server, other, port = await _serve(agent)
+    try:
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(TRANSCRIPT + extra)
+        await asyncio.wait_for(agent.started.wait(), 5)
+        sock.close()
+        await asyncio.wait_for(agent.cancelled.wait(), 5)  # the client left: its turn is stopped
+    finally:
+        await other.call(server.stop())
+        other.stop()
+
+
+async def test_a_client_that_sent_one_more_event_and_left_has_its_turn_stopped() -> None:
+    """reader.at_eof() is False while unread bytes are buffered: a client that sent a ping (or a stray newline)
+    after its transcript and then left kept its turn (and its slot) until the turn's deadline."""
+    await _client_leaves_after(PING)
+
+
+async def test_a_client_that_sent_a_lot_more_and_left_has_its_turn_stopped() -> None:
+    """Past the stream's high-water mark the transport stops reading, so the end of stream is never seen."""
+    await _client_leaves_after(PING * 8000)  # about 300 KB
+
+
+async def test_a_client_that_sends_a_ping_during_its_turn_gets_both_answers() -> None:
+    agent = HangingAgent()
+    server, other, port = await _serve(agent)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(TRANSCRIPT)
+        await asyncio.wait_for(agent.started.wait(), 5)
+        writer.write(PING)
+        await writer.drain()
+        await asyncio.sleep(0.6)
+        assert not agent.cancelled.is_set()
+        agent.hang.set()
+        first = await asyncio.wait_for(reader.readline(), 5)
+        assert b'"handled"' in first, first
+        while True:  # the handled event's data, then the pong
+            line = await asyncio.wait_for(reader.readline(), 5)
+            if b'"pong"' in line:
+                break
+            assert line, "connection closed before the pong"
+        writer.close()
+    finally:
+        await other.call(server.stop())
+        other.stop()
+
+
+async def test_stop_during_a_turn_ends_it_promptly() -> None:
+    agent = HangingAgent()
+    server, other, port = await _serve(agent)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(TRANSCRIPT)
+        await asyncio.wait_for(agent.started.wait(), 5)
+        await asyncio.wait_for(other.call(server.stop()), 3)
+        await asyncio.wait_for(agent.cancelled.wait(), 3)
+        assert await asyncio.wait_for(reader.read(), 3) == b""
+        writer.close()
+    finally:
+        other.stop()
