@@ -137,9 +137,19 @@ def is_local_address(addr: Address, scope_id: int = 0) -> bool:
     if addr.is_loopback:
         return True
     local = _route_is_local(addr, scope_id)
+    if local is False and scope_id:
+        # A link-local address of another interface of this host: with two interfaces on one link (Ethernet and
+        # Wi-Fi on one LAN, a veth pair), a client bound to one's address reaches the other's over the link and
+        # arrives with the scope of the listener's interface, where that address's route is not of type local.
+        local = _route_is_local(addr)
     if local is not None:
         return local
     family = socket.AF_INET if addr.version == 4 else socket.AF_INET6
+    if scope_id:  # the same case without rtnetlink: the address can be bound on one of this host's interfaces
+        for index, _name in socket.if_nameindex():
+            with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as probe:
+                probe.bind((str(addr), 0, 0, index))
+                return True
     target: tuple = (str(addr), 9) if addr.version == 4 else (str(addr), 9, 0, scope_id)
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as probe:

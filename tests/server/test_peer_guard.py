@@ -396,3 +396,47 @@ def test_a_client_on_a_secondary_address_of_this_host_is_looked_up() -> None:
     assert run.returncode == 0, run.stderr
     verdicts = json.loads(run.stdout.splitlines()[-1])
     assert len(verdicts) == 1 and verdicts[0][:2] == [False, SANDBOX_UID], verdicts
+
+
+LINK_LOCAL_CLIENT = r'''
+import asyncio, json, socket, sys
+from o1_server.peer_guard import PeerGuard
+
+async def main():
+    guard, verdicts = PeerGuard("test"), []
+    async def on_connect(reader, writer):
+        verdicts.append(await guard.check(writer))
+        writer.close()
+    server = await asyncio.start_server(on_connect, "::", 0)
+    port = server.sockets[0].getsockname()[1]
+    b = socket.if_nametoindex("o1b")
+    code = ("import socket, time\ns = socket.socket(socket.AF_INET6)\n"
+            f"s.bind(('fe80::b', 0, 0, {b}))\ns.connect(('fe80::a', {port}, 0, {b}))\ntime.sleep(1)")
+    child = await asyncio.create_subprocess_exec("setpriv", f"--reuid={sys.argv[1]}", f"--regid={sys.argv[1]}",
+                                                 "--clear-groups", sys.executable, "-c", code)
+    await child.wait()
+    print(json.dumps([[v.allowed, v.uid, v.peer] for v in verdicts]))
+
+asyncio.run(main())
+'''
+
+
+@ROOT_ONLY
+def test_a_client_on_a_link_local_address_of_another_interface_of_this_host_is_looked_up() -> None:
+    """Two interfaces of the host on one link (a veth pair here; Ethernet and Wi-Fi on one LAN alike): a client
+    bound to the link-local address of one that connects to the other's (scope: its own interface) goes over the
+    link and arrives with the scope of the listener's interface, where the route to its address is not of type
+    local: it was taken for another host and a sandbox uid was allowed without a lookup."""
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
+        pytest.skip("cannot create a network namespace here")
+    setup = ("ip link set lo up && ip link add o1a type veth peer name o1b && ip link set o1a up && "
+             "ip link set o1b up && ip addr add fe80::a/64 dev o1a nodad && ip addr add fe80::b/64 dev o1b nodad")
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "$0" -c "$1" "$2"', sys.executable,
+                          LINK_LOCAL_CLIENT, str(SANDBOX_UID)], capture_output=True, text=True, timeout=30,
+                         env={**os.environ, "PYTHONPATH": f"{root / 'addon'}:{root}"})
+    if run.returncode != 0 and "veth" in run.stderr.lower():
+        pytest.skip(f"cannot create a veth pair here: {run.stderr.strip()}")
+    assert run.returncode == 0, run.stderr
+    verdicts = json.loads(run.stdout.splitlines()[-1])
+    assert len(verdicts) == 1 and verdicts[0][0] is False, verdicts
