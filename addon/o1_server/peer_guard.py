@@ -411,9 +411,15 @@ class PeerGuard:
             _LOGGER.debug("%s peer lookups: %s", self.listener, "sock_diag" if self._diag else "/proc/net/tcp")
         if self._diag is not None:
             try:
-                return self._diag.owner(peer, local)
+                uid = self._diag.owner(peer, local)
             except OSError as err:
                 _LOGGER.debug("sock_diag lookup failed (%s); reading the table", err)
+            else:
+                if uid is not None or not (len(peer) >= 4 and peer[3]):
+                    return uid
+                # A link-local peer: sock_diag finds a socket bound to an interface only by that interface, and
+                # the peer's may be another one than the interface it arrived on (two interfaces of this host on
+                # one link). The table does not care.
         return await self._lookup(peer, local)
 
     def _lookup(self, peer: tuple, local: tuple) -> asyncio.Future[int | None]:
