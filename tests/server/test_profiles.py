@@ -103,3 +103,43 @@ def test_a_profile_nested_too_deeply_is_reported_and_its_neighbours_load(tmp_pat
     store = load_profiles([tmp_path])
     assert set(store.profiles) == {"good"}
     assert [e.path.name for e in store.errors] == ["deep.yaml"] and "nested too deeply" in store.errors[0].message
+
+
+def test_a_file_replaced_by_a_fifo_while_it_is_checked_does_not_block_the_start_up(tmp_path: Path) -> None:
+    """The file was judged by a stat() of its name and then opened by name: one replaced by a FIFO in between
+    (simulated here at the exact moment) made the open wait for a writer forever."""
+    import threading
+
+    path = tmp_path / "swapped.yaml"
+    path.write_text("name: swapped\n")
+    real_stat, real_open = Path.stat, os.open
+
+    def stat_then_swap(self: Path, *args, **kwargs):
+        info = real_stat(self, *args, **kwargs)
+        if self.name == "swapped.yaml" and not os.path.exists(tmp_path / "done"):
+            (tmp_path / "done").touch()
+            self.unlink()
+            os.mkfifo(self)
+        return info
+
+    def open_then_swap(file, flags, *args, **kwargs):  # the new code: swapped before it opens
+        if str(file).endswith("swapped.yaml") and not os.path.exists(tmp_path / "done"):
+            (tmp_path / "done").touch()
+            os.unlink(file)
+            os.mkfifo(file)
+        return real_open(file, flags, *args, **kwargs)
+
+    result: list = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Path, "stat", stat_then_swap)
+        mp.setattr(os, "open", open_then_swap)
+        worker = threading.Thread(target=lambda: result.append(load_profiles([tmp_path])), daemon=True)
+        worker.start()
+        worker.join(5)
+        if worker.is_alive():  # unblock the stuck open() so the thread ends
+            with open(path, "wb"):
+                pass
+            worker.join(5)
+            pytest.fail("loading the profiles blocked on a FIFO")
+    store = result[0]
+    assert not store.profiles and [e.path.name for e in store.errors] == ["swapped.yaml"], store.errors

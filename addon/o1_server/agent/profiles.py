@@ -258,10 +258,12 @@ def _read_profile_file(path: Path) -> str:
     """The text of a profile file. Raises ProfileError for anything but a regular file (a FIFO named
     ``*.yaml`` would block the start-up forever, a link to ``/dev/zero`` would never end) or one over
     :data:`MAX_PROFILE_BYTES`; OSError and UnicodeDecodeError as reading raises them."""
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise ProfileError(path, None, "(file)", "is not a regular file (a folder, FIFO, device or socket)")
-    with path.open("rb") as file:
+    # The opened file is judged, not the name: one replaced by a FIFO between a stat() and the open() would
+    # still block (O_NONBLOCK: opening a FIFO does not wait for a writer, nor a device for its carrier).
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ProfileError(path, None, "(file)", "is not a regular file (a folder, FIFO, device or socket)")
         data = file.read(MAX_PROFILE_BYTES + 1)
     if len(data) > MAX_PROFILE_BYTES:
         raise ProfileError(path, None, "(file)", f"is larger than {MAX_PROFILE_BYTES} bytes")
