@@ -835,6 +835,9 @@ class O1EventHandler(AsyncEventHandler):
         started = time.monotonic()
         turn = asyncio.ensure_future(self.agent.ask(transcript.text, conversation_id=conversation_id,
                                                     language=language, channel=self._channel))
+        # Its outcome is always seen: a turn that failed just as this task was cancelled (server stop) was
+        # logged as "Task exception was never retrieved".
+        turn.add_done_callback(_seen)
         gone = asyncio.ensure_future(self._client_gone())
         try:
             await asyncio.wait({turn, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -864,6 +867,11 @@ class O1EventHandler(AsyncEventHandler):
                              "continue_conversation": bool(reply.continue_conversation)}
         _LOGGER.info("Answered %r in %.1f s: %r", transcript.text, time.monotonic() - started, answer)
         await self.write_event(Handled(text=answer, context=reply_context).event())
+
+
+def _seen(future: asyncio.Future) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _event_bytes(event: Event) -> bytes:

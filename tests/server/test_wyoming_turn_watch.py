@@ -108,3 +108,47 @@ async def test_stop_during_a_turn_ends_it_promptly() -> None:
         writer.close()
     finally:
         other.stop()
+
+
+async def test_a_turn_failing_as_its_connection_is_stopped_logs_no_unretrieved_exception() -> None:
+    """The connection's task cancelled (server stop) right after its turn ended with an error, before the
+    handler saw it: the turn's exception was never retrieved and asyncio logged 'Task exception was never
+    retrieved' with its traceback at the next garbage collection."""
+    import gc
+
+    from o1_server.agent.types import AgentError
+    from o1_server.wyoming_server import O1EventHandler
+    from wyoming.asr import Transcript
+
+    loop = asyncio.get_running_loop()
+    reported: list[dict] = []
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    release = asyncio.Event()
+    turns: list[asyncio.Task] = []
+
+    class FailingAgent:
+        async def ask(self, *args, **kwargs) -> AgentReply:
+            turns.append(asyncio.current_task())  # type: ignore[arg-type]
+            await release.wait()
+            raise AgentError("busy", "I'm restarting.")
+
+    srv_sock, cli_sock = socket.socketpair()
+    reader, writer = await asyncio.open_connection(sock=srv_sock)
+    handler = O1EventHandler(reader, writer, stt=None, tts=None, agent=FailingAgent(), version="test")  # type: ignore[arg-type]
+    task = asyncio.ensure_future(handler._handle_transcript(Transcript(text="hi")))
+    while not turns:
+        await asyncio.sleep(0)
+    release.set()
+    while not turns[0].done():
+        await asyncio.sleep(0)
+    task.cancel()  # what WyomingServer.stop() does, before the handler saw the turn end
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+    del turns[:], task
+    gc.collect()
+    await asyncio.sleep(0)
+    writer.close()
+    cli_sock.close()
+    assert not [c for c in reported if "never retrieved" in str(c.get("message"))], reported
