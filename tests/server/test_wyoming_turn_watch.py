@@ -152,3 +152,29 @@ async def test_a_turn_failing_as_its_connection_is_stopped_logs_no_unretrieved_e
     writer.close()
     cli_sock.close()
     assert not [c for c in reported if "never retrieved" in str(c.get("message"))], reported
+
+
+def test_a_client_leaving_during_a_hung_llm_request_logs_no_unretrieved_exception(tmp_path, llm) -> None:
+    """The real server: a Wyoming client left during a turn whose LLM request hung; the turn's thread later
+    failed (the request's timeout) into a future nobody awaited any more, and at the next collection (at the
+    latest when stopping) asyncio logged 'Future exception was never retrieved' with the whole traceback."""
+    import json
+    import time
+
+    from tests.support.o1_process import start_o1
+    from tests.support.scripted_llm import ScriptedLLM
+
+    llm.script(ScriptedLLM.HANG)
+    o1 = start_o1(tmp_path, "--llm-model", "openai/instant", "--llm-api-base", llm.api_base, "--llm-timeout", "2")
+    try:
+        data = {"text": "hi", "context": {"conversation_id": "left"}}
+        with socket.create_connection(("127.0.0.1", o1.wyoming_port)) as client:
+            client.sendall((json.dumps({"type": "transcript", "data": data}) + "\n").encode())
+            time.sleep(0.7)
+        assert o1.wait_for_log("left during a turn", timeout=5)
+        assert o1.wait_for_log("LLM failed in left", timeout=20)  # the thread's request timed out
+        time.sleep(0.5)
+    finally:
+        assert o1.stop() == 0
+    assert not [line for line in o1.log if "never retrieved" in line or "destroyed but it is pending" in line], \
+        "\n".join(o1.log[-60:])

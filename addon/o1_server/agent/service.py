@@ -202,8 +202,12 @@ class O1Agent:
             try:
                 while not (task.done() and events.empty()):
                     getter = asyncio.ensure_future(events.get())
-                    done, _ = await asyncio.wait({getter, task}, timeout=deadline - loop.time(),
-                                                 return_when=asyncio.FIRST_COMPLETED)
+                    try:
+                        done, _ = await asyncio.wait({getter, task}, timeout=deadline - loop.time(),
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                    except BaseException:  # cancelled (the caller left): "Task was destroyed but it is pending!"
+                        getter.cancel()
+                        raise
                     if getter in done:
                         yield getter.result()
                         continue
@@ -312,5 +316,8 @@ def _run_in_daemon_thread(fn: Any, *args: Any) -> asyncio.Future:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(settle, result, None)
 
+    # Its outcome is the awaiting turn's; once that turn was cancelled (its client left) nobody awaits it, and a
+    # failure of the thread (the hung request's timeout) was logged as "Future exception was never retrieved".
+    future.add_done_callback(lambda done: done.cancelled() or done.exception())
     threading.Thread(target=run, name="o1-turn", daemon=True).start()
     return future
