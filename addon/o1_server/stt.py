@@ -725,10 +725,16 @@ class SpeechToText:
         return self._whisper is not None
 
     def close(self, timeout: float = 5.0) -> None:
-        """Before the process exits: drop queued decoding and detection, wait for the running job (see
-        :meth:`SerialWorker.close`)."""
-        self._decode_worker.close(timeout)
-        self._vad_worker.close(timeout)
+        """Before the process exits: drop queued decoding and detection, wait up to ``timeout`` seconds in all
+        for the running jobs (see :meth:`SerialWorker.close`; both workers stop at once, so two slow jobs do not
+        add up past the server's stop watchdog)."""
+        workers = (self._decode_worker, self._vad_worker)
+        for worker in workers:
+            worker.close(0)  # queues dropped, no new jobs, both threads told to end
+        end = time.monotonic() + timeout
+        for worker in workers:
+            if not worker.close(max(0.0, end - time.monotonic())):
+                _LOGGER.warning("%s did not finish its job within %.0f s of the stop", worker.name, timeout)
 
     def load(self) -> None:
         """Load the model and the voice activity detector, and run one short warm-up pass (about 1 s for

@@ -384,7 +384,8 @@ class TextToSpeech:
     def close(self, timeout: float = 5.0) -> None:
         """Before the process exits: drop queued synthesis, wait for the running piece (see
         :meth:`o1_server.stt.SerialWorker.close`)."""
-        self._worker.close(timeout)
+        if not self._worker.close(timeout):
+            _LOGGER.warning("%s did not finish its job within %.0f s of the stop", self._worker.name, timeout)
 
     def load(self) -> None:
         """Load the default voice and synthesize a word to warm it up (about 1-2 s for joe-medium).
