@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import ipaddress
 import logging
 import os
@@ -314,6 +315,15 @@ class SockDiag:
         return uid, inode
 
 
+@functools.cache
+def shared_sock_diag() -> SockDiag | None:
+    """The process's one sock_diag socket (every listener's guard uses it; lookups are locked), or None where
+    the kernel does not answer (then tables are read). Opened, and self-tested, at the first local client."""
+    diag = SockDiag.open()
+    _LOGGER.debug("Peer lookups: %s", "sock_diag" if diag else "/proc/net/tcp")
+    return diag
+
+
 class PeerGuard:
     """The check every listener of o1 runs on a new client (see the module's description).
 
@@ -338,8 +348,7 @@ class PeerGuard:
         # Lookups wait here while a table read runs; the next read answers all of them at once.
         self._waiting: list[tuple[tuple, tuple, asyncio.Future[int | None]]] = []
         self._reader: asyncio.Task[None] | None = None
-        self._diag: SockDiag | None = None
-        self._diag_tried = not sock_diag or proc_net != PROC_NET  # another table: a test's, read it
+        self._use_sock_diag = sock_diag and proc_net == PROC_NET  # another table (a test's): read it
 
     @classmethod
     def for_agent(cls, listener: str, agent: Any) -> PeerGuard:
@@ -405,13 +414,10 @@ class PeerGuard:
         return self._by_uid(uid, name)
 
     async def _owner(self, peer: tuple, local: tuple) -> int | None:
-        if not self._diag_tried:
-            self._diag_tried = True
-            self._diag = SockDiag.open()
-            _LOGGER.debug("%s peer lookups: %s", self.listener, "sock_diag" if self._diag else "/proc/net/tcp")
-        if self._diag is not None:
+        diag = shared_sock_diag() if self._use_sock_diag else None
+        if diag is not None:
             try:
-                uid = self._diag.owner(peer, local)
+                uid = diag.owner(peer, local)
             except OSError as err:
                 _LOGGER.debug("sock_diag lookup failed (%s); reading the table", err)
             else:

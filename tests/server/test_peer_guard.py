@@ -358,6 +358,18 @@ def test_a_listener_on_the_peers_port_is_not_the_peer(owner) -> None:
         assert owner(("::ffff:127.0.0.1", port, 0, 0), ("::ffff:127.0.0.1", 10700, 0, 0)) is None
 
 
+def _in_network_namespace(setup: str, script: str) -> subprocess.CompletedProcess:
+    """Run ``script`` (Python, given the sandbox uid as argv[1]) in a new network namespace after the shell
+    commands ``setup``, so the host's own addresses are left alone."""
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
+        pytest.skip("cannot create a network namespace here (util-linux's unshare, as root, with network "
+                    "namespaces allowed; in a container grant SYS_ADMIN)")
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "$0" -c "$1" "$2"', sys.executable,
+                           script, str(SANDBOX_UID)], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "PYTHONPATH": f"{root / 'addon'}:{root}"})
+
+
 SECONDARY_ADDRESS_CLIENT = r'''
 import asyncio, json, subprocess, sys
 from o1_server.peer_guard import PeerGuard
@@ -386,13 +398,8 @@ def test_a_client_on_a_secondary_address_of_this_host_is_looked_up() -> None:
     the subnet's primary address as the source for reaching it: the UDP probe took it for another host, and a
     sandbox uid whose socket was bound to it was allowed without a lookup. Run in a network namespace of its own
     (the host's addresses are left alone)."""
-    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
-        pytest.skip("cannot create a network namespace here")
-    setup = "ip link set lo up && ip addr add 10.9.0.5/24 dev lo && ip addr add 10.9.0.6/24 dev lo"
-    root = Path(__file__).resolve().parents[2]
-    run = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "$0" -c "$1" "$2"', sys.executable,
-                          SECONDARY_ADDRESS_CLIENT, str(SANDBOX_UID)], capture_output=True, text=True, timeout=30,
-                         env={**os.environ, "PYTHONPATH": f"{root / 'addon'}:{root}"})
+    run = _in_network_namespace("ip link set lo up && ip addr add 10.9.0.5/24 dev lo && "
+                                "ip addr add 10.9.0.6/24 dev lo", SECONDARY_ADDRESS_CLIENT)
     assert run.returncode == 0, run.stderr
     verdicts = json.loads(run.stdout.splitlines()[-1])
     assert len(verdicts) == 1 and verdicts[0][:2] == [False, SANDBOX_UID], verdicts
@@ -432,14 +439,9 @@ def test_a_client_on_a_link_local_address_of_another_interface_of_this_host_is_l
     bound to the link-local address of one that connects to the other's (scope: its own interface) goes over the
     link and arrives with the scope of the listener's interface, where the route to its address is not of type
     local: it was taken for another host and a sandbox uid was allowed without a lookup."""
-    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
-        pytest.skip("cannot create a network namespace here")
-    setup = ("ip link set lo up && ip link add o1a type veth peer name o1b && ip link set o1a up && "
-             "ip link set o1b up && ip addr add fe80::a/64 dev o1a nodad && ip addr add fe80::b/64 dev o1b nodad")
-    root = Path(__file__).resolve().parents[2]
-    run = subprocess.run(["unshare", "-n", "sh", "-c", f'{setup} && exec "$0" -c "$1" "$2"', sys.executable,
-                          LINK_LOCAL_CLIENT, str(SANDBOX_UID)], capture_output=True, text=True, timeout=30,
-                         env={**os.environ, "PYTHONPATH": f"{root / 'addon'}:{root}"})
+    run = _in_network_namespace("ip link set lo up && ip link add o1a type veth peer name o1b && "
+                                "ip link set o1a up && ip link set o1b up && ip addr add fe80::a/64 dev o1a nodad && "
+                                "ip addr add fe80::b/64 dev o1b nodad", LINK_LOCAL_CLIENT)
     if run.returncode != 0 and "veth" in run.stderr.lower():
         pytest.skip(f"cannot create a veth pair here: {run.stderr.strip()}")
     assert run.returncode == 0, run.stderr

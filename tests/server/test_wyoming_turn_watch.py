@@ -4,7 +4,9 @@ stops its turn, whatever it sent before leaving; one that stays gets its answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+from collections.abc import AsyncIterator
 
 from o1_server.agent.types import AgentReply
 from o1_server.loop_thread import AgentOnLoop, LoopThread
@@ -37,26 +39,28 @@ class HangingAgent:
         return AgentReply(answer=f"{text}!", conversation_id="c", profile="default")
 
 
-async def _serve(agent: HangingAgent) -> tuple[WyomingServer, LoopThread, int]:
+@contextlib.asynccontextmanager
+async def _serve(agent: HangingAgent) -> AsyncIterator[tuple[WyomingServer, LoopThread, int]]:
+    """A Wyoming server on a loop of its own thread, as the server process runs it; stopped on exit."""
     other = LoopThread("test-wyoming")
     other.start()
     server = WyomingServer("tcp://127.0.0.1:0", None, None, AgentOnLoop(agent, asyncio.get_running_loop()),  # type: ignore[arg-type]
                            "test", peer_guard=Allow())  # type: ignore[arg-type]
-    return server, other, await other.call(server.start())
+    try:
+        yield server, other, await other.call(server.start())
+    finally:
+        await other.call(server.stop())
+        other.stop()
 
 
 async def _client_leaves_after(extra: bytes) -> None:
     agent = HangingAgent()
-    server, other, port = await _serve(agent)
-    try:
+    async with _serve(agent) as (server, other, port):
         sock = socket.create_connection(("127.0.0.1", port))
         sock.sendall(TRANSCRIPT + extra)
         await asyncio.wait_for(agent.started.wait(), 5)
         sock.close()
         await asyncio.wait_for(agent.cancelled.wait(), 5)  # the client left: its turn is stopped
-    finally:
-        await other.call(server.stop())
-        other.stop()
 
 
 async def test_a_client_that_sent_one_more_event_and_left_has_its_turn_stopped() -> None:
@@ -72,8 +76,7 @@ async def test_a_client_that_sent_a_lot_more_and_left_has_its_turn_stopped() -> 
 
 async def test_a_client_that_sends_a_ping_during_its_turn_gets_both_answers() -> None:
     agent = HangingAgent()
-    server, other, port = await _serve(agent)
-    try:
+    async with _serve(agent) as (server, other, port):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(TRANSCRIPT)
         await asyncio.wait_for(agent.started.wait(), 5)
@@ -90,15 +93,11 @@ async def test_a_client_that_sends_a_ping_during_its_turn_gets_both_answers() ->
                 break
             assert line, "connection closed before the pong"
         writer.close()
-    finally:
-        await other.call(server.stop())
-        other.stop()
 
 
 async def test_stop_during_a_turn_ends_it_promptly() -> None:
     agent = HangingAgent()
-    server, other, port = await _serve(agent)
-    try:
+    async with _serve(agent) as (server, other, port):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(TRANSCRIPT)
         await asyncio.wait_for(agent.started.wait(), 5)
@@ -106,8 +105,6 @@ async def test_stop_during_a_turn_ends_it_promptly() -> None:
         await asyncio.wait_for(agent.cancelled.wait(), 3)
         assert await asyncio.wait_for(reader.read(), 3) == b""
         writer.close()
-    finally:
-        other.stop()
 
 
 async def test_a_turn_failing_as_its_connection_is_stopped_logs_no_unretrieved_exception() -> None:
