@@ -49,7 +49,7 @@ async def run(settings: Settings) -> None:
     from .agent.profiles import load_profiles
     from .agent.service import O1Agent
     from .api import build_app
-    from .light import add_light_routes
+    from .protocol_01 import add_light_routes
     from .llm import EmbeddedLLM, default_models_dirs, embedded_model
     from .loop_thread import AgentOnLoop, LoopThread
     from .stt import SpeechToText

@@ -47,7 +47,7 @@ from .agent.home import HomeContext
 from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
 from .agent.wire import loads, token_matches
-from .light import LIGHT_PATHS
+from .protocol_01 import LIGHT_PATHS
 from .peer_guard import CODE as SANDBOX_PEER
 from .peer_guard import PeerGuard
 
@@ -275,7 +275,7 @@ def build_app(agent: O1Agent, token: str, version: str, server_id: str = "",
     """Return the aiohttp application. Raises ValueError for an empty token.
 
     ``peer_guard`` checks every request's client first (default: a :class:`PeerGuard` auditing to the
-    agent's audit log); the 01 routes added later by ``light.add_light_routes`` are covered too."""
+    agent's audit log); the 01 routes added later by ``protocol_01.add_light_routes`` are covered too."""
     if not token:
         raise ValueError("the API needs a token")
     guard = peer_guard or PeerGuard.for_agent("http", agent)

@@ -1,6 +1,6 @@
 """Answers for the ear through the real agent (Open Interpreter, sandbox, scripted LLM): what a turn says.
 
-The rules themselves are property-tested in test_speech_text.py; these check that every way a turn can end
+The rules themselves are property-tested in test_speech_cleaning.py; these check that every way a turn can end
 goes through them: no code, code that printed a value, a sentence, JSON or nothing, and confirmations.
 """
 

@@ -21,13 +21,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from . import policy
-from .audit import AuditError, AuditLog
+from .audit import AuditLog
 from .backend import AgentBackend, BackendError
+from .gate import NO_DECISION, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
-from .sandbox import Limits, conversation_uid, conversation_dir, remove_tree, run_code, safe_name, scan_folder
-from .speech_text import AnswerStream, describe_changes, speakable
+from .sandbox import ExecResult, Limits, conversation_uid, conversation_dir, remove_tree, run_code, safe_name, scan_folder
+from .speech_cleaning import AnswerStream, describe_changes, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
 _LOGGER = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class Session:
         self._messages: list[dict[str, Any]] = list((state or {}).get("messages", []))
         self._factory = backend_factory
         self._backend: AgentBackend | None = None
-        self._current: CodeBlock | None = None
+        self._gate: Gate | None = None  # the running turn's safety pipeline (see .gate)
         self._emit: Emit | None = None
 
     # ------------------------------------------------------------------ state
@@ -118,28 +118,35 @@ class Session:
         return Limits(lim["seconds_per_block"], lim["memory_mb"], lim["output_chars"], self.user)
 
     def execute(self, language: str, code: str) -> str:
-        """Run the block the gate just allowed and return its output, audited first.
+        """The sandbox step of the turn's gate (Open Interpreter calls it to run a block): only the block the
+        gate just admitted runs (see :mod:`.gate`); without a gate nothing runs."""
+        gate = self._gate
+        if gate is None:
+            block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"],
+                              reason=NO_DECISION)
+            _LOGGER.error("A %s block reached the sandbox outside a turn in %r: not run", language,
+                          self.conversation_id)
+            self._record(block)
+            return f"(not run: {NO_DECISION})"
+        return gate.run(language, code)
 
-        The audit record is on disk (fsynced) before the code starts; when it cannot be written the code
-        does not run, the block's decision becomes ``audit_failed`` (its reason is the sentence the user
-        hears) and the rest of the turn is stopped.
-        """
-        block = self._current or CodeBlock(language, code, decision="allow")
-        self._current = None
-        record_id = self._audit_start(block)
-        if record_id is None:
-            return f"(not run: {block.reason})"
-        # The network is shared only with a block the policy allowed (or the user confirmed) as `network`;
-        # Home Assistant is reached through the turn's broker socket, bound into the box.
+    def _run_block(self, block: CodeBlock) -> ExecResult:
+        """Run an admitted block in the conversation's folder. The network is shared only with a block the
+        policy allowed (or the user confirmed) as ``network``; Home Assistant is reached through the turn's
+        broker socket, bound into the box."""
         network = block.decision == "allow" and "network" in block.category
         binds = (str(self._capability.path),) if self._capability is not None else ()
-        result = run_code(language, code, self.workdir, self.limits(), self._code_env(), self.cancelled,
-                          network=network, binds=binds)
-        block.exit_status = result.exit_status
-        block.output = result.output
-        block.seconds = result.seconds
-        self._audit_finish(record_id, block)
-        return result.output or "(no output)"
+        return run_code(block.language, block.code, self.workdir, self.limits(), self._code_env(), self.cancelled,
+                        network=network, binds=binds)
+
+    def _new_gate(self, channel: str) -> Gate:
+        """The gate of one turn (see :mod:`.gate`)."""
+        turn = Turn(self.conversation_id, self.profile, self.workdir, self.audit, self.cancelled, channel)
+        self._gate = Gate(turn, self._run_block, self._emit_block, self._hold)
+        return self._gate
+
+    def _hold(self, pending: dict[str, Any]) -> None:
+        self.pending = pending
 
     def _code_env(self) -> dict[str, str]:
         """Environment for generated code: only the path of the turn's Home Assistant socket (a capability that
@@ -183,36 +190,10 @@ class Session:
             self._capability.close()
             self._capability = None
 
-    # ------------------------------------------------------------------ audit (written before code runs)
-    def _audit_start(self, block: CodeBlock) -> str | None:
-        """Write the block's start record; return its record id, or None (block marked ``audit_failed``,
-        the turn stopped, the client told) when the audit log cannot be written."""
-        try:
-            return self.audit.start(self.conversation_id, self.profile.name, block)
-        except AuditError as err:
-            _LOGGER.error("Audit log unwritable, not running a block in %r: %s",
-                          self.conversation_id, err.__cause__)
-            block.decision = "audit_failed"
-            block.reason = err.message
-            self.cancelled.set()  # no further block of this turn may run either
-            self._emit_block(block)
-            return None
-
-    def _audit_finish(self, record_id: str, block: CodeBlock) -> None:
-        """Complete a block's record after it ran (a failure is logged: the start record is on disk)."""
-        try:
-            self.audit.finish(record_id, block)
-        except AuditError as err:
-            _LOGGER.error("Could not complete audit record %s: %s", record_id, err.__cause__)
-        self._emit_block(block)
-
+    # ------------------------------------------------------------------ audit of blocks that do not run
     def _record(self, block: CodeBlock) -> None:
         """Audit a block whose fate is final without running, and tell the streaming client about it."""
-        try:
-            self.audit.record(self.conversation_id, self.profile.name, block)
-        except AuditError as err:  # the block does not run either way; the operator must hear of it
-            _LOGGER.error("Could not audit a %s block in %r: %s", block.decision, self.conversation_id,
-                          err.__cause__)
+        record(self.audit, self.conversation_id, self.profile.name, block)
         self._emit_block(block)
 
     def _emit_block(self, block: CodeBlock) -> None:
@@ -249,6 +230,7 @@ class Session:
                     reply = self._chat(text, channel)
             finally:
                 self._close_home()
+                self._gate = None  # nothing runs between turns
                 self._emit = None
                 self.running = False
                 self.cancelled.clear()
@@ -262,41 +244,8 @@ class Session:
         return AnswerStream((lambda text: emit({"type": "delta", "text": text})) if emit else None, live)
 
     def _chat(self, text: str, channel: str = LOCAL_CHANNEL) -> AgentReply:
-        blocks: list[CodeBlock] = []
-        held: list[CodeBlock] = []
-        cap = self.profile.limits["blocks_per_turn"]
-
-        def gate(language: str, code: str) -> bool:
-            code = code.strip("\n")
-            if self.cancelled.is_set():
-                return False  # the turn was stopped (deadline, cancel, reset): no code runs after that
-            if len([b for b in blocks if b.decision == "allow"]) >= cap:
-                blocks.append(CodeBlock(language, code, decision="skipped",
-                                        reason=f"more than {cap} code blocks in one turn"))
-                self._record(blocks[-1])
-                return False
-            language = _canonical_language(language)
-            if language not in self.profile.languages:
-                block = CodeBlock(language, code, decision="deny", category=["unparseable"],
-                                  reason=f"This profile does not run {language or 'that kind of'} code.")
-                blocks.append(block)
-                held.append(block)
-                self._record(block)
-                return False
-            found = policy.classify(language, code, self.workdir)
-            decision = policy.decide(self.profile.policy, found)
-            block = CodeBlock(language, code, decision=decision.action,
-                              category=sorted(found.categories), reason=decision.reason)
-            blocks.append(block)
-            if decision.action == "allow":
-                self._current = block
-                return True
-            held.append(block)
-            if decision.action == "confirm":
-                self.pending = {"block": block.as_dict(), "summary": found.summary, "channel": channel}
-            self._record(block)
-            return False
-
+        gate = self._new_gate(channel)
+        blocks, held = gate.blocks, gate.held
         from_output = self.profile.answer_from == "output"
         answer = self._answer(live=not from_output)
         llm_failed = False
@@ -304,7 +253,7 @@ class Session:
         files_before = folder_state(self.workdir)
         try:
             prompt = self.profile.message_template.replace("{text}", text)
-            for delta in self.backend.send(prompt, gate, from_output):
+            for delta in self.backend.send(prompt, gate.admit, from_output):
                 answer.feed(delta)
         except BackendError as err:
             # A failed turn leaves no trace in the conversation: a half-written history (a question without
@@ -378,9 +327,10 @@ class Session:
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
             said = self._answer(live=False).finish("Okay, I won't do it.")
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
-        self._current = block
+        gate = self._new_gate(pending.get("channel", LOCAL_CHANNEL))
+        gate.confirm(block)
         files_before = folder_state(self.workdir)
-        output = self.execute(block.language, block.code)
+        output = gate.run(block.language, block.code)
         if block.decision == "audit_failed":
             self.pending = pending  # still held: the user can say yes again once the log is writable
             said = self._answer(live=False).finish(block.reason)
@@ -452,16 +402,6 @@ def folder_diff(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, 
     changed = [p for p in after if p in before and after[p] != before[p]]
     deleted = [p for p in before if p not in after]
     return created, changed, deleted
-
-
-def _canonical_language(language: str) -> str:
-    """Map Open Interpreter's language names and aliases onto 'python' / 'shell'."""
-    name = language.lower().strip()
-    if name in ("python", "py", "python3"):
-        return "python"
-    if name in ("shell", "bash", "sh", "zsh"):
-        return "shell"
-    return name
 
 
 class SessionManager:

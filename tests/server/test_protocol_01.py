@@ -1,4 +1,4 @@
-"""The 01 light protocol (``o1_server.light``) over a real WebSocket on 127.0.0.1.
+"""The 01 light protocol (``o1_server.protocol_01``) over a real WebSocket on 127.0.0.1.
 
 The client here is written from the protocol as the 01 clients speak it (the ESP32 firmware sends the flags below
 byte for byte, raw 16 kHz 16-bit mono PCM in frames of up to 10 kB, and its last buffer just after the end flag);
@@ -20,8 +20,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from o1_server import light
-from o1_server.light import add_light_routes
+from o1_server import protocol_01 as light
+from o1_server.protocol_01 import add_light_routes
 from o1_server.stt import SpeechToText
 from o1_server.tts import TextToSpeech
 from tests.support.scripted_llm import ScriptedLLM

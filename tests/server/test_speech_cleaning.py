@@ -1,6 +1,6 @@
 """Answers for the ear: property tests over the whole class of LLM replies and program outputs.
 
-Each property is one rule of speech_text's module doc, checked on text hypothesis builds from words joined by
+Each property is one rule of speech_cleaning's module doc, checked on text hypothesis builds from words joined by
 every kind of markup a model writes (markdown, HTML, JSON, tool calls, code fences), plus the examples that
 were seen going wrong.
 """
@@ -12,7 +12,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from o1_server.agent.speech_text import (
+from o1_server.agent.speech_cleaning import (
     AnswerStream,
     describe_changes,
     plain,

@@ -1,0 +1,178 @@
+"""The safety pipeline every generated code block goes through, in this order:
+
+size and language checks > classify > decide > audit start > run > audit end.
+
+A :class:`Gate` serves one turn. :meth:`Gate.admit` takes the first four steps when the LLM proposes a block;
+:meth:`Gate.run` takes the last three, and only for the block that was just admitted (or confirmed by the
+user, :meth:`Gate.confirm`): a block without a decision does not run. docs/architecture.md shows where the
+gate sits in a turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import policy
+from .audit import AuditError, AuditLog
+from .profiles import Profile
+from .sandbox import ExecResult
+from .types import CodeBlock
+
+_LOGGER = logging.getLogger(__name__)
+
+MAX_BLOCK_CHARS = policy.MAX_CODE_CHARS
+"""Longest code block, in characters, that may run at all (longer ones cannot be checked)."""
+NO_DECISION = "no decision was made for this block"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Who a gate answers to: the conversation, its profile and folder, and the turn's stop flag."""
+
+    conversation_id: str
+    profile: Profile
+    workdir: Path
+    audit: AuditLog
+    cancelled: threading.Event
+    channel: str
+
+
+class Gate:
+    """The pipeline for the code blocks of one turn.
+
+    ``run_block(block) -> ExecResult`` is the sandbox, called only from :meth:`run`; ``emit_block(block)`` tells
+    the streaming client about each block's fate; ``hold(pending)`` keeps a block that needs the user's
+    confirmation (``{"block": dict, "summary": str, "channel": str}``).
+    """
+
+    def __init__(self, turn: Turn, run_block: Callable[[CodeBlock], ExecResult],
+                 emit_block: Callable[[CodeBlock], None], hold: Callable[[dict[str, Any]], None]) -> None:
+        self.turn = turn
+        self.blocks: list[CodeBlock] = []  # every block of the turn, in order
+        self.held: list[CodeBlock] = []  # blocks that did not run: denied, or waiting for a confirmation
+        self._run_block = run_block
+        self._emit_block = emit_block
+        self._hold = hold
+        self._admitted: CodeBlock | None = None
+
+    # ------------------------------------------------------------------ steps 1-4: checks, classify, decide
+    def admit(self, language: str, code: str) -> bool:
+        """Decide one proposed block: True when it may run now (then :meth:`run` runs it). Every refusal is
+        audited and told to the client here."""
+        code = code.strip("\n")
+        self._admitted = None
+        if self.turn.cancelled.is_set():
+            return False  # the turn was stopped (deadline, cancel, reset): no code runs after that
+        refused = self._check(language, code)
+        if refused is not None:
+            self.blocks.append(refused)
+            if refused.decision == "deny":
+                self.held.append(refused)
+            self._record(refused)
+            return False
+        language = canonical_language(language)
+        found = policy.classify(language, code, self.turn.workdir)
+        decision = policy.decide(self.turn.profile.policy, found)
+        block = CodeBlock(language, code, decision=decision.action, category=sorted(found.categories),
+                          reason=decision.reason)
+        self.blocks.append(block)
+        if decision.action == "allow":
+            self._admitted = block
+            return True
+        self.held.append(block)
+        if decision.action == "confirm":
+            self._hold({"block": block.as_dict(), "summary": found.summary, "channel": self.turn.channel})
+        self._record(block)
+        return False
+
+    def _check(self, language: str, code: str) -> CodeBlock | None:
+        """The checks before any analysis: the per-turn cap, the profile's languages, the block's size."""
+        cap = self.turn.profile.limits["blocks_per_turn"]
+        if len([b for b in self.blocks if b.decision == "allow"]) >= cap:
+            return CodeBlock(language, code, decision="skipped", reason=f"more than {cap} code blocks in one turn")
+        language = canonical_language(language)
+        if language not in self.turn.profile.languages:
+            return CodeBlock(language, code, decision="deny", category=["unparseable"],
+                             reason=f"This profile does not run {language or 'that kind of'} code.")
+        if len(code) > MAX_BLOCK_CHARS:
+            return CodeBlock(language, code, decision="deny", category=["unparseable"],
+                             reason=f"That code is too long to check (over {MAX_BLOCK_CHARS:,} characters).")
+        return None
+
+    def confirm(self, block: CodeBlock) -> None:
+        """The user said yes to a held block: it is decided (``allow``, "confirmed by the user")."""
+        self.blocks.append(block)
+        self._admitted = block
+
+    # ------------------------------------------------------------------ steps 5-7: audit start, run, audit end
+    def run(self, language: str, code: str) -> str:
+        """Run the admitted block and return the output the LLM will see. The audit record is on disk (fsynced)
+        before the code starts; when it cannot be written the code does not run, the block's decision becomes
+        ``audit_failed`` and the rest of the turn is stopped. Any other block is refused and audited."""
+        block, self._admitted = self._admitted, None
+        if block is None or block.code != code.strip("\n"):
+            return self._refuse_undecided(language, code)
+        record_id = self._audit_start(block)
+        if record_id is None:
+            return f"(not run: {block.reason})"
+        result = self._run_block(block)
+        block.exit_status = result.exit_status
+        block.output = result.output
+        block.seconds = result.seconds
+        try:
+            self.turn.audit.finish(record_id, block)
+        except AuditError as err:  # logged: the start record is on disk
+            _LOGGER.error("Could not complete audit record %s: %s", record_id, err.__cause__)
+        self._emit_block(block)
+        return result.output or "(no output)"
+
+    def _refuse_undecided(self, language: str, code: str) -> str:
+        _LOGGER.error("A %s block reached the sandbox without a decision in %r: not run", language,
+                      self.turn.conversation_id)
+        block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"], reason=NO_DECISION)
+        self.blocks.append(block)
+        self.held.append(block)
+        self._record(block)
+        return f"(not run: {NO_DECISION})"
+
+    def _audit_start(self, block: CodeBlock) -> str | None:
+        """Write the block's start record; return its id, or None (block marked ``audit_failed``, the turn
+        stopped, the client told) when the audit log cannot be written."""
+        try:
+            return self.turn.audit.start(self.turn.conversation_id, self.turn.profile.name, block)
+        except AuditError as err:
+            _LOGGER.error("Audit log unwritable, not running a block in %r: %s", self.turn.conversation_id,
+                          err.__cause__)
+            block.decision = "audit_failed"
+            block.reason = err.message
+            self.turn.cancelled.set()  # no further block of this turn may run either
+            self._emit_block(block)
+            return None
+
+    def _record(self, block: CodeBlock) -> None:
+        """Audit a block whose fate is final without running, and tell the streaming client about it."""
+        record(self.turn.audit, self.turn.conversation_id, self.turn.profile.name, block)
+        self._emit_block(block)
+
+
+def record(audit: AuditLog, conversation_id: str, profile: str, block: CodeBlock) -> None:
+    """Audit a block that does not run (a failure is logged: the block does not run either way)."""
+    try:
+        audit.record(conversation_id, profile, block)
+    except AuditError as err:
+        _LOGGER.error("Could not audit a %s block in %r: %s", block.decision, conversation_id, err.__cause__)
+
+
+def canonical_language(language: str) -> str:
+    """Map Open Interpreter's language names and aliases onto 'python' / 'shell'."""
+    name = language.lower().strip()
+    if name in policy.PYTHON_LANGUAGES:
+        return "python"
+    if name in policy.SHELL_LANGUAGES:
+        return "shell"
+    return name
