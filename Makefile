@@ -1,5 +1,5 @@
 # The two commands a newcomer runs (see README.md). Both bootstrap the environments first (cached).
-.PHONY: demo test bootstrap test-server test-ha test-esphome test-typing
+.PHONY: demo test bootstrap test-server test-ha test-esphome test-typing lint
 
 AUDIO ?= tests/fixtures/what_is_two_plus_two.wav
 
@@ -23,3 +23,6 @@ test-esphome:
 
 test-typing:
 	script/test typing
+
+lint:
+	script/lint

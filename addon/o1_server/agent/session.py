@@ -316,6 +316,7 @@ class Session:
     def _answer_pending(self, text: str) -> AgentReply:
         """The user answered a confirmation question: 'yes' runs exactly the held block, anything else cancels."""
         pending, self.pending = self.pending, None
+        assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
         block = CodeBlock(data["language"], data["code"], decision="allow", category=data["category"],
                           reason="confirmed by the user")
