@@ -334,9 +334,9 @@ def test_addon_image_script_passes_only_the_dockerfiles_build_args() -> None:
 
 def bootstrap_value(name: str) -> str:
     """A ``NAME=value`` assignment of script/bootstrap."""
-    m = re.search(rf"^{name}=(\S+)$", (REPO / "script" / "bootstrap").read_text(encoding="utf-8"), re.M)
+    m = re.search(rf'^{name}=("[^"]*"|\S+)$', (REPO / "script" / "bootstrap").read_text(encoding="utf-8"), re.M)
     assert m, name
-    return m.group(1)
+    return m.group(1).strip('"')
 
 
 def test_build_stage_mirrors_script_bootstrap(stages: list[dockerfile.Stage]) -> None:
@@ -347,7 +347,9 @@ def test_build_stage_mirrors_script_bootstrap(stages: list[dockerfile.Stage]) ->
     run = build.run_text()
     apt = " ".join(re.findall(r"apt-get install[^&]*", run))
     assert "build-essential" in apt and "cmake" in apt
-    assert re.search(r'CMAKE_ARGS="-DLLAVA_BUILD=OFF" \S+pip wheel --no-deps\s+'
+    assert args["LLAMA_CMAKE_ARGS"] == bootstrap_value("LLAMA_CMAKE_ARGS")
+    assert "-DGGML_NATIVE=OFF" in args["LLAMA_CMAKE_ARGS"], "a native build is not portable (and crashed on AMX)"
+    assert re.search(r'CMAKE_ARGS="\$\{LLAMA_CMAKE_ARGS}" \S+pip wheel --no-deps\s+'
                      r'"llama-cpp-python==\$\{LLAMA_CPP_VERSION}"', run)
     assert re.search(r"pip install -c /tmp/requirements/server-constraints\.txt\s+-r /tmp/requirements/server\.txt\s+"
                      r'"\$\(ls /tmp/wheels/llama_cpp_python-\*\.whl\)\[server\]"', run)
