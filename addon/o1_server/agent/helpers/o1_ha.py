@@ -1,20 +1,21 @@
 """Home Assistant from generated code: the ``o1_ha`` module (already imported in o1's Python blocks).
 
 It holds no URL and no token: it talks to the o1 server's broker over the per-turn unix socket named by
-``O1_HA_SOCKET`` (JSON Lines; the protocol is described in ``o1_server/agent/home.py``). The broker decides
-what is allowed (the profile's access level, the entities exposed to Assist) and relays the call to Home
-Assistant; what comes back is what Home Assistant reports. Standard library only.
+``O1_HA_SOCKET`` (JSON Lines: the protocol is ``o1_server/agent/home/wire.py``, see docs/home.md). The
+broker decides what is allowed (the profile's access level, the entities exposed to Assist) and relays the call
+to Home Assistant; what comes back is what Home Assistant reports. Standard library only.
 
     o1_ha.turn_on("kitchen light")        # -> {"entity_id": "light.kitchen", "name": ..., "state": "on", ...}
     print(o1_ha.get_state("front door"))  # prints "Front Door is locked."
     o1_ha.get_state("front door") == "locked"  # True: a state compares with its text
     o1_ha.call_service("light", "turn_on", entity_id="light.kitchen", brightness_pct=40)
 
-Names are spoken names ("kitchen light"), aliases, entity ids or a state this module returned; ``turn_on``/``turn_off``/``toggle`` also take a
-group ("all lights", "every lock": each exposed entity of that domain, a list of states back). Errors (each message is a sentence fit to
-be spoken): ``PermissionError`` when the profile's access level or the exposure settings forbid the call,
-``LookupError`` when no exposed device (or several) match a name, ``ValueError`` for bad arguments,
-``ConnectionError`` when Home Assistant cannot be reached or fails.
+Names are spoken names ("kitchen light"), aliases, entity ids or a state this module returned;
+``turn_on``/``turn_off``/``toggle`` also take a group ("all lights", "every lock": each exposed entity of that
+domain, a list of states back). Errors (each message is a sentence fit to be spoken): ``PermissionError`` when
+the profile's access level or the exposure settings forbid the call, ``LookupError`` when no exposed device (or
+several) match a name, ``ValueError`` for bad arguments, ``ConnectionError`` when Home Assistant cannot be
+reached or fails.
 """
 
 from __future__ import annotations
