@@ -3,6 +3,7 @@
 Stopping: on SIGTERM/SIGINT the listeners close, running agent turns are stopped (no more code runs), every
 conversation is saved and the process exits; whatever is still stuck (an LLM request that never answers) cannot
 hold it past :data:`STOP_SECONDS` (the add-on's Supervisor waits 30 s, ``timeout`` in ``addon/config.yaml``).
+The start-up order: see docs/server.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """One typed settings object for the o1 server, built from command-line flags and secret sources.
 
 Nothing else in the server reads ``sys.argv`` or the environment: the add-on's start-up script turns
-``/data/options.json`` into these flags, tests and the demo pass them directly.
-
-Secrets never come from flags (every local user can read ``/proc/<pid>/cmdline``): the API token, the Home
-Assistant token and the LLM API key come from files (``--token-file``, ``--ha-token-file``,
-``--llm-api-key-file``) or from the environment (:data:`SECRET_ENV`: ``O1_TOKEN``, ``O1_HA_TOKEN``,
-``O1_LLM_API_KEY``; ``/proc/<pid>/environ`` is readable by the same user and root only). A file flag wins over
-the environment. The variables are removed from ``os.environ`` once read, so no child process (the embedded
-LLM server, generated code) inherits them. The old value flags ``--token``, ``--ha-token`` and
-``--llm-api-key`` are refused with a message naming these alternatives.
+``/data/options.json`` into these flags, tests and the demo pass them directly. Secrets (the API token, the Home
+Assistant token, the LLM API key) never come from flags, only from files or the environment (:data:`SECRET_ENV`,
+removed from ``os.environ`` once read). See docs/server.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 A profile file holds one mapping; the schema is ``PROFILE_SCHEMA`` below and is documented in
 ``profiles/README.md``. Loading a folder never fails as a whole: a broken file is reported with its
-path, line and field (``ProfileError``) and the valid profiles keep being served.
+path, line and field (``ProfileError``) and the valid profiles keep being served. Which folders, in which
+order: see docs/server.md.
 """
 
 from __future__ import annotations
