@@ -56,7 +56,7 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
                                  headers={k: v for k, v in err.headers.items() if k.lower() == "allow"})
     except (asyncio.CancelledError, ConnectionResetError):
         raise
-    except Exception:  # noqa: BLE001 - logged; the client gets a JSON 500 instead of a text page
+    except Exception:  # logged; the client gets a JSON 500 instead of a text page
         _LOGGER.exception("Error while serving %s %s", request.method, request.path)
         return _error(500, "internal_error", "Something went wrong on the server; see its log.")
 

@@ -153,7 +153,7 @@ def tcp_peer_uid(peer: tuple, local: tuple, proc_net: Path = PROC_NET,
 def tcp_peer_uids(pairs: list[tuple[tuple, tuple]], proc_net: Path = PROC_NET,
                   max_bytes: int = MAX_TABLE_BYTES) -> list[int | None]:
     """:func:`tcp_peer_uid` for many ``(peer, local)`` pairs with one read of each table: a burst of new
-    clients costs one read, not one each (issue 13: 64 clients connecting at once made 64 reads queue up,
+    clients costs one read, not one each (64 clients connecting at once made 64 reads queue up,
     and a client arriving behind them, ``/api/health`` included, waited up to 0.4 s). Returns the uids in the
     order of ``pairs``. Raises LookupError when a table is larger than ``max_bytes``."""
     wanted: dict[bool, list[tuple[int, bytes]]] = {False: [], True: []}  # v6 table -> (index, row needle)
@@ -203,7 +203,7 @@ class SockDiag:
     request is handled while it is sent (``netlink_unicast`` to a kernel socket runs its handler in the
     sender's context), so the answer is read without waiting. Unlike a read of ``/proc/net/tcp``, whose cost
     grows with every socket of the host (64 clients arriving at once made ``/api/health`` wait up to 0.4 s
-    behind their reads, issue 13), a lookup costs about 0.1 ms whatever the number of sockets.
+    behind their reads), a lookup costs about 0.1 ms whatever the number of sockets.
 
     :meth:`open` returns None where the kernel cannot answer (no ``inet_diag``/``tcp_diag``, or a seccomp
     profile refusing netlink): callers then read the tables.

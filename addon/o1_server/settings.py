@@ -222,8 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for ``o1-server``."""
     p = argparse.ArgumentParser(prog="o1-server", description="o1: Wyoming speech and an Open Interpreter agent")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT, help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
-    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT, help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
+    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT,
+                   help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
+    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT,
+                   help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
     p.add_argument("--token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
     p.add_argument("--token-file", default="",
                    help="file holding the HTTP API's bearer token (created 0600 if missing; default: "
@@ -377,8 +379,8 @@ def settings_from_args(argv: list[str] | None = None,
     ``os.environ``; the :data:`SECRET_ENV` variables are removed from it) into Settings.
 
     Exits with a usage message on bad flags (a secret given as a flag included) and with a clear message on
-    an unreadable secret file or an unwritable token file, and with one line per bad value (naming the flag, its add-on option and
-    the allowed values; see :func:`validate_args`) before anything starts.
+    an unreadable secret file or an unwritable token file, and with one line per bad value (naming the flag, its
+    add-on option and the allowed values; see :func:`validate_args`) before anything starts.
     """
     args = build_parser().parse_args(argv)
     try:

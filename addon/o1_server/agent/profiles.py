@@ -294,7 +294,7 @@ def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
                 _LOGGER.error("Profile not loaded: %s", error)
                 store.errors.append(error)
                 continue
-            except Exception as err:  # noqa: BLE001 - one file's surprise must never stop the server or its neighbours
+            except Exception as err:  # one file's surprise must never stop the server or its neighbours
                 error = ProfileError(path, None, "(file)", f"could not be read ({type(err).__name__}: {err})")
                 _LOGGER.exception("Profile not loaded: %s", error)
                 store.errors.append(error)
