@@ -19,7 +19,7 @@ run as above while they stay.
 Throughout, ``GET /api/health`` is timed every 100 ms (worst and p95 per phase) from a separate process (this
 script with ``--probe URL``): timed from this process, it also measured how late this process's own event loop,
 busy with up to 64 clients sending audio as fast as they can, got round to it (up to 0.3 s where the server's own
-loop never stood still for more than 62 ms; issue 13). The server's resident memory
+loop never stood still for more than 62 ms). The server's resident memory
 (``VmRSS``, and the peak ``VmHWM`` at the end) is read from ``/proc``. It is a benchmark, not a test: the
 figures depend on the machine and on what else runs on it.
 """

@@ -3,6 +3,7 @@
 Stopping: on SIGTERM/SIGINT the listeners close, running agent turns are stopped (no more code runs), every
 conversation is saved and the process exits; whatever is still stuck (an LLM request that never answers) cannot
 hold it past :data:`STOP_SECONDS` (the add-on's Supervisor waits 30 s, ``timeout`` in ``addon/config.yaml``).
+The start-up order: see docs/server.md.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from aiohttp import web
 
 from .agent.backend import LLMConfig, prepare_offline_environment, preload
-from .settings import EMBEDDED_LLM, Settings, option_name, settings_from_args
+from .settings import Settings, option_name, settings_from_args
 
 _LOGGER = logging.getLogger("o1_server")
 STOP_SECONDS = 8.0
@@ -171,7 +172,7 @@ async def run(settings: Settings) -> None:
     # What start-up made (modules, models, tokenizers) lives as long as the process: keep the garbage
     # collector from walking it again. A full collection of it took 0.15 to 0.19 s, in whichever thread
     # happened to trigger it and holding the GIL all along, so the event loop stood still (measured with
-    # gc.callbacks, issue 13); gc.freeze() moves every object tracked so far into a permanent generation
+    # gc.callbacks under benchmarks/load.py); gc.freeze() moves every object tracked so far into a permanent generation
     # that collections skip (https://docs.python.org/3/library/gc.html#gc.freeze).
     gc.collect()
     gc.freeze()

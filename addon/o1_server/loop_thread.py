@@ -1,14 +1,8 @@
 """An asyncio event loop in a thread of its own, and the agent as seen from such a loop.
 
 The server runs its Wyoming listener on a :class:`LoopThread` and its HTTP API (``/api/health``, the agent API, the
-01 WebSocket) on the main loop (issue 13). With one loop, 64 Wyoming clients each sending a whole utterance made
-every turn of the loop handle 64 events (one per connection, 20 to 40 ms), and an HTTP request, which needs several
-turns (accept, read, answer), waited 80 to 110 ms. On separate threads the two loops only share the interpreter
-lock, which a thread waiting for it gets within the switch interval (``sys.getswitchinterval()``, 5 ms).
-
-Objects shared by both loops must not be bound to one: the speech services hand out ``concurrent.futures`` work
-(awaitable from any loop); the agent's slots and locks are asyncio objects of the main loop, so the Wyoming side
-reaches the agent through :class:`AgentOnLoop`, which runs each turn on the agent's own loop.
+01 WebSocket) on the main loop, so many Wyoming clients cannot hold up HTTP requests. The agent stays on the main
+loop: the Wyoming side reaches it through :class:`AgentOnLoop`. Why, with the measured figures: docs/server.md.
 """
 
 from __future__ import annotations

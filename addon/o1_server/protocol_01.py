@@ -1,63 +1,10 @@
 """The 01 light server's WebSocket protocol, so the existing 01 clients (the 01 ESP32 firmware and the 01 light
 Python client) talk to o1 as they talked to Open Interpreter's 01 light server.
 
-Routes (added by :func:`add_light_routes`; the 01 ESP32 firmware uses exactly these two paths):
-
-- ``GET /ping`` -> ``pong`` (text/plain, no auth): the firmware's "is the server there" check.
-- ``GET /`` -> WebSocket.
-
-One spoken turn, client -> server::
-
-    text   {"role": "user", "type": "audio", "format": "bytes.raw", "start": true}
-    binary raw PCM: signed 16-bit little-endian, mono, 16,000 Hz, in frames of any size
-    text   {"role": "user", "type": "audio", "format": "bytes.raw", "end": true}
-
-(``"format": "bytes.wav"`` is accepted too; audio that begins with a RIFF/WAVE header is read with that
-header's rate, width and channels, otherwise it is taken as raw 16 kHz 16-bit mono. Binary frames arriving up to
-:data:`END_GRACE_SECONDS` after the end flag still belong to the turn: the 01 ESP32 firmware
-(``software/source/clients/esp32/src/client/client.ino`` in OpenInterpreter/01) sends the end flag first and then
-flushes its microphone buffer, up to 9 KiB, over Wi-Fi. The ``start`` and ``end`` flags count only when they are
-JSON ``true``, as both 01 clients send them.) A typed turn is one text frame
-``{"role": "user", "type": "message", "content": "what is two plus two"}``.
-
-Server -> client, for each turn::
-
-    text   {"role": "user", "type": "message", "content": <transcript>}          (spoken turns only)
-    text   {"role": "assistant", "type": "message", "content": <answer>}
-    text   {"role": "assistant", "type": "audio", "format": "bytes.raw", "start": true}
-    binary the spoken answer: signed 16-bit little-endian mono PCM at the output rate, split into frames of at
-           most :data:`MAX_FRAME_BYTES` bytes (the 01 ESP32 firmware's receive buffer)
-    text   {"role": "assistant", "type": "audio", "format": "bytes.raw", "end": true}
-    text   {"role": "server", "type": "status", "content": "complete"}
-
-Both 01 clients write every binary frame straight to the speaker as raw PCM at 24,000 Hz (the ESP32 firmware's
-``i2s_write`` in ``webSocketEvent``, the light Python client's ``output_stream.write``), so raw PCM at 24 kHz is
-the default; ``?rate=`` (8000..48000 Hz) changes the rate and ``?format=wav`` sends one WAV file (a 44-byte RIFF
-header first) announced as ``"format": "bytes.wav"``.
-
-Errors are one text frame ``{"role": "server", "type": "error", "code": <code>, "content": <sentence>}`` and the
-connection stays open (except a refused connection's ``busy``, ``idle_timeout`` and ``invalid_auth`` when no token came in time, which close it). Codes: ``busy``
-(more than ``max_connections`` sockets, or ``max_unauthenticated`` sockets still without a token, or more than
-:data:`MAX_QUEUED_TURNS` turns waiting on one socket: that turn is dropped, the socket stays),
-``idle_timeout`` (nothing received for :data:`IDLE_SECONDS` while no turn runs), ``text_too_long`` (a typed
-turn over :data:`MAX_TEXT` characters), ``invalid_json``, ``invalid_message`` (a text frame that is not a JSON
-object the protocol knows), ``audio_before_start``, ``invalid_audio``, ``no_speech``, ``tts_failed`` and the
-agent's own codes (``timeout``, ``llm_unavailable``...). When a spoken turn fails (no speech, an agent error) the sentence is also spoken, so a
-device without a screen tells its user why. Audio past speech-to-text's ``max_seconds`` ends the utterance there
-(as on Wyoming): what came before is answered, the rest up to the end flag is ignored.
-
-Auth: 01 clients send no bearer token, so the API token is accepted as the query parameter ``?token=`` (for the
-01 ESP32 firmware, set its server path to ``/?token=...``), as ``Authorization: Bearer <token>``, as
-``X-API-KEY: <token>`` (Open Interpreter's header) or, after connecting without one, as a first text frame
-``{"auth": "<token>"}`` (answered ``{"auth": true}``) within :data:`AUTH_SECONDS` seconds. A wrong token in the
-query or a header is refused with HTTP 401 before the upgrade. On a socket that connected without the token,
-frames may be at most :data:`PRE_AUTH_FRAME_BYTES` bytes (a bigger frame closes the socket with code 1009), so an
-unauthenticated client cannot make the server buffer megabytes.
-
-Conversations: one per connection, unless ``?conversation_id=`` names one to continue; ``?profile=`` and
-``?language=`` pick the agent profile and the spoken language. Turns reach the agent on the channel
-``01:<client host>``: a confirmation question asked here is answered here only (a "yes" over the HTTP API or
-Wyoming does not run the held block, and vice versa).
+:func:`add_light_routes` adds ``GET /ping`` and the WebSocket at ``GET /`` to the HTTP API's aiohttp app; the
+handler checks the API token itself. Turns reach the agent on the channel ``01:<client host>``. This is not the
+HTTP API (:mod:`o1_server.api`) nor Wyoming. The frames of a turn, audio formats, error codes, authentication
+and limits: see docs/protocols.md.
 """
 
 from __future__ import annotations
@@ -210,7 +157,7 @@ class LightServer:
         stt: the shared speech-to-text service.
         tts: the shared text-to-speech service.
         agent: the o1 agent (``await agent.ask(text, conversation_id, profile, language)``).
-        token: the API token clients must present (see the module docstring).
+        token: the API token clients must present (see docs/protocols.md).
     """
 
     def __init__(self, stt: SpeechToText, tts: TextToSpeech, agent: Agent, token: str, *,
@@ -249,7 +196,7 @@ class LightServer:
         return web.Response(text="pong")
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        """``GET /``: the 01 WebSocket (see the module docstring)."""
+        """``GET /``: the 01 WebSocket (see docs/protocols.md)."""
         given = self._request_token(request)
         if given is not None and not self._token_ok(given):
             return web.json_response({"error": "invalid_auth", "message": "The access token is wrong."},

@@ -1,15 +1,9 @@
 """One typed settings object for the o1 server, built from command-line flags and secret sources.
 
 Nothing else in the server reads ``sys.argv`` or the environment: the add-on's start-up script turns
-``/data/options.json`` into these flags, tests and the demo pass them directly.
-
-Secrets never come from flags (every local user can read ``/proc/<pid>/cmdline``): the API token, the Home
-Assistant token and the LLM API key come from files (``--token-file``, ``--ha-token-file``,
-``--llm-api-key-file``) or from the environment (:data:`SECRET_ENV`: ``O1_TOKEN``, ``O1_HA_TOKEN``,
-``O1_LLM_API_KEY``; ``/proc/<pid>/environ`` is readable by the same user and root only). A file flag wins over
-the environment. The variables are removed from ``os.environ`` once read, so no child process (the embedded
-LLM server, generated code) inherits them. The old value flags ``--token``, ``--ha-token`` and
-``--llm-api-key`` are refused with a message naming these alternatives.
+``/data/options.json`` into these flags, tests and the demo pass them directly. Secrets (the API token, the Home
+Assistant token, the LLM API key) never come from flags, only from files or the environment (:data:`SECRET_ENV`,
+removed from ``os.environ`` once read). See docs/server.md.
 """
 
 from __future__ import annotations
@@ -228,8 +222,10 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for ``o1-server``."""
     p = argparse.ArgumentParser(prog="o1-server", description="o1: Wyoming speech and an Open Interpreter agent")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT, help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
-    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT, help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
+    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT,
+                   help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
+    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT,
+                   help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
     p.add_argument("--token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
     p.add_argument("--token-file", default="",
                    help="file holding the HTTP API's bearer token (created 0600 if missing; default: "
@@ -383,8 +379,8 @@ def settings_from_args(argv: list[str] | None = None,
     ``os.environ``; the :data:`SECRET_ENV` variables are removed from it) into Settings.
 
     Exits with a usage message on bad flags (a secret given as a flag included) and with a clear message on
-    an unreadable secret file or an unwritable token file, and with one line per bad value (naming the flag, its add-on option and
-    the allowed values; see :func:`validate_args`) before anything starts.
+    an unreadable secret file or an unwritable token file, and with one line per bad value (naming the flag, its
+    add-on option and the allowed values; see :func:`validate_args`) before anything starts.
     """
     args = build_parser().parse_args(argv)
     try:

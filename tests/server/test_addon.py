@@ -111,7 +111,7 @@ def test_config_yaml_passes_the_supervisor_rules(config: dict[str, Any]) -> None
     # app_config: the add-on's own folder under /addon_configs (Supervisor 2026.07 renamed addon_config).
     assert mapped == {"app_config": False, "share": False}
     assert valid["backup_exclude"]
-    # The options the issue asks for, with a secret typed as a password.
+    # The options the add-on must offer (speech, voice, LLM, profile, log level), with a secret typed as a password.
     schema = valid["schema"]
     for option in ("stt_model", "stt_language", "tts_voice", "llm_model", "llm_api_base", "llm_api_key",
                    "default_profile", "log_level"):

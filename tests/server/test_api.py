@@ -89,7 +89,7 @@ async def test_a_turn_and_its_record(api: str, llm: ScriptedLLM) -> None:
 
 
 async def test_health_answers_while_disk_work_is_under_way(make_agent, llm: ScriptedLLM) -> None:
-    """Issue 13: the disk work of a request (starting a conversation: its folder and uid, which scans every
+    """The disk work of a request (starting a conversation: its folder and uid, which scans every
     other conversation's folder; reading or deleting a conversation; reading the audit log) runs off the event
     loop, so ``/api/health`` answers while it is under way. Each is held mid-way below until the health answer
     has come: held on the event loop, it would never see that answer and the request would fail."""

@@ -1,5 +1,5 @@
-"""Audit first, confirmations owned by their channel, conversations owned by their profile, secrets off the
-command line (issue 10 items 4-6; issue 12 item 5's profile switching).
+"""Audit first, confirmations owned by their channel, conversations owned by their profile (switching profile
+under the same conversation id keeps both histories), secrets off the command line.
 
 Effects are checked, not labels: a marker file the generated code would create exists only when an audit
 record of that block exists; a held ``rm -rf drafts`` leaves the drafts in place unless its owner says yes.

@@ -220,7 +220,7 @@ def test_capability_dies_with_the_turn(tmp_path: Path) -> None:
     path = cap.path
     cap.close()
     # The thread serving the socket ended with close(): it blocks in accept() without polling, so only the
-    # socket's shutdown can end it (a 0.5 s poll used to hold every Home Assistant turn's end; issue 13).
+    # socket's shutdown can end it (a 0.5 s poll used to hold every Home Assistant turn's end).
     assert not cap._thread.is_alive()
     assert not path.exists() and not cap.folder.exists()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, pytest.raises(OSError):
@@ -654,7 +654,7 @@ def test_tools_by_name_and_read_only_only_from_core_or_ha_annotations() -> None:
 @pytest.mark.parametrize("src", ["o1_ha._os.system('id')", "s = o1_ha._socket\ns.socket()",
                                  "from o1_ha import _os\n_os.system('id')", "o1_ha.os.system('id')"])
 def test_reaching_past_o1_ha_is_not_a_home_call(src: str, tmp_path: Path) -> None:
-    """o1_ha is pre-imported: what it imports must not pass as a Home Assistant call (issue 10's example)."""
+    """o1_ha is pre-imported: what it imports (``os``, ``socket``) must not pass as a Home Assistant call."""
     from o1_server.agent import policy
 
     found = policy.classify("python", src, tmp_path)

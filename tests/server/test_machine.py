@@ -1,4 +1,4 @@
-"""Questions about the machine answered within the sandbox rules (issue 12, item 6).
+"""Questions about the machine (free disk space, CPU cores) answered within the sandbox rules.
 
 The system message steers the model to measure its own folder ('.'), which the classifier allows; facts such
 as the CPU count are read-only even in modules that are otherwise process control. The real sandbox runs the

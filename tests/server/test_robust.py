@@ -1,4 +1,4 @@
-"""Issue 13: the real ``o1-server`` process stays up and answers under bad clients, load and faults.
+"""The real ``o1-server`` process stays up and answers under bad clients, load and faults.
 
 Every test talks to a real server subprocess over TCP (Wyoming), HTTP or WebSocket; the LLM is the scripted one
 (``ScriptedLLM.HANG`` is an LLM that accepts a request and never answers). No timed assertions: bounds only keep a

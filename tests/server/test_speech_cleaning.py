@@ -1,8 +1,8 @@
 """Answers for the ear: property tests over the whole class of LLM replies and program outputs.
 
-Each property is one rule of speech_cleaning's module doc, checked on text hypothesis builds from words joined by
-every kind of markup a model writes (markdown, HTML, JSON, tool calls, code fences), plus the examples that
-were seen going wrong.
+Each property is one rule of speech cleaning (docs/server.md, the speech_cleaning.py section), checked on text
+hypothesis builds from words joined by every kind of markup a model writes (markdown, HTML, JSON, tool calls, code
+fences), plus the examples that were seen going wrong.
 """
 
 from __future__ import annotations

@@ -320,7 +320,7 @@ class _Sink:
 
 
 async def test_a_burst_of_events_lets_the_others_run(stt: SpeechToText, tts: TextToSpeech) -> None:
-    """Issue 13: events a client sent at once are handled one per turn of the event loop. Reading what is
+    """Events a client sent at once are handled one per turn of the event loop. Reading what is
     already buffered does not suspend, so a client that sent a whole utterance faster than real time used to
     have all of it handled in one go while every other connection and HTTP request waited."""
     reader = asyncio.StreamReader()

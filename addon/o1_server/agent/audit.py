@@ -1,27 +1,10 @@
 """Append-only audit log of every code block, one JSON object per line (JSON Lines), written before code runs.
 
-A block that runs leaves two lines, linked by ``record_id`` (32 hex digits):
-
-- ``{"event": "start", "record_id", "time", "conversation_id", "profile", "language", "code", "category",
-  "decision", "reason"}``: written, flushed and fsynced *before* the code starts. When it cannot be written
-  (:class:`AuditError`) the block must not run (see ``Session.execute``).
-- ``{"event": "end", "record_id", "time", "exit_status", "seconds", "output_sha256", "output_chars"}``: once
-  the block has finished (``output_sha256`` is the hex SHA-256 of the full output as UTF-8).
-
-A block that never runs (refused, held for confirmation, cancelled, skipped) leaves one
-``{"event": "decision", ...}`` line with the start fields and ``exit_status`` null.
-
-Lines are pure ASCII (``json.dumps(ensure_ascii=True)``): any string, lone surrogates included (a Wyoming
-client can send ``"\\ud800"`` in a conversation id), is escaped and never fails to encode. A line cut short
-(a full disk, a crash mid-write) never corrupts the next record: each write starts on a fresh line when the
-file does not end with a newline, and the reader skips lines that are not JSON objects.
-
-A Home Assistant call made through the broker leaves one ``{"event": "home", "kind": "home", "record_id", "time",
-"conversation_id", "profile", "op", "args", "access", "outcome", ...}`` line (see :meth:`AuditLog.record_home`).
-
-A client connection a listener refused because its socket belongs to generated code leaves one
-``{"event": "peer", "kind": "peer", "record_id", "time", "listener", "peer", "uid", "reason", "more"}`` line
-(see :meth:`AuditLog.record_peer`); it has no conversation.
+A block that runs leaves a ``start`` line (fsynced before the code starts; when it cannot be written,
+:class:`AuditError`, the block must not run) and an ``end`` line; a block that never runs leaves one ``decision``
+line. Home Assistant calls (``home``) and refused client connections (``peer``) leave one line each. Lines are
+pure ASCII, and a line cut short never corrupts the next. This module does not decide what runs. The fields of
+each line: see docs/server.md.
 """
 
 from __future__ import annotations

@@ -200,8 +200,8 @@ def preload(model: str) -> None:
 
     Otherwise the first turn builds the counter on its worker thread, and for most models that is tiktoken's
     ``cl100k_base``, whose ``CoreBPE`` is built in one native call that held the GIL for about 0.3 s (half of it
-    a full garbage collection its allocations triggered; py-spy on a 2-CPU VM, issue 13): the event loop, and
-    ``/api/health`` with it, stood still meanwhile.
+    a full garbage collection its allocations triggered; py-spy on a 2-CPU VM under benchmarks/load.py): the event
+    loop, and ``/api/health`` with it, stood still meanwhile.
     """
     __import__("interpreter")
     TokenCounter(model).count("warm up")

@@ -2,7 +2,8 @@
 
 A profile file holds one mapping; the schema is ``PROFILE_SCHEMA`` below and is documented in
 ``profiles/README.md``. Loading a folder never fails as a whole: a broken file is reported with its
-path, line and field (``ProfileError``) and the valid profiles keep being served.
+path, line and field (``ProfileError``) and the valid profiles keep being served. Which folders, in which
+order: see docs/server.md.
 """
 
 from __future__ import annotations
@@ -293,7 +294,7 @@ def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
                 _LOGGER.error("Profile not loaded: %s", error)
                 store.errors.append(error)
                 continue
-            except Exception as err:  # noqa: BLE001 - one file's surprise must never stop the server or its neighbours
+            except Exception as err:  # one file's surprise must never stop the server or its neighbours
                 error = ProfileError(path, None, "(file)", f"could not be read ({type(err).__name__}: {err})")
                 _LOGGER.exception("Profile not loaded: %s", error)
                 store.errors.append(error)

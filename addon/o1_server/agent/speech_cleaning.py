@@ -1,21 +1,10 @@
 """Everything that makes an answer fit for the ear, in one place.
 
-``speakable`` turns an LLM's reply or a program's output into short plain sentences for text-to-speech:
-
-- code fences are dropped (code is never read aloud); inline code keeps its text;
-- markdown becomes plain text: bold/italic/strikethrough markers, headings, block quotes, bullet lists (each
-  item its own sentence), numbered lists (the numbers stay: "1. Milk. 2. Eggs."), links (their text),
-  images, tables (each row one sentence, cells separated by commas), horizontal rules and HTML tags; a lone
-  ``*`` between spaces is multiplication and stays (``2 * 3 = 6``);
-- raw JSON and tool-call text (``<tool_call>...</tool_call>``, ``{"name": ..., "arguments": ...}``) are never
-  read: a small flat JSON object becomes "key value" phrases, anything else is left out;
-- long decimals are rounded for speech (22.222222 -> 22.2, 0.333333 -> 0.333, 12.0 -> 12); version numbers,
-  dates and addresses (1.2.3, 192.168.1.1) are left alone; ISO dates and times are said as dates and
-  hours:minutes ("2026-12-01 00:37:43" -> "December 1, 2026 00:37");
-- whatever is removed is replaced by a space, so words are never glued together.
-
-``AnswerStream`` builds a turn's answer and streams it sentence by sentence; ``describe_changes`` says what
-code did to the conversation folder when it printed nothing.
+``speakable`` turns an LLM's reply or a program's output into short plain sentences for text-to-speech: code,
+markdown, HTML, raw JSON and tool-call text are never read out as such, long decimals are rounded, ISO dates are
+said as dates. ``AnswerStream`` builds a turn's answer and streams it sentence by sentence; ``describe_changes``
+says what code did to the conversation folder when it printed nothing. This is not text-to-speech
+(:mod:`o1_server.tts`). The rules, one by one: see docs/server.md.
 """
 
 from __future__ import annotations
@@ -258,7 +247,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 def speakable(text: str, max_sentences: int = 3, max_chars: int = 400) -> str:
-    """Return ``text`` as plain speech (see the module doc), at most ``max_sentences`` sentences and about
+    """Return ``text`` as plain speech (the rules of docs/server.md), at most ``max_sentences`` sentences and about
     ``max_chars`` characters (cut at a word, marked with "…")."""
     text = plain(text)
     sentences = split_sentences(text)

@@ -32,8 +32,9 @@ class CodeBlock:
     decision: ``allow`` (ran), ``confirm`` (held until the user says yes), ``deny`` (never ran),
     ``skipped`` (over the per-turn cap), ``cancelled`` (a held block the user did not confirm, or that
     another channel interrupted), ``audit_failed`` (allowed, but its audit record could not be written, so
-    it never ran; ``reason`` is the sentence the user hears). exit_status is the process exit code, None when it did not run,
-    -9 when it was killed at its time limit. output is stdout+stderr, truncated to the profile's limit.
+    it never ran; ``reason`` is the sentence the user hears). exit_status is the process exit code, None when it
+    did not run, -9 when it was killed at its time limit. output is stdout+stderr, truncated to the profile's
+    limit.
     """
 
     language: str
