@@ -26,6 +26,8 @@ import pytest
 
 from o1_server.agent import sandbox
 from o1_server.agent.sandbox import DEFAULT_UIDS, KILLED, REFUSED, Limits, conversation_dir, run_code
+from o1_server.agent.sandbox.cgroups import root_tag
+from o1_server.agent.sandbox.view import python_paths
 from tests.support.scripted_llm import ScriptedLLM
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="per-conversation uids need root; run the suite as root")
@@ -184,7 +186,7 @@ def test_survivors_die_when_the_server_is_killed(box_root: Path) -> None:
     finally:
         iso = sandbox.isolation()
         if iso.cgroups is not None:  # what the next start-up does with the dead server's block cgroups
-            iso.cgroups.reap(sandbox._root_tag(box_root))
+            iso.cgroups.reap(root_tag(box_root))
 
 
 def test_fallback_survivors_are_reaped_at_the_next_start(box_root: Path) -> None:
@@ -368,7 +370,7 @@ def test_the_server_data_and_root_home_are_not_visible(box_root: Path) -> None:
     assert folder.name in lines and "data" not in lines  # its own folder is the only one under the root
     assert "root:" not in result.output  # /etc/shadow
     # /root holds only the empty folders leading to the server's Python, if that lives there.
-    scaffold = {Path(p).relative_to("/root").parts[0] for p in sandbox._python_paths() if p.startswith("/root/")}
+    scaffold = {Path(p).relative_to("/root").parts[0] for p in python_paths() if p.startswith("/root/")}
     hidden = [name for name in os.listdir("/root") if name not in scaffold]
     assert not [name for name in hidden if name in lines], hidden
 

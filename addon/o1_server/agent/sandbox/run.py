@@ -1,0 +1,220 @@
+"""Running one code block: the steps of :func:`run_code`, from the refusal checks to the result.
+
+It picks the block's uid, refuses a block whose folder is over its caps, starts it (in bubblewrap and its
+cgroup when this machine has them), watches the clock, the cancel event, the folder and the output, and
+kills everything of the block when it ends. The box and the limits themselves are described elsewhere
+(``view``, ``limits``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .bwrap import bwrap_argv
+from .cgroups import Block, root_tag
+from .detection import Isolation, isolation
+from .folder import adopt_and_measure, over_limits, usage_over
+from .limits import KILLED, MIB, REFUSED, ExecResult, Limits
+from .processes import ExitWatch, kill_group, kill_uid, preexec, stop
+from .uids import conversation_uid, dedicated
+from .view import HELPERS_DIR, environment
+
+_LOGGER = logging.getLogger(__package__)
+
+
+def command_for(language: str, code: str) -> list[str]:
+    """Return the argv that runs ``code`` in ``language`` ("python" or "shell"). Raises ValueError otherwise."""
+    if language == "python":
+        # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path, and import
+        # o1_ha so the model can use it without importing it (it only talks to the turn's broker socket).
+        prelude = f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha\n"
+        return [sys.executable, "-I", "-c", prelude + code]
+    if language == "shell":
+        return ["/bin/bash", "--noprofile", "--norc", "-c", code]
+    raise ValueError(f"language {language!r} is not supported")
+
+
+def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None,
+             cancel: threading.Event | None = None, *, network: bool = False,
+             binds: Sequence[str | os.PathLike] = ()) -> ExecResult:
+    """Run one code block in ``cwd`` (its conversation folder) and return its ExecResult; never raises for
+    anything the code does.
+
+    ``network=True`` shares the host's network (only when the policy allowed a ``network`` block); otherwise
+    the block has loopback only. ``binds`` are host paths (files, unix sockets, folders) mounted read-write
+    at the same path inside the box. The output is stdout and stderr interleaved, decoded as UTF-8 (errors
+    replaced) and cut to ``limits.output_chars``; a process that keeps printing past 4x that is killed.
+    Raises ValueError for an unsupported language.
+    """
+    iso = isolation()
+    cwd = Path(cwd).resolve()
+    argv = command_for(language, code)
+    start = time.monotonic()
+    user = _block_user(cwd, limits)
+    refused = _refusal(cwd, user, limits)
+    if refused is not None:
+        return refused
+    if iso.bwrap:
+        argv = bwrap_argv(iso, cwd, limits, network, binds, user) + argv
+    elif dedicated(user):
+        kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
+    block = _make_block(iso, cwd, limits)
+    try:
+        proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block)
+    except (OSError, subprocess.SubprocessError) as err:
+        if block:
+            block.remove()
+        return ExecResult(REFUSED, f"[not run: the sandbox could not start: {err}]", time.monotonic() - start)
+    output = _Output(proc, limits)
+    ending = _watch(proc, block, user, iso, cwd, limits, cancel, output)
+    return _result(proc, output, ending, limits, start)
+
+
+def _block_user(cwd: Path, limits: Limits) -> tuple[int, int] | None:
+    """The (uid, gid) a block in ``cwd`` runs as (None: the server's own)."""
+    user = limits.user or conversation_uid(cwd)
+    if user is None and os.geteuid() == 0:
+        user = (65534, 65534)  # root with per-conversation uids off: never run generated code as root
+    return user
+
+
+def _refusal(cwd: Path, user: tuple[int, int] | None, limits: Limits) -> ExecResult | None:
+    """The result of a block that may not start because of its folder (handing the folder to ``user``), or None."""
+    try:
+        over = over_limits(adopt_and_measure(cwd, user, limits.files), limits)
+    except OSError as err:
+        return ExecResult(REFUSED, f"[not run: the working folder cannot be read: {err.strerror}]", 0.0)
+    if over:
+        return ExecResult(REFUSED, f"[not run: this conversation's folder {over}. Delete some files first.]", 0.0)
+    return None
+
+
+def _make_block(iso: Isolation, cwd: Path, limits: Limits) -> Block | None:
+    """The block's own cgroups, or None (no cgroups here, or they could not be made: logged)."""
+    if iso.cgroups is None:
+        return None
+    try:
+        return iso.cgroups.create(f"{root_tag(cwd.parent)}-{uuid.uuid4().hex[:12]}",
+                                  limits.memory_mb * MIB, limits.processes)
+    except OSError as err:
+        _LOGGER.warning("Block runs without its cgroup: %s", err)
+        return None
+
+
+def _spawn(argv: list[str], cwd: Path, child_env: dict[str, str], limits: Limits, user: tuple[int, int] | None,
+           iso: Isolation, block: Block | None) -> subprocess.Popen:
+    """Start the block's process, leading its own session. Raises OSError or SubprocessError."""
+    procs = block.procs_files() if block else []
+    parent = os.getpid()
+    drop = not iso.bwrap
+    return subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=child_env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=lambda: preexec(limits, user, drop, procs, parent),
+    )
+
+
+class _Output:
+    """The block's output, read on a thread; a block that prints past the hard cap is killed."""
+
+    def __init__(self, proc: subprocess.Popen, limits: Limits) -> None:
+        self._proc = proc
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.hard_cap = max(limits.output_chars * 4, 65536)
+        self.flooded = threading.Event()
+        self._thread = threading.Thread(target=self.reader, daemon=True)
+        self._thread.start()
+
+    def reader(self) -> None:
+        assert self._proc.stdout is not None
+        while data := self._proc.stdout.read1(65536):
+            if self.size < self.hard_cap:
+                self.chunks.append(data)
+            self.size += len(data)
+            if self.size >= self.hard_cap and not self.flooded.is_set():
+                self.flooded.set()
+                kill_group(self._proc)
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout=timeout)
+
+    def text(self) -> str:
+        return b"".join(self.chunks).decode("utf-8", errors="replace")
+
+
+@dataclass
+class _Ending:
+    """Why the block was stopped, if it was."""
+
+    timed_out: bool = False
+    cancelled: bool = False
+    over_disk: str | None = None
+
+
+def _watch(proc: subprocess.Popen, block: Block | None, user: tuple[int, int] | None, iso: Isolation, cwd: Path,
+           limits: Limits, cancel: threading.Event | None, output: _Output) -> _Ending:
+    """Wait for the block to end, stopping it at its deadline, on ``cancel`` or when its folder grows past its
+    caps (checked every 2 s); then kill whatever of it is left and remove its cgroups."""
+    exited = ExitWatch(proc)
+    ending = _Ending()
+    deadline = time.monotonic() + limits.seconds
+    next_disk_check = time.monotonic() + 2
+    try:
+        while proc.poll() is None:
+            now = time.monotonic()
+            if cancel is not None and cancel.is_set():
+                ending.cancelled = True
+            elif now >= deadline:
+                ending.timed_out = True
+            elif now >= next_disk_check and (over_disk := usage_over(cwd, limits)):
+                ending.over_disk = over_disk
+            else:
+                if now >= next_disk_check:
+                    next_disk_check = now + 2
+                exited.wait(0.1)
+                continue
+            stop(proc, block, user, iso)
+            proc.wait()
+    finally:
+        # The block is over (or watching it failed): nothing it started may outlive it.
+        exited.close()
+        stop(proc, block, user, iso)
+        output.join(timeout=5)
+        if block:
+            block.remove()
+    return ending
+
+
+def _result(proc: subprocess.Popen, output: _Output, ending: _Ending, limits: Limits, start: float) -> ExecResult:
+    """The ExecResult of a block that has ended: its output, cut to size, and why it was stopped."""
+    text = output.text()
+    flooded = output.flooded
+    truncated = flooded.is_set() or len(text) > limits.output_chars
+    if len(text) > limits.output_chars:
+        text = text[: limits.output_chars] + f"\n[output cut at {limits.output_chars} characters]"
+    if ending.timed_out:
+        text += f"\n[stopped: the code ran longer than {limits.seconds:g} seconds]"
+    elif ending.cancelled:
+        text += "\n[stopped: the turn was cancelled]"
+    elif ending.over_disk:
+        text += f"\n[stopped: this conversation's folder {ending.over_disk}]"
+    elif flooded.is_set():
+        text += "\n[stopped: the code printed too much]"
+    killed = ending.timed_out or ending.cancelled or ending.over_disk or flooded.is_set()
+    status = KILLED if killed else proc.returncode
+    return ExecResult(status, text.strip(), time.monotonic() - start, ending.timed_out, truncated)

@@ -1,0 +1,98 @@
+"""What a code block's box shows of the host, as data: namespaces, mounts in order, environment.
+
+:func:`mounts` lists the box's file system as :class:`Mount` records (private /proc, /dev, /dev/shm and /tmp;
+read-only system folders, a few /etc files, the server's Python and the o1 helpers; the conversation folder
+and the caller's binds read-write). It decides nothing about limits and builds no command line: ``bwrap``
+turns these records into bubblewrap's arguments.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .limits import MIB, Limits
+
+# Where the `o1_ha` helper lives: generated Python gets it pre-imported (and `import o1_ha` works too).
+HELPERS_DIR = Path(__file__).resolve().parent.parent / "helpers"
+# Files of /etc a program may need to start, resolve names or check certificates; nothing secret.
+ETC_FILES = ("passwd", "group", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "ld.so.cache",
+             "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "alternatives", "ssl", "ca-certificates",
+             "mime.types", "protocols", "services", "os-release", "debian_version", "python3", "python3.11")
+# Top-level system folders shown read-only (or re-created as the same symlink, on a merged-/usr system).
+SYSTEM_FOLDERS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+# Namespaces every box gets; the network one (unless the block may use the network) and, when the server is
+# not root, the user one are added by ``bwrap``.
+NAMESPACES = ("pid", "ipc", "uts", "cgroup-try")
+HOSTNAME = "o1-sandbox"
+PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+@dataclass(frozen=True)
+class Mount:
+    """One entry of the box's file system, in bubblewrap's terms.
+
+    kind: ``proc``, ``dev``, ``tmpfs``, ``dir``, ``symlink`` (``source`` is the link's target), ``ro-bind``,
+    ``bind`` (host path ``path`` at the same path; missing parent folders are made passable first) or
+    ``ro-bind-try`` (the same, skipped when the host has no such path; no parents made). perms, size: of the
+    folder or tmpfs made.
+    """
+
+    kind: str
+    path: str
+    source: str | None = None
+    perms: str | None = None
+    size: int | None = None
+
+
+def python_paths() -> list[str]:
+    """The folders of the Python that runs the server (and its venv), to show read-only in the box."""
+    found: list[str] = []
+    for path in (sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
+                 os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))):
+        for candidate in (os.path.abspath(path), os.path.realpath(path)):
+            if candidate == "/usr" or candidate.startswith("/usr/") or candidate in found:
+                continue
+            found.append(candidate)
+    return found
+
+
+def mounts(cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike] = ()) -> list[Mount]:
+    """The box's file system for a block working in ``cwd``, in mount order."""
+    # The private /tmp (and /proc, /dev) first: a later mount on top of a bind would hide it, and the checkout
+    # (the o1 helpers) or a conversation folder may well live under /tmp.
+    tmp_size = limits.tmp_mb * MIB
+    view = [Mount("proc", "/proc"), Mount("dev", "/dev"),
+            Mount("tmpfs", "/dev/shm", perms="1777", size=tmp_size),  # POSIX semaphores, multiprocessing
+            Mount("tmpfs", "/tmp", perms="1777", size=tmp_size),
+            Mount("ro-bind", "/usr")]
+    for name in SYSTEM_FOLDERS:
+        path = f"/{name}"
+        if os.path.islink(path):
+            view.append(Mount("symlink", path, source=os.readlink(path)))
+        elif os.path.isdir(path):
+            view.append(Mount("ro-bind", path))
+    view.append(Mount("dir", "/etc", perms="0755"))
+    view += [Mount("ro-bind-try", f"/etc/{name}") for name in ETC_FILES]
+    view += [Mount("ro-bind", path) for path in python_paths()]
+    view.append(Mount("ro-bind", str(HELPERS_DIR)))
+    view.append(Mount("bind", str(cwd)))
+    view += [Mount("bind", os.path.abspath(os.fspath(path))) for path in binds]
+    return view
+
+
+def environment(cwd: Path, env: dict[str, str] | None = None) -> dict[str, str]:
+    """The whole environment of a block working in ``cwd``: nothing of the server's, plus ``env``."""
+    child_env = {
+        "PATH": PATH,
+        "HOME": str(cwd),
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "TMPDIR": str(cwd),
+    }
+    child_env.update(env or {})
+    return child_env
