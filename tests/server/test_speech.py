@@ -28,10 +28,9 @@ from o1_server.stt import (
     SerialWorker,
     SpeechToText,
     Utterance,
-    _repeats,
-    _repeats_words,
     check_format,
 )
+from o1_server.stt.utterance import _repeats, _repeats_words
 from o1_server.tts import TextToSpeech, parse_options, split_pieces, split_sentences
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
