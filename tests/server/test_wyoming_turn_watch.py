@@ -1,4 +1,4 @@
-"""A Wyoming connection is watched while its agent turn runs (wyoming_server._client_gone): a client that left
+"""A Wyoming connection is watched while its agent turn runs (wyoming_server.handle_events: _client_gone): a client that left
 stops its turn, whatever it sent before leaving; one that stays gets its answer."""
 
 from __future__ import annotations
