@@ -29,8 +29,6 @@ class _Calls(ast.NodeVisitor):
     depth: int
     loops: int
 
-    # -- calls
-
     def visit_Call(self, node: ast.Call) -> None:
         qualname = self.scope.qualname(node.func)
         self.apply_rules(qualname)

@@ -85,7 +85,8 @@ class _Flow(ast.NodeVisitor):
         for name in names:
             known = [e[0].get(name) for e in ends if name in e[0] or name in start[1] or name in e[1]]
             if known and all(v is not None for v in known):
-                env[name] = tuple(dict.fromkeys(itertools.chain.from_iterable(known)))[:MAX_VALUES]  # type: ignore[arg-type]
+                merged = itertools.chain.from_iterable(known)  # type: ignore[arg-type]
+                env[name] = tuple(dict.fromkeys(merged))[:MAX_VALUES]
         self.scope.env = env
         self.assigned = set().union(*(e[1] for e in ends))
 

@@ -29,6 +29,7 @@ _DEFAULT_NAMES = {
     "check_call": "subprocess.check_call",
     "urlopen": "urllib.request.urlopen",
 }
+# Builtins that name themselves (``open`` is the qualified name ``open``), so the rule tables can list them.
 _BUILTINS = frozenset(
     {"open", "eval", "exec", "compile", "__import__", "getattr", "print", "globals", "locals", "vars",
      "breakpoint", "str", "repr", "len", "input", "setattr", "delattr", "format", "isinstance", "int", "float"}

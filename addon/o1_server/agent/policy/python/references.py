@@ -194,7 +194,8 @@ class _References(ast.NodeVisitor):
         """The allowlist check of ``x.attr``: a module member by its dotted name, any other value's attribute
         by name (safe attributes, attributes the code defines, path methods that were analysed)."""
         attr = node.attr
-        if (attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS) or attr in allowlist.NEVER_ATTRS:
+        if ((attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS)
+                or attr in allowlist.NEVER_ATTRS):
             return  # already process_control
         if not isinstance(node.ctx, ast.Load):
             base = self.scope.qualname(node.value)

@@ -28,8 +28,6 @@ class _Scope(_Names):
         self.volatile: set[str] = set()  # names changed where the scanner can't follow (global, exec): unknown
         self.path_names: set[str] = set()  # names bound to pathlib paths
 
-    # -- values
-
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
         if node is None:

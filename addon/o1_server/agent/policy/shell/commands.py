@@ -92,7 +92,8 @@ class _Commands:
 
     def copy(self, name: str, args: list[str]) -> None:
         """cp, mv, ln, install, rsync: sources are read, the destination is written."""
-        operands = _operands(args, _FILE_VALUE_OPTS - {"-s", "-d", "-n", "-r", "-m", "-e"} if name == "ln" else _FILE_VALUE_OPTS)
+        value_opts = _FILE_VALUE_OPTS - {"-s", "-d", "-n", "-r", "-m", "-e"} if name == "ln" else _FILE_VALUE_OPTS
+        operands = _operands(args, value_opts)
         target_dir = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "-t"), None)
         dest = target_dir or (operands.pop() if len(operands) > 1 else HOLE)
         if name == "rsync" and any(_is_remote(a) for a in [*operands, dest]):
