@@ -13,6 +13,7 @@ from .findings import Classification
 from .phrasing import _join_words
 
 DECISIONS = ("allow", "confirm", "deny")
+_RANK = {"allow": 0, "confirm": 1, "deny": 2}
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,6 @@ def decide(policy: Mapping[str, str], classification: Classification) -> Decisio
     deciding = frozenset(c for c in categories if actions.get(c, "confirm") == action)
     reason = _deny_sentence(deciding) if action == "deny" else classification.summary
     return Decision(action=action, categories=deciding, reason=reason)
-
-
-_RANK = {"allow": 0, "confirm": 1, "deny": 2}
 
 
 def _policy_action(policy: Mapping[str, str], category: str) -> str:
