@@ -18,19 +18,10 @@ from typing import Any
 import voluptuous as vol
 import yaml
 
+from .policy import CATEGORIES
+
 _LOGGER = logging.getLogger(__name__)
 
-CATEGORIES = (
-    "read_only",
-    "writes_files",
-    "deletes_files",
-    "outside_sandbox",
-    "network",
-    "installs_packages",
-    "process_control",
-    "home_assistant",
-    "unparseable",
-)
 DECISION = vol.In(["allow", "confirm", "deny"])
 
 

@@ -1,28 +1,8 @@
-"""The allowlist behind the safety classifier (:mod:`o1_server.agent.policy`): what Python may use and still
-be ``read_only``.
+"""The allowlist behind the Python scanner: what Python may use and still be ``read_only``.
 
-A Python block is ``read_only`` only when every module it imports, every name it uses and every attribute it
-reads is listed here (or is one of the file, process and network functions the classifier knows and
-categorises on its own). Everything else makes the block ``unparseable`` ("code I can't check"), so a new or
-exotic way to run code fails closed instead of slipping through a list of known-bad names.
-
-Shapes:
-
-* :data:`SAFE_BUILTINS`: builtin names that neither run code nor reach other objects' internals.
-* :data:`SAFE_NAMES`: fully qualified names (``"math.sqrt"``, ``"datetime.datetime"``, ``"os.path.join"``) that
-  are side-effect free, or only read and are path-checked by the classifier (:data:`PATH_READERS`).
-* :data:`SAFE_ATTRS`: attribute and method names that are harmless on any value a ``read_only`` block can
-  hold (``str``, numbers, containers, dates, decimals, regular-expression matches, file objects, dates ...).
-  Names that also exist on paths (``open``, ``replace``, ``stat`` ...) are not in it: the classifier checks
-  them as path operations.
-* :data:`NEVER_ATTRS`: attributes that reach interpreter internals (frames, code, generator state); using one
-  is ``process_control`` even on an object the block defined itself.
-* :data:`IMPORTABLE`: modules a ``read_only`` block may import.
-
-Members of whole modules (``math``, ``statistics`` ...) are read from the running interpreter once, at import
-time: public names only, never a module (``textwrap.re``, ``json.codecs``, ``random._os`` are not members),
-minus the listed exceptions. The sandbox runs the same interpreter (``sys.executable``), so the lists match
-what the generated code can reach.
+A module, name or attribute that is neither listed here nor categorised by a rule (:mod:`.rules`) makes the
+block ``unparseable``, so a new way to run code fails closed. Whole modules are read from the running
+interpreter at import. The shapes of the lists and why they are sound: docs/policy.md.
 """
 
 from __future__ import annotations
@@ -39,7 +19,8 @@ SAFE_BUILTINS = frozenset(
      "max", "memoryview", "min", "next", "object", "oct", "ord", "pow", "print", "property", "quit", "range",
      "repr", "reversed", "round", "set", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple",
      "type", "zip"}
-    | {n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), BaseException)}
+    | {n for n in dir(builtins)
+       if isinstance(getattr(builtins, n), type) and issubclass(getattr(builtins, n), BaseException)}
 )
 # Builtins that run code, reach objects by name or open files: allowed only as the direct target of a call
 # the classifier analyses (open('notes.txt'), exec('literal code')); any other use is process_control.

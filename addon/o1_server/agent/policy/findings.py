@@ -1,0 +1,108 @@
+"""What one classify() call found: the mutable :class:`_Report` and the frozen :class:`Classification`.
+
+Scanners add categories, reasons, paths and summary events to a report; the report checks every path it is
+given against the sandbox. It does not read code itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .paths import HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
+from .phrasing import _quote, _summary
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What a code block is about to do.
+
+    categories: non-empty subset of :data:`CATEGORIES`; ``{"read_only"}`` exactly when nothing else applies.
+    reasons: short human reasons, e.g. ``"rm deletes 'drafts/a.txt'"``.
+    summary: one short spoken sentence (at most 25 words, no code or markdown), e.g.
+    ``"I'm about to delete 3 files in drafts."``.
+    paths: the file paths the code touches, as written (relative to the sandbox unless absolute).
+    """
+
+    categories: frozenset[str]
+    reasons: tuple[str, ...]
+    summary: str
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Event:
+    """One thing worth saying in the summary: ``template`` with ``{}`` for the target (or ``fallback``)."""
+
+    kind: str
+    template: str
+    target: str = ""
+    fallback: str = ""
+
+
+class _Report:
+    """Mutable findings of one :func:`classify` call: categories, reasons, paths and summary events."""
+
+    def __init__(self, sandbox: str) -> None:
+        self.sandbox = sandbox
+        self.categories: dict[str, None] = {}
+        self.reasons: dict[str, None] = {}
+        self.paths: dict[str, None] = {}
+        self.events: dict[_Event, None] = {}
+
+    def flag(self, category: str, reason: str, event: _Event | None = None) -> None:
+        """Add a category with its reason, and optionally what to say about it."""
+        self.categories[category] = None
+        self.reasons[reason] = None
+        if event is not None:
+            self.events[event] = None
+
+    def note(self, event: _Event) -> None:
+        """Add something to say in the summary without a category (e.g. a file that is read)."""
+        self.events[event] = None
+
+    def touch(self, path: str, kind: str, template: str) -> None:
+        """Record a path the code reads (kind ``read``), writes or deletes; flag it if it leaves the sandbox."""
+        if not path:
+            return
+        if HOLE not in path and NAME not in path:
+            self.paths[path] = None
+        if path.startswith(("/dev/tcp/", "/dev/udp/")):
+            host = path.split("/")[3] if path.count("/") >= 3 else ""
+            self.flag("network", f"{_quote(path)} opens a network connection",
+                      _Event("network", "connect to {}", host if HOLE not in host else "", "the internet"))
+        if kind in ("write", "delete") and _is_git_control(path):
+            self.flag("process_control", f"{_quote(path)} holds git settings or hooks, which run programs",
+                      _Event("process", "change git settings that run programs"))
+        outside = _is_outside(path, self.sandbox)
+        if outside:
+            self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")
+            if kind == "read":
+                kind, template = "outside", "read {} outside my working folder"
+        prefix = path.split(HOLE)[0]
+        if HOLE in path and not (prefix and _is_outside(prefix, self.sandbox)):
+            self.note(_Event(kind, template, "", "a file whose name I can't check"))
+        else:
+            self.note(_Event(kind, template, path))
+
+    def candidate(self, text: str) -> None:
+        """Check a string that may be a path (it is not known to be one) against the sandbox."""
+        if text in self.paths or HOLE in text or not _looks_like_path(text) or not _is_outside(text, self.sandbox):
+            return
+        if NAME not in text:
+            self.paths[text] = None
+        self.flag(
+            "outside_sandbox",
+            f"{_quote(text)} is outside the sandbox",
+            _Event("outside", "look at {} outside my working folder", text),
+        )
+
+    def result(self) -> Classification:
+        """Freeze the findings."""
+        categories = frozenset(self.categories) or frozenset({"read_only"})
+        reasons = tuple(self.reasons) or ("only reads and calculates",)
+        return Classification(
+            categories=categories,
+            reasons=reasons,
+            summary=_summary(list(self.events), categories),
+            paths=tuple(self.paths),
+        )

@@ -1,0 +1,314 @@
+"""Mixin of the Python scanner: bindings, branches, loops and function bodies, so names keep known values.
+
+Part of :class:`.scanner._PythonScanner`; it uses the scanner's state and the other mixins' methods. What is
+bound on only some paths becomes unknown (see docs/policy.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import posixpath
+from collections.abc import Iterable
+
+from ..paths import HOLE, NAME
+from .names import _bound_names
+from .values import MAX_VALUES, _combine, _Scope
+
+
+class _Flow(ast.NodeVisitor):
+    """Function and class bodies, branches, ``try``, ``match``, assignments, loops and comprehensions."""
+
+    scope: _Scope
+    loops: int
+    nested: int
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        """A function's body runs later, when outer names may hold other values: inside it a name bound more
+        than once in the block, or a parameter, is unknown. Its own bindings don't leak out."""
+        for decorator in getattr(node, "decorator_list", []):
+            self.visit(decorator)
+        self.visit(node.args)
+        returns = getattr(node, "returns", None)
+        if returns is not None:
+            self.visit(returns)
+        params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        body: list[ast.AST] = list(node.body) if isinstance(node.body, list) else [node.body]
+        self.deferred(params, body, self.lambda_values.pop(id(node), {}))
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        """A class body runs now, in its own namespace: its bindings don't leak out."""
+        for child in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.visit(child)
+        saved = self.save()
+        self.nested += 1
+        try:
+            for statement in node.body:
+                self.visit(statement)
+        finally:
+            self.nested -= 1
+            self.restore(saved)
+
+    def deferred(self, params: set[str], body: list[ast.AST], known: dict[str, tuple[str, ...]] | None = None) -> None:
+        """Visit code that runs later (function, lambda, generator): outer values that may change are unknown.
+        ``known``: parameters whose values are known (a lambda given to sorted/map gets the listed items)."""
+        saved = self.save()
+        for name in params | {n for n, count in self.bind_counts.items() if count > 1}:
+            self.scope.env.pop(name, None)
+        for name, values in (known or {}).items():
+            if values:
+                self.scope.env[name] = values
+        self.nested += 1
+        try:
+            for statement in body:
+                self.visit(statement)
+        finally:
+            self.nested -= 1
+            self.restore(saved)
+
+    def save(self) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """The current values of names (to restore or join later)."""
+        return dict(self.scope.env), frozenset(self.assigned)
+
+    def restore(self, saved: tuple[dict[str, tuple[str, ...]], frozenset[str]]) -> None:
+        self.scope.env = dict(saved[0])
+        self.assigned = set(saved[1])
+
+    def join(self, start: tuple[dict[str, tuple[str, ...]], frozenset[str]],
+             *ends: tuple[dict[str, tuple[str, ...]], frozenset[str]]) -> None:
+        """After branches: a name keeps values only if every branch knows them (their union); a name first
+        bound in some branch keeps what those branches know."""
+        env: dict[str, tuple[str, ...]] = {}
+        names = set().union(*(e[0] for e in ends))
+        for name in names:
+            known = [e[0].get(name) for e in ends if name in e[0] or name in start[1] or name in e[1]]
+            if known and all(v is not None for v in known):
+                merged = itertools.chain.from_iterable(known)  # type: ignore[arg-type]
+                env[name] = tuple(dict.fromkeys(merged))[:MAX_VALUES]
+        self.scope.env = env
+        self.assigned = set().union(*(e[1] for e in ends))
+
+    def forget(self, nodes: Iterable[ast.AST], only_assigned: bool = True) -> None:
+        """Make names bound anywhere in ``nodes`` unknown (those bound before, or all)."""
+        for name in set().union(*(_bound_names(n) for n in nodes)):
+            if not only_assigned or name in self.assigned:
+                self.scope.env.pop(name, None)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        start = self.save()
+        for statement in node.body:
+            self.visit(statement)
+        after_body = self.save()
+        self.restore(start)
+        for statement in node.orelse:
+            self.visit(statement)
+        self.join(start, after_body, self.save())
+
+    def visit_Try(self, node: ast.Try) -> None:
+        """Any statement of the body may raise: handlers and what follows can't rely on its bindings."""
+        for statement in node.body:
+            self.visit(statement)
+        for handler in node.handlers:
+            self.forget([*node.body, *node.handlers], only_assigned=False)
+            self.visit(handler)
+        for statement in node.orelse:
+            self.visit(statement)
+        self.forget([*node.body, *node.handlers, *node.orelse], only_assigned=False)
+        for statement in node.finalbody:
+            self.visit(statement)
+
+    visit_TryStar = visit_Try  # type: ignore[assignment]
+
+    def visit_Match(self, node: ast.Match) -> None:
+        self.visit(node.subject)
+        start = self.save()
+        ends = [start]
+        for case in node.cases:
+            self.restore(start)
+            self.forget([case.pattern], only_assigned=False)
+            self.visit(case.pattern)
+            if case.guard is not None:
+                self.visit(case.guard)
+            for statement in case.body:
+                self.visit(statement)
+            ends.append(self.save())
+        self.join(start, *ends)
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
+        self.scope.volatile |= set(node.names)
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        self.generic_visit(node)
+        for target in node.targets:
+            self.forget([target], only_assigned=False)
+
+    # -- assignments and loops
+
+    def bind(self, target: ast.AST, value: ast.AST | None, values: tuple[str, ...]) -> None:
+        """Remember what a name now holds; names in a tuple target get their element, or nothing known."""
+        if isinstance(target, (ast.Tuple, ast.List)):
+            elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            if elements is not None and len(elements) == len(target.elts) and not any(
+                    isinstance(e, ast.Starred) for e in [*elements, *target.elts]):
+                for element, item in zip(target.elts, elements):
+                    self.bind(element, item, self.scope.values(item))
+            else:
+                for name in _bound_names(target):
+                    self.bind(ast.Name(id=name, ctx=ast.Store()), None, ())
+            return
+        if isinstance(target, ast.Starred):
+            self.bind(target.value, None, ())
+            return
+        if not isinstance(target, ast.Name):
+            return
+        if not self.nested:
+            self.scope.shadowed.add(target.id)
+        self.assigned.add(target.id)
+        self.scope.env.pop(target.id, None)
+        if target.id not in self.scope.import_names:
+            # an imported name rebound (maybe only on some path) still resolves to what was imported: calls
+            # through it are judged as that module's, never as harmless methods of an unknown value
+            self.scope.aliases.pop(target.id, None)
+        if value is not None and self.is_path(value):
+            self.scope.path_names.add(target.id)  # never removed: a name that may hold a path is checked as one
+        if values:
+            self.scope.env[target.id] = values
+        ref = self.scope.module_ref(value) if value is not None else None
+        if ref:
+            self.scope.aliases[target.id] = ref
+
+    def bind_loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        """Bind a loop variable to what the iterable yields; tuples from enumerate, zip and os.walk too."""
+        if not isinstance(target, (ast.Tuple, ast.List)):
+            self.bind(target, None, self.scope.values(iterable))
+            return
+        func = self.scope.qualname(iterable.func) if isinstance(iterable, ast.Call) else None
+        args = iterable.args if isinstance(iterable, ast.Call) else []
+        items: list[tuple[str, ...]] = [()] * len(target.elts)
+        if func == "enumerate" and args and len(items) == 2:
+            items[1] = self.scope.values(args[0])
+        elif func == "zip":
+            items = [self.scope.values(a) for a in args[: len(items)]] + items[len(args):]
+        elif func == "os.walk" and len(items) == 3:
+            top = self.scope.values(args[0]) if args else (".",)
+            items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]
+        for element, values in zip(target.elts, items):
+            self.bind(element, None, values)
+
+    def visit_With(self, node: ast.With) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.visit(item.optional_vars)
+                self.bind(item.optional_vars, item.context_expr, self.scope.values(item.context_expr))
+        for statement in node.body:
+            self.visit(statement)
+        self.forget(node.body)  # a context manager may stop the body early (contextlib.suppress)
+
+    visit_AsyncWith = visit_With  # type: ignore[assignment]
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        values = self.scope.values(node.value)
+        for target in node.targets:
+            self.bind(target, node.value, values)
+        self.check_strings(node.value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.generic_visit(node)
+        if node.value is not None:
+            self.bind(node.target, node.value, self.scope.values(node.value))
+            self.check_strings(node.value)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        """``:=`` often sits in a condition that may not run: a name bound before keeps both values."""
+        self.generic_visit(node)
+        name = node.target.id
+        before = self.scope.env.get(name) if name not in self.assigned or name in self.scope.env else None
+        was_assigned = name in self.assigned
+        self.bind(node.target, node.value, self.scope.values(node.value))
+        now = self.scope.env.get(name)
+        if was_assigned:
+            if before is None or now is None:
+                self.scope.env.pop(name, None)
+            else:
+                self.scope.env[name] = tuple(dict.fromkeys(before + now))[:MAX_VALUES]
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
+            old = self.scope.env.get(node.target.id, ())
+            new = self.scope.values(node.value)
+            combined = _combine([old or (HOLE,), new or (HOLE,)], "".join) if old or new else ()
+            self.bind(node.target, None, combined)
+
+    def loop(self, node: ast.AST, target: ast.AST | None = None, iterable: ast.AST | None = None) -> None:
+        """Visit a loop body knowing we are in a loop; bind a ``for`` variable to the iterable's values.
+
+        A later turn of the loop sees what an earlier one bound, and the loop may not run at all: names bound
+        in it that had values before are unknown inside it and after it."""
+        body = [*getattr(node, "body", []), *([node.test] if isinstance(node, ast.While) else [])]
+        if iterable is not None:
+            self.visit(iterable)
+            self.check_strings(iterable)
+        start = self.save()
+        self.forget(body)
+        if target is not None:
+            self.bind_loop(target, iterable)  # type: ignore[arg-type]
+        self.loops += 1
+        try:
+            for field in ("test", "body"):
+                value = getattr(node, field, None)
+                for child in value if isinstance(value, list) else [value] if value is not None else []:
+                    self.visit(child)
+        finally:
+            self.loops -= 1
+        self.join(start, start, self.save())
+        self.forget(body)
+        for child in getattr(node, "orelse", []):
+            self.visit(child)
+
+    def visit_For(self, node: ast.For) -> None:
+        self.loop(node, node.target, node.iter)
+
+    visit_AsyncFor = visit_For
+
+    def visit_While(self, node: ast.While) -> None:
+        self.loop(node)
+
+    def visit_comprehension_node(self, node: ast.AST) -> None:
+        """List/set/dict comprehensions and generators: generators first, then the element. Their loop
+        variables are their own; a generator expression runs later, when outer names may have changed."""
+        generators = node.generators  # type: ignore[attr-defined]
+        self.visit(generators[0].iter)  # evaluated at once, in the enclosing scope
+        saved = self.save()
+        if isinstance(node, ast.GeneratorExp):
+            for name in {n for n, count in self.bind_counts.items() if count > 1}:
+                self.scope.env.pop(name, None)
+        self.loops += 1
+        self.nested += 1
+        try:
+            for index, generator in enumerate(generators):
+                if index:
+                    self.visit(generator.iter)
+                self.bind_loop(generator.target, generator.iter)
+                for condition in generator.ifs:
+                    self.visit(condition)
+            for field in ("elt", "key", "value"):
+                if getattr(node, field, None) is not None:
+                    self.visit(getattr(node, field))
+        finally:
+            self.loops -= 1
+            self.nested -= 1
+            targets = set().union(*(_bound_names(g.target) for g in generators))
+            for name in targets:  # restore the enclosing scope's values of the loop variables
+                self.scope.env.pop(name, None)
+                if name in saved[0]:
+                    self.scope.env[name] = saved[0][name]
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_node

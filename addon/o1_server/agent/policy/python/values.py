@@ -1,0 +1,157 @@
+"""The possible string values of Python expressions: paths and commands followed through the code.
+
+A value is a tuple of possible strings; a part known only at run time is ``HOLE``. Anything not followed
+here is unknown (``()``), which the scanners treat as outside the sandbox.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import posixpath
+import re
+from collections.abc import Sequence
+
+from ..paths import HOLE, NAME
+from .names import _Names
+from .rules import _DATE_NOW, _PATH_BUILDERS
+
+MAX_VALUES = 32  # possible values tracked for one expression
+
+
+class _Scope(_Names):
+    """What the Python scanner knows about names: their aliases and the possible string values of variables."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.env: dict[str, tuple[str, ...]] = {}
+        self.volatile: set[str] = set()  # names changed where the scanner can't follow (global, exec): unknown
+        self.path_names: set[str] = set()  # names bound to pathlib paths
+
+    def values(self, node: ast.AST | None) -> tuple[str, ...]:
+        """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
+        if node is None:
+            return ()
+        handler = getattr(self, f"values_{type(node).__name__}", None)
+        result = handler(node) if handler else ()
+        return tuple(dict.fromkeys(result))[:MAX_VALUES]
+
+    def values_Constant(self, node: ast.Constant) -> tuple[str, ...]:
+        return (node.value,) if isinstance(node.value, str) else ()
+
+    def values_Name(self, node: ast.Name) -> tuple[str, ...]:
+        return () if node.id in self.volatile else self.env.get(node.id, ())
+
+    def values_JoinedStr(self, node: ast.JoinedStr) -> tuple[str, ...]:
+        parts = [self.values(v.value if isinstance(v, ast.FormattedValue) else v)
+                 or ((NAME,) if isinstance(v, ast.FormattedValue) and self.slash_free(v) else (HOLE,))
+                 for v in node.values]
+        return _combine(parts, "".join)
+
+    def slash_free(self, node: ast.FormattedValue) -> bool:
+        """Whether an f-string field can't hold ``/`` or ``..``: a number (``{n:03d}``, ``{len(x)}``) or a
+        date or time of the standard library (``{date.today()}``)."""
+        spec = node.format_spec
+        if isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values):
+            text = "".join(str(v.value) for v in spec.values)  # type: ignore[attr-defined]
+            if re.fullmatch(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?[bdoxXneEfFgG%]", text) and node.conversion == -1:
+                return True
+        value = node.value
+        if isinstance(value, ast.Constant):
+            return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
+        if isinstance(value, ast.Call):
+            name = self.trusted(value.func)
+            if name in ("int", "len", "float") or name in _DATE_NOW:
+                return True
+            if (isinstance(value.func, ast.Attribute) and value.func.attr == "strftime" and isinstance(
+                    value.func.value, ast.Call) and self.trusted(value.func.value.func) in _DATE_NOW and value.args):
+                fmt = self.values(value.args[0])
+                return len(fmt) == 1 and re.fullmatch(r"([^/%\\.]|%[YmdHMSjyIpfaAbBUWGuVz%])*", fmt[0]) is not None
+        return False
+
+    def values_BinOp(self, node: ast.BinOp) -> tuple[str, ...]:
+        left, right = self.values(node.left), self.values(node.right)
+        if not (left or right):
+            return ()
+        if isinstance(node.op, ast.Add):
+            return _combine([left or (HOLE,), right or (HOLE,)], "".join)
+        if isinstance(node.op, ast.Div):
+            return _combine([left or (HOLE,), right or (HOLE,)], lambda p: posixpath.join(*p))
+        return ()
+
+    def values_IfExp(self, node: ast.IfExp) -> tuple[str, ...]:
+        return self.values(node.body) + self.values(node.orelse)
+
+    def values_List(self, node: ast.List | ast.Tuple | ast.Set) -> tuple[str, ...]:
+        return tuple(itertools.chain.from_iterable(self.values(e) for e in node.elts))
+
+    values_Tuple = values_Set = values_List
+
+    def values_Subscript(self, node: ast.Subscript) -> tuple[str, ...]:
+        if self.qualname(node.value) == "os.environ" and self.values(node.slice) == ("HOME",):
+            return ("~",)
+        return ()
+
+    def values_Attribute(self, node: ast.Attribute) -> tuple[str, ...]:
+        name = self.qualname(node)
+        if name == "sys.executable":
+            return ("python",)
+        if name == "os.sep":
+            return ("/",)
+        if node.attr == "parent":
+            return tuple(posixpath.dirname(v.rstrip("/")) or "." for v in self.values(node.value))
+        if node.attr in ("name", "stem"):
+            return tuple(NAME if NAME in v else posixpath.basename(v.rstrip("/")) for v in self.values(node.value))
+        if node.attr == "path":
+            return self.values(node.value)
+        return ()
+
+    def values_Call(self, node: ast.Call) -> tuple[str, ...]:
+        func = self.trusted(node.func)
+        if func is None and isinstance(node.func, ast.Name) and node.func.id not in self.local_names:
+            func = node.func.id
+        args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
+        if func in _PATH_BUILDERS:
+            return _combine(args, lambda p: posixpath.join(*p)) if args else (".",)
+        if func in ("pathlib.Path.home",):
+            return ("~",)
+        if func in ("pathlib.Path.cwd", "os.getcwd"):
+            return (".",)
+        if func in ("os.getenv", "os.environ.get") and args and args[0] == ("HOME",):
+            return ("~",)
+        if func in ("str", "os.fspath", "os.path.abspath", "os.path.normpath", "os.path.realpath",
+                    "os.path.expanduser", "os.path.expandvars", "glob.glob", "glob.iglob", "sorted", "list", "tuple",
+                    "set", "frozenset", "reversed", "iter", "next") and node.args:
+            return self.values(node.args[0])
+        if func == "filter" and len(node.args) == 2:
+            return self.values(node.args[1])
+        if func == "os.listdir":
+            return (NAME,)
+        if func == "os.scandir":
+            return tuple(posixpath.join(b, NAME) for b in (self.values(node.args[0]) if node.args else (".",)))
+        if isinstance(node.func, ast.Attribute):
+            return self.method_values(node.func.attr, node.func.value, node.args)
+        return ()
+
+    def method_values(self, method: str, receiver: ast.AST, args: list[ast.expr]) -> tuple[str, ...]:
+        """Path and string methods: joinpath, glob, iterdir, resolve, str.join ..."""
+        base = self.values(receiver)
+        if not base:
+            return ()
+        arg_values = [self.values(a) or (HOLE,) for a in args]
+        if method in ("joinpath", "glob", "rglob"):
+            return _combine([base, *arg_values], lambda p: posixpath.join(*p))
+        if method in ("iterdir", "scandir"):
+            return tuple(posixpath.join(b, NAME) for b in base)
+        if method in ("resolve", "absolute", "expanduser", "with_suffix", "lower", "strip"):
+            return base
+        if method == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+            parts = [self.values(e) or (HOLE,) for e in args[0].elts]
+            return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
+        return ()
+
+
+def _combine(parts: Sequence[tuple[str, ...]], join: object) -> tuple[str, ...]:
+    """All combinations of the parts' possible values, joined (at most MAX_VALUES)."""
+    combos = itertools.islice(itertools.product(*parts), MAX_VALUES)
+    return tuple(join(list(c)) for c in combos)  # type: ignore[operator]
