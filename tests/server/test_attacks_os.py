@@ -25,10 +25,13 @@ from pathlib import Path
 import pytest
 
 from o1_server.agent import sandbox
+from o1_server.agent.policy import CATEGORIES
 from o1_server.agent.sandbox import DEFAULT_UIDS, KILLED, REFUSED, Limits, conversation_dir, run_code
 from o1_server.agent.sandbox.cgroups import root_tag
 from o1_server.agent.sandbox.view import python_paths
 from tests.support.scripted_llm import ScriptedLLM
+
+EVERYTHING = {c: "allow" for c in CATEGORIES}  # the classifier lets everything through: the OS layer alone
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="per-conversation uids need root; run the suite as root")
 MIB = 1024 * 1024
@@ -308,8 +311,7 @@ async def test_agent_reset_and_retention_remove_a_folder_nested_thousands_deep(m
                                                                               tmp_path: Path) -> None:
     """Through the agent: the turn that made the tree answers, the conversation's reset removes it, and an
     orphan folder like it neither stops the next server start (retention) nor stays."""
-    everything = {c: "allow" for c in ("read_only", "writes_files", "deletes_files", "outside_sandbox", "network",
-                                        "installs_packages", "process_control", "home_assistant", "unparseable")}
+    everything = EVERYTHING
     agent = make_agent(policy=everything)  # the classifier would refuse os.chdir: this is about the OS layer
     deep = "import os\nfor i in range(2500):\n    os.mkdir('d')\n    os.chdir('d')\nprint('made')"
     llm.script(code(deep), "Made.", code(deep), "Made.")
@@ -511,8 +513,7 @@ async def test_agent_power_profile_network_block_reaches_the_network(make_agent,
 
 async def test_agent_code_cannot_see_the_server_data(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     _need_bwrap()
-    everything = {c: "allow" for c in ("read_only", "writes_files", "deletes_files", "outside_sandbox", "network",
-                                        "installs_packages", "process_control", "home_assistant", "unparseable")}
+    everything = EVERYTHING
     agent = make_agent(policy=everything)
     data = tmp_path / "data"
     (data / "api_token").write_text("api-token-never-seen")
@@ -530,8 +531,6 @@ async def test_agent_code_cannot_see_the_server_data(make_agent, llm: ScriptedLL
     assert "No such file or directory" in block.output
 
 
-EVERYTHING = {c: "allow" for c in ("read_only", "writes_files", "deletes_files", "outside_sandbox", "network",
-                                   "installs_packages", "process_control", "home_assistant", "unparseable")}
 
 
 async def test_agent_with_everything_allowed_cannot_touch_outside_files(make_agent, llm: ScriptedLLM,

@@ -18,7 +18,7 @@ from typing import Any
 import voluptuous as vol
 import yaml
 
-from .policy import CATEGORIES
+from .policy.categories import CATEGORIES, DEFAULT_POLICY
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -43,17 +43,7 @@ def _float(low: float, high: float) -> vol.All:
 LANGUAGES = ("python", "shell")
 HA_ACCESS = ("none", "read", "control")
 
-_DEFAULT_POLICY = {
-    "read_only": "allow",
-    "writes_files": "allow",
-    "deletes_files": "confirm",
-    "outside_sandbox": "deny",
-    "network": "confirm",
-    "installs_packages": "deny",
-    "process_control": "deny",
-    "home_assistant": "confirm",
-    "unparseable": "deny",
-}
+_DEFAULT_POLICY = DEFAULT_POLICY  # each category's own default (policy/categories.py)
 
 LLM_SCHEMA = vol.Schema(
     {

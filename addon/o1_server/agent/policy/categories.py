@@ -18,6 +18,7 @@ class Category:
     kind: the summary-event kind that speaks for it.
     denied: what "this profile doesn't allow ..." says about it.
     clause: what "I'm about to ..." says when no event of the block speaks for it.
+    default: the decision of a profile whose policy does not name it.
     files: whether its events' targets are paths (spoken as "3 files in drafts"), not host or package names.
     """
 
@@ -25,25 +26,28 @@ class Category:
     kind: str
     denied: str
     clause: str
+    default: str
     files: bool = False
 
 
 # In this order a denial lists them ("doesn't allow writing files or using the internet").
 TABLE = (
-    Category("read_only", "read", "running code", "run code that only reads and calculates", files=True),
-    Category("writes_files", "write", "writing files", "change some files", files=True),
-    Category("deletes_files", "delete", "deleting files", "delete some files", files=True),
+    Category("read_only", "read", "running code", "run code that only reads and calculates", "allow", files=True),
+    Category("writes_files", "write", "writing files", "change some files", "allow", files=True),
+    Category("deletes_files", "delete", "deleting files", "delete some files", "confirm", files=True),
     Category("outside_sandbox", "outside", "touching files outside my working folder",
-             "touch files outside my working folder", files=True),
-    Category("network", "network", "using the internet", "use the internet"),
-    Category("installs_packages", "install", "installing software", "install software"),
-    Category("process_control", "process", "starting or controlling programs", "start or control other programs"),
-    Category("home_assistant", "home_assistant", "controlling Home Assistant", "control Home Assistant"),
-    Category("unparseable", "unparseable", "running code I can't check", "run code I can't check"),
+             "touch files outside my working folder", "deny", files=True),
+    Category("network", "network", "using the internet", "use the internet", "confirm"),
+    Category("installs_packages", "install", "installing software", "install software", "deny"),
+    Category("process_control", "process", "starting or controlling programs", "start or control other programs",
+             "deny"),
+    Category("home_assistant", "home_assistant", "controlling Home Assistant", "control Home Assistant", "confirm"),
+    Category("unparseable", "unparseable", "running code I can't check", "run code I can't check", "deny"),
 )
 CATEGORIES = tuple(category.name for category in TABLE)
 BY_NAME = {category.name: category for category in TABLE}
 KIND = {category.name: category.kind for category in TABLE}  # category -> the event kind that speaks for it
+DEFAULT_POLICY = {category.name: category.default for category in TABLE}  # for profiles that do not name one
 
 # Order in which events are spoken, most serious first: every category's kind, and two kinds more specific than
 # any category's ("download a script from x and run it", "start a fork bomb").
@@ -88,3 +92,5 @@ FILE_KINDS = frozenset(category.kind for category in TABLE if category.files)  #
 
 if not set(KIND.values()) <= set(EVENT_ORDER) or sorted(CLAUSE_ORDER) != sorted(CATEGORIES):
     raise RuntimeError("every category's kind must be in EVENT_ORDER, and every category in CLAUSE_ORDER")
+if not set(DEFAULT_POLICY.values()) <= {"allow", "confirm", "deny"}:
+    raise RuntimeError("a category's default decision must be allow, confirm or deny")
