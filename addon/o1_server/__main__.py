@@ -19,7 +19,7 @@ import time
 
 from aiohttp import web
 
-from .agent.backend import LLMConfig, prepare_offline_environment, preload
+from .agent.backend import LLMConfig, preload, prepare_offline_environment
 from .settings import Settings, option_name, settings_from_args
 
 _LOGGER = logging.getLogger("o1_server")
@@ -50,9 +50,9 @@ async def run(settings: Settings) -> None:
     from .agent.profiles import load_profiles
     from .agent.service import O1Agent
     from .api import build_app
-    from .protocol_01 import add_light_routes
     from .llm import EmbeddedLLM, default_models_dirs, embedded_model
     from .loop_thread import AgentOnLoop, LoopThread
+    from .protocol_01 import add_light_routes
     from .stt import SpeechToText
     from .tts import TextToSpeech
     from .wyoming_server import WyomingServer
@@ -104,7 +104,7 @@ async def run(settings: Settings) -> None:
     # side by side.
     await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
                          asyncio.to_thread(preload, embedded.model if embedded is not None else settings.llm_model))
-    warm_up: asyncio.Future | None = None
+    warm_up: asyncio.Future[None] | None = None
     if embedded is not None:
         await llm_start
         warm_up = asyncio.ensure_future(embedded.warm_up())  # in the background: the server is ready meanwhile

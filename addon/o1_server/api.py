@@ -11,18 +11,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
 
-from .agent.sandbox import describe_isolation
 from .agent.home import HomeContext
+from .agent.sandbox import describe_isolation
 from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
 from .agent.wire import loads, token_matches
-from .protocol_01 import LIGHT_PATHS
 from .peer_guard import CODE as SANDBOX_PEER
 from .peer_guard import PeerGuard
+from .protocol_01 import LIGHT_PATHS
 
 _LOGGER = logging.getLogger(__name__)
 API_VERSION = 1
@@ -44,7 +45,7 @@ def _error(status: int, code: str, message: str) -> web.Response:
 
 
 @web.middleware
-async def _json_errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+async def _json_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every error leaves as ``{"error", "message"}`` JSON: aiohttp's own (404, 405, 413...) and unexpected ones."""
     try:
         return await handler(request)
@@ -61,10 +62,10 @@ async def _json_errors(request: web.Request, handler: Callable[[web.Request], Aw
         return _error(500, "internal_error", "Something went wrong on the server; see its log.")
 
 
-def _peer_middleware(guard: PeerGuard) -> Callable:
+def _peer_middleware(guard: PeerGuard) -> Middleware:
     """Refuse, before routing, auth or reading the body, a client whose socket belongs to generated code."""
     @web.middleware
-    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         transport = request.transport
         if transport is None:  # the client is gone already
             raise ConnectionResetError("the client closed the connection")
@@ -78,9 +79,9 @@ def _peer_middleware(guard: PeerGuard) -> Callable:
     return middleware
 
 
-def _auth_middleware(token: str) -> Callable:
+def _auth_middleware(token: str) -> Middleware:
     @web.middleware
-    async def middleware(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+    async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         # The 01 protocol routes check the token themselves (01 clients cannot send a bearer header).
         if request.path != "/api/health" and request.path not in LIGHT_PATHS:
             given = request.headers.get("Authorization", "")
@@ -182,7 +183,7 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-cache"})
     await response.prepare(request)
 
-    async def send(event: dict) -> None:
+    async def send(event: dict[str, Any]) -> None:
         if event["type"] == "done":
             event = {"type": "done", "reply": event["reply"].as_dict()}
         await response.write(json.dumps(event).encode() + b"\n")

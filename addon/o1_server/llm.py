@@ -87,6 +87,8 @@ def embedded_model_path(model: EmbeddedModel | None = None, models_dirs: tuple[P
                 return found[0]
         raise FileNotFoundError(f"the embedded model {model.name} needs the package {model.package!r} "
                                 "(script/bootstrap server installs it)")
+    if model.file is None:
+        raise FileNotFoundError(f"the embedded model {model.name} names neither a file nor a package")
     dirs = tuple(models_dirs) or default_models_dirs()
     for folder in dirs:
         path = folder / model.file
@@ -99,7 +101,8 @@ def embedded_model_path(model: EmbeddedModel | None = None, models_dirs: tuple[P
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # (host, port) of an AF_INET socket
+        return port
 
 
 class EmbeddedLLM:
@@ -120,7 +123,7 @@ class EmbeddedLLM:
         # Given in its environment (llama_cpp.server's settings read API_KEY), never on its command line.
         self.api_key = secrets.token_urlsafe(32)
         self._proc: asyncio.subprocess.Process | None = None
-        self._drainer: asyncio.Future | None = None
+        self._drainer: asyncio.Future[None] | None = None
 
     @property
     def api_base(self) -> str:
@@ -163,7 +166,8 @@ class EmbeddedLLM:
         async with aiohttp.ClientSession(headers=self.headers) as http:
             while time.monotonic() - start < timeout:
                 if self._proc.returncode is not None:
-                    err = (await self._proc.stderr.read()).decode(errors="replace")[-2000:]
+                    stderr = await self._proc.stderr.read() if self._proc.stderr is not None else b""
+                    err = stderr.decode(errors="replace")[-2000:]
                     raise RuntimeError(f"embedded LLM server exited: {err}")
                 with contextlib.suppress(aiohttp.ClientError, asyncio.TimeoutError):
                     async with http.get(f"{self.api_base}/models", timeout=aiohttp.ClientTimeout(total=2)) as r:
@@ -192,7 +196,7 @@ class EmbeddedLLM:
                     f"{self.api_base}/chat/completions", json=body, timeout=aiohttp.ClientTimeout(total=300)) as r:
                 await r.read()
             _LOGGER.info("Embedded LLM warmed up in %.1f s", time.monotonic() - start)
-        except (aiohttp.ClientError, asyncio.TimeoutError) as err:
+        except (TimeoutError, aiohttp.ClientError) as err:
             _LOGGER.warning("Embedded LLM warm-up failed: %s", err)
 
     @staticmethod

@@ -41,6 +41,9 @@ REPORT_SECONDS = 60.0
 """Refusals of one uid on one listener are logged and audited at most once in this many seconds."""
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+SockAddr = tuple[Any, ...]
+"""A socket address as ``getpeername``/``getsockname`` give it: ``(host, port)``, or
+``(host, port, flowinfo, scope_id)`` for IPv6."""
 
 _LOOKUPS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="o1-peer")
 """The table reads' own threads (one read at a time per guard): in the loop's default executor a new client
@@ -75,7 +78,7 @@ def _proc_hex(addr: Address, v6_table: bool) -> bytes | None:
         packed = addr.packed
     else:
         return None
-    return b"".join(b"%08X" % struct.unpack("=I", packed[i:i + 4]) for i in range(0, len(packed), 4))
+    return b"".join(b"%08X" % struct.unpack("=I", packed[i:i + 4])[0] for i in range(0, len(packed), 4))
 
 
 _RTM_GETROUTE, _RTM_NEWROUTE, _RTN_LOCAL, _RTA_DST, _RTA_OIF = 26, 24, 2, 1, 4
@@ -129,7 +132,7 @@ def is_local_address(addr: Address, scope_id: int = 0) -> bool:
             with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as probe:
                 probe.bind((str(addr), 0, 0, index))
                 return True
-    target: tuple = (str(addr), 9) if addr.version == 4 else (str(addr), 9, 0, scope_id)
+    target: SockAddr = (str(addr), 9) if addr.version == 4 else (str(addr), 9, 0, scope_id)
     try:
         with socket.socket(family, socket.SOCK_DGRAM) as probe:
             probe.connect(target)
@@ -138,7 +141,7 @@ def is_local_address(addr: Address, scope_id: int = 0) -> bool:
         return False
 
 
-def tcp_peer_uid(peer: tuple, local: tuple, proc_net: Path = PROC_NET,
+def tcp_peer_uid(peer: SockAddr, local: SockAddr, proc_net: Path = PROC_NET,
                  max_bytes: int = MAX_TABLE_BYTES) -> int | None:
     """The uid owning the peer's end of a TCP connection between two sockets of this host, as the kernel
     reports it: the ``uid`` column of the ``/proc/net/tcp`` or ``tcp6`` row whose local address is ``peer``
@@ -150,7 +153,7 @@ def tcp_peer_uid(peer: tuple, local: tuple, proc_net: Path = PROC_NET,
     return tcp_peer_uids([(peer, local)], proc_net, max_bytes)[0]
 
 
-def tcp_peer_uids(pairs: list[tuple[tuple, tuple]], proc_net: Path = PROC_NET,
+def tcp_peer_uids(pairs: list[tuple[SockAddr, SockAddr]], proc_net: Path = PROC_NET,
                   max_bytes: int = MAX_TABLE_BYTES) -> list[int | None]:
     """:func:`tcp_peer_uid` for many ``(peer, local)`` pairs with one read of each table: a burst of new
     clients costs one read, not one each (64 clients connecting at once made 64 reads queue up,
@@ -252,14 +255,14 @@ class SockDiag:
     def close(self) -> None:
         self._sock.close()
 
-    def owner(self, peer: tuple, local: tuple) -> int | None:
+    def owner(self, peer: SockAddr, local: SockAddr) -> int | None:
         """The uid owning the peer's end of a connection of this host (``peer``, ``local`` as
         ``getpeername``/``getsockname`` give them); None when no live socket holds it (none, or an orphaned /
         TIME_WAIT one, inode 0). Raises OSError when the kernel did not answer."""
         found = self.find(peer, local)
         return None if found is None or found[1] == 0 else found[0]
 
-    def find(self, peer: tuple, local: tuple) -> tuple[int, int] | None:
+    def find(self, peer: SockAddr, local: SockAddr) -> tuple[int, int] | None:
         """``(uid, inode)`` of the socket whose local address is ``peer`` and remote address ``local``, or None."""
         peer_addr, local_addr = _address(peer[0]), _address(local[0])
         family = socket.AF_INET6 if peer_addr.version == 6 else socket.AF_INET  # v4-mapped: the kernel maps
@@ -324,7 +327,7 @@ class PeerGuard:
         # (HTTP keep-alive), which spares a probe socket and a /proc/net/tcp read per request.
         self._allowed: weakref.WeakKeyDictionary[Any, Verdict] = weakref.WeakKeyDictionary()
         # Lookups wait here while a table read runs; the next read answers all of them at once.
-        self._waiting: list[tuple[tuple, tuple, asyncio.Future[int | None]]] = []
+        self._waiting: list[tuple[SockAddr, SockAddr, asyncio.Future[int | None]]] = []
         self._reader: asyncio.Task[None] | None = None
         self._use_sock_diag = sock_diag and proc_net == PROC_NET  # another table (a test's): read it
 
@@ -391,7 +394,7 @@ class PeerGuard:
                            peer=name)
         return self._by_uid(uid, name)
 
-    async def _owner(self, peer: tuple, local: tuple) -> int | None:
+    async def _owner(self, peer: SockAddr, local: SockAddr) -> int | None:
         diag = shared_sock_diag() if self._use_sock_diag else None
         if diag is not None:
             try:
@@ -406,7 +409,7 @@ class PeerGuard:
                 # one link). The table does not care.
         return await self._lookup(peer, local)
 
-    def _lookup(self, peer: tuple, local: tuple) -> asyncio.Future[int | None]:
+    def _lookup(self, peer: SockAddr, local: SockAddr) -> asyncio.Future[int | None]:
         """The peer socket's owner, from the next read of the tables (shared by every lookup waiting for it)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int | None] = loop.create_future()
@@ -423,7 +426,7 @@ class PeerGuard:
             if not batch:  # all timed out meanwhile
                 continue
             try:
-                uids = await loop.run_in_executor(_LOOKUPS, tcp_peer_uids, [(p, l) for p, l, _ in batch],
+                uids = await loop.run_in_executor(_LOOKUPS, tcp_peer_uids, [(peer, local) for peer, local, _ in batch],
                                                   self.proc_net)
             except Exception as err:  # noqa: BLE001 - every waiting client is refused (check() logs why)
                 for _, _, future in batch:

@@ -132,10 +132,10 @@ class _Connection:
     state: str = "idle"
     """``idle``, ``recording``, ``ending`` (grace period after an end flag) or ``overflow`` (too long)."""
     audio: bytearray = field(default_factory=bytearray)
-    turns: asyncio.Queue = field(default_factory=asyncio.Queue)
+    turns: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     interrupt: asyncio.Event = field(default_factory=asyncio.Event)
     busy: bool = False
-    finisher: asyncio.Task | None = None
+    finisher: asyncio.Task[None] | None = None
     """Hands the utterance over once the grace period after its end flag is over."""
 
     async def send_json(self, data: dict[str, Any]) -> None:

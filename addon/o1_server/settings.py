@@ -13,9 +13,9 @@ import logging
 import os
 import secrets
 import stat
-from collections.abc import MutableMapping
 import sys
 import uuid
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -351,8 +351,8 @@ def validate_args(args: argparse.Namespace) -> None:
         errors.append(f"{option_name('--stt-compute-type')} must be one of {', '.join(COMPUTE_TYPES)}, "
                       f"not {args.stt_compute_type!r}")
     if args.log_level.upper() not in LOG_LEVELS:
-        errors.append(f"{option_name('--log-level')} must be one of {', '.join(l.lower() for l in LOG_LEVELS)}, "
-                      f"not {args.log_level!r}")
+        levels = ", ".join(level.lower() for level in LOG_LEVELS)
+        errors.append(f"{option_name('--log-level')} must be one of {levels}, not {args.log_level!r}")
     language = args.stt_language
     if language not in ("", "auto") and not (language.replace("_", "-").split("-")[0].isalpha()
                                              and 2 <= len(language.replace("_", "-").split("-")[0]) <= 3):

@@ -24,8 +24,8 @@ from typing import Any
 
 from wyoming.info import Attribution, TtsVoice, TtsVoiceSpeaker
 
-from .voice_config import voice_config_problem
 from .stt import DEFAULT_MAX_PENDING, SerialWorker
+from .voice_config import voice_config_problem
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -468,6 +468,8 @@ class TextToSpeech:
         text: str,
         voice: str | None = None,
         speaker: str | int | None = None,
+        *,
+        language: str | None = None,
         **options: float | None,
     ) -> AsyncIterator[bytes]:
         """Synthesize ``text``, yielding audio one piece (sentence or clause) at a time.
@@ -476,6 +478,7 @@ class TextToSpeech:
             text: plain text (line breaks end sentences).
             voice: requested voice name (see :meth:`open`).
             speaker: speaker name or id for multi-speaker voices.
+            language: wanted language when no voice is named (see :meth:`open`).
             options: ``length_scale``, ``noise_scale``, ``noise_w_scale``.
 
         Yields:
@@ -485,7 +488,7 @@ class TextToSpeech:
         Raises:
             ValueError: empty text, text longer than ``max_chars``, an unknown speaker or a bad option.
         """
-        stream = self.open(voice=voice, speaker=speaker, **options)
+        stream = self.open(voice=voice, speaker=speaker, language=language, **options)
         try:
             stream.feed(text)
             stream.end()
@@ -502,7 +505,9 @@ class TextToSpeech:
         from piper import SynthesisConfig
 
         piper = self._load_voice(voice)
-        config = SynthesisConfig(speaker_id=speaker_id, **options)
+        # The options are parse_options' (the names of OPTION_RANGES); one left out keeps piper's default.
+        config = SynthesisConfig(speaker_id=speaker_id, length_scale=options.get("length_scale"),
+                                 noise_scale=options.get("noise_scale"), noise_w_scale=options.get("noise_w_scale"))
         audio = bytearray()
         for chunk in piper.synthesize(text, syn_config=config):
             if chunk.sample_channels != self.channels or chunk.sample_rate != voice.rate:
@@ -537,7 +542,7 @@ class SpeechStream:
         self.voice = voice.name
         self._text = ""  # unfinished sentence
         self._pieces: collections.deque[str] = collections.deque()
-        self._jobs: collections.deque[concurrent.futures.Future] = collections.deque()
+        self._jobs: collections.deque[concurrent.futures.Future[bytes]] = collections.deque()
         self._chars = 0
         self._pieces_made = 0
         self._ended = False

@@ -100,6 +100,17 @@ def test_torn_line_never_corrupts_the_next_record(tmp_path: Path) -> None:
     assert [r["conversation_id"] for r in audit.read()] == ["one", "two"]
 
 
+def test_end_record_with_an_unhashable_record_id_is_skipped(tmp_path: Path) -> None:
+    # A broken line is skipped: an end record whose record_id is a list once made read() raise TypeError.
+    path = tmp_path / "audit.jsonl"
+    audit = AuditLog(path)
+    audit.record("one", "default", CodeBlock("python", "print(1)", decision="deny"))
+    with path.open("ab") as f:
+        f.write(b'{"event": "end", "record_id": ["x"], "exit_status": 0}\n')
+    audit.record("two", "default", CodeBlock("python", "print(2)", decision="deny"))
+    assert [r["conversation_id"] for r in audit.read()] == ["one", "two"]
+
+
 async def test_lone_surrogate_conversation_id_is_audited_before_it_runs(make_agent, llm: ScriptedLLM,
                                                                         tmp_path: Path) -> None:
     agent = make_agent()

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from o1_server import model_parts
-from o1_server.llm import DEFAULT_EMBEDDED, EMBEDDED_MODELS, EmbeddedLLM, embedded_model, embedded_model_path
+from o1_server.llm import (DEFAULT_EMBEDDED, EMBEDDED_MODELS, EmbeddedLLM, EmbeddedModel, embedded_model,
+                           embedded_model_path)
 from o1_server.settings import settings_from_args
 
 
@@ -41,6 +42,13 @@ def test_a_missing_model_file_says_how_to_get_it(tmp_path: Path) -> None:
     assert embedded_model_path(EMBEDDED_MODELS["qwen2.5-coder-0.5b"], (tmp_path / "none", tmp_path)) == \
         tmp_path / EMBEDDED_MODELS["qwen2.5-coder-0.5b"].file
     assert embedded_model_path(EMBEDDED_MODELS["smollm2-135m"]).suffix == ".gguf"  # from its package
+
+
+def test_a_model_with_neither_file_nor_package_is_a_missing_model(tmp_path: Path) -> None:
+    # It once failed with a TypeError (a folder / None) instead of the FileNotFoundError the caller handles.
+    model = EmbeddedModel("nothing", "nothing", None, None, 100, 1024, "none")
+    with pytest.raises(FileNotFoundError, match="neither a file nor a package"):
+        embedded_model_path(model, (tmp_path,))
 
 
 def fake_part_wheels(folder: Path, prefix: str, chunks: list[bytes]) -> None:

@@ -151,7 +151,8 @@ class AuditLog:
                 continue
             event = entry.pop("event", "decision")  # records written before 2-phase auditing have no event
             if event == "end":
-                start = blocks.get(entry.get("record_id"))
+                record_id = entry.get("record_id")
+                start = blocks.get(record_id) if isinstance(record_id, str) else None
                 if start is not None:
                     start.update({k: v for k, v in entry.items() if k not in ("time", "record_id")})
                     start["completed"] = True

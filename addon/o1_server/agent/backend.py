@@ -20,7 +20,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class TokenCounter:
                 import litellm
 
                 n = int(litellm.token_counter(model=self.model, text=text))
-            except Exception:  # an unknown model or tokenizer: a safe over-estimate
+            except Exception:  # noqa: BLE001 - an unknown model or tokenizer: a safe over-estimate
                 n = -(-len(text) // 3)
         if len(self._known) > 4096:
             self._known.clear()
@@ -91,6 +91,8 @@ class TokenCounter:
         return n
 
     def _ask_server(self, text: str) -> int | None:
+        if self.url is None:
+            return None
         body = json.dumps({"input": text}).encode()
         headers = {"Content-Type": "application/json"}
         if self.api_key and self.api_key != "none":
@@ -134,7 +136,9 @@ def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[st
     fit, the long outputs and texts in it are shortened (marked with "[...]"); the result may exceed the
     budget only when the pinned messages alone do.
     """
-    cost = lambda m: count(message_text(m)) + _MESSAGE_OVERHEAD  # noqa: E731
+    def cost(message: dict[str, Any]) -> int:
+        return count(message_text(message)) + _MESSAGE_OVERHEAD
+
     head = messages[:pinned]
     rest = messages[pinned:]
     total = fixed + sum(cost(m) for m in head)
@@ -168,7 +172,10 @@ def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[st
 class AgentBackend(Protocol):
     """What the sessions need from an agent backend."""
 
-    messages: list[dict[str, Any]]
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation in Open Interpreter's LMC format, changed in place by the sessions."""
+        ...
 
     def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
         """Send one user message; yield the assistant's text deltas; call ``gate`` before each code block."""
@@ -189,7 +196,7 @@ def prepare_offline_environment() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     spec = importlib.util.find_spec("litellm")
     if spec and spec.submodule_search_locations:
-        tokenizers = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
+        tokenizers = Path(next(iter(spec.submodule_search_locations))) / "litellm_core_utils" / "tokenizers"
         if tokenizers.is_dir():
             os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(tokenizers))
 
@@ -209,18 +216,20 @@ def preload(model: str) -> None:
 
 def _sandbox_language(name: str, execute: Execute) -> type:
     """Return an Open Interpreter language class that runs code through ``execute``."""
+    language = name  # the class body defines its own ``name``, which hides the argument there
 
     class SandboxLanguage:
         """A custom Open Interpreter language backed by the o1 sandbox."""
 
-        aliases = LANGUAGE_ALIASES.get(name, ())
+        name = language
+        aliases = LANGUAGE_ALIASES.get(language, ())
 
         def __init__(self) -> None:
             """Open Interpreter inspects __init__'s arguments: take none."""
 
         def run(self, code: str) -> Iterator[dict[str, Any]]:
             """Run ``code``; yield one LMC console output chunk."""
-            yield {"type": "console", "format": "output", "content": execute(name, code)}
+            yield {"type": "console", "format": "output", "content": execute(language, code)}
 
         def stop(self) -> None:
             """Nothing to stop: each block is its own bounded process."""
@@ -228,7 +237,6 @@ def _sandbox_language(name: str, execute: Execute) -> type:
         def terminate(self) -> None:
             """Nothing to terminate: no kernel is kept between blocks."""
 
-    SandboxLanguage.name = name
     return SandboxLanguage
 
 
@@ -325,8 +333,8 @@ class OpenInterpreterBackend:
         messages: list[dict[str, Any]] | None = None,
         cancel: threading.Event | None = None,
     ) -> None:
-        from interpreter import OpenInterpreter  # heavy import (~7 s): done once by the server at start-up
         import litellm
+        from interpreter import OpenInterpreter  # heavy import (~7 s): done once by the server at start-up
 
         self._litellm = litellm
         self._oi = oi = OpenInterpreter()
@@ -369,7 +377,7 @@ class OpenInterpreterBackend:
     @property
     def messages(self) -> list[dict[str, Any]]:
         """The conversation in Open Interpreter's LMC format (JSON-serialisable)."""
-        return self._oi.messages
+        return cast("list[dict[str, Any]]", self._oi.messages)  # Open Interpreter is untyped
 
     def _completions(self, **params: Any) -> Iterator[Any]:
         """One LiteLLM streaming call with a timeout and no retries (Open Interpreter's own retries 4x).
@@ -401,13 +409,13 @@ class OpenInterpreterBackend:
         """Close the HTTP streams of replies that were not read to the end."""
         while self._abandoned:
             response = self._abandoned.pop()
-            stream = getattr(response, "completion_stream", None)
+            stream: Any = getattr(response, "completion_stream", None)
             try:
                 if hasattr(stream, "close"):
                     stream.close()
                 elif hasattr(response, "close"):
                     response.close()
-            except Exception as err:  # closing is best effort: the connection is dropped either way
+            except Exception as err:  # noqa: BLE001 - closing is best effort: the connection is dropped either way
                 _LOGGER.debug("Closing an abandoned LLM stream failed: %s", err)
 
     def set_turn_context(self, text: str) -> None:
@@ -447,9 +455,9 @@ class OpenInterpreterBackend:
                     language = "unlabeled" if _fence_language(self._reply_text) == "" else block.get("format", "")
                     if not gate(language, block.get("content", "")):
                         break  # closing the generator here ends the turn before the code runs
-                elif chunk.get("role") == "assistant" and kind == "message" and chunk.get("content"):
-                    if not (chunk.get("start") or chunk.get("end")):
-                        yield chunk["content"]
+                elif (chunk.get("role") == "assistant" and kind == "message" and chunk.get("content")
+                      and not (chunk.get("start") or chunk.get("end"))):
+                    yield chunk["content"]
             if not produced and not self._stop.is_set():
                 # An HTTP 200 with nothing in it (a model server that ran out of context, a proxy...) is a
                 # failure, not an answer: the caller must not save it as one.

@@ -8,9 +8,9 @@ import datetime
 import logging
 import threading
 import uuid
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar
 
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
@@ -21,6 +21,7 @@ from .session import LOCAL_CHANNEL, Session, SessionManager
 from .types import MAX_TURN_CHARS, AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # Short on purpose: every token of it is evaluated on the first turn of a conversation on a small CPU.
 VOICE_SYSTEM_MESSAGE = (
@@ -126,7 +127,8 @@ class O1Agent:
         """
         async for event in self.ask_stream(text, conversation_id, profile, language, channel, home):
             if event["type"] == "done":
-                return event["reply"]
+                reply: AgentReply = event["reply"]  # the done event carries the turn's AgentReply
+                return reply
         raise AssertionError("ask_stream ended without a reply")  # pragma: no cover
 
     async def ask_stream(self, text: str, conversation_id: str | None = None, profile: str | None = None,
@@ -202,8 +204,9 @@ class O1Agent:
             try:
                 while not (task.done() and events.empty()):
                     getter = asyncio.ensure_future(events.get())
+                    waiting: set[asyncio.Future[Any]] = {getter, task}  # an event, or the turn's end
                     try:
-                        done, _ = await asyncio.wait({getter, task}, timeout=deadline - loop.time(),
+                        done, _ = await asyncio.wait(waiting, timeout=deadline - loop.time(),
                                                      return_when=asyncio.FIRST_COMPLETED)
                     except BaseException:  # cancelled (the caller left): "Task was destroyed but it is pending!"
                         getter.cancel()
@@ -289,32 +292,32 @@ class O1Agent:
         return self.sessions.reset(conversation_id, list(self.profiles.profiles))
 
 
-def _run_in_daemon_thread(fn: Any, *args: Any) -> asyncio.Future:
+def _run_in_daemon_thread(fn: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
     """Run ``fn(*args)`` on a new daemon thread; return an asyncio future of its result.
 
     Unlike ``asyncio.to_thread`` (the loop's default executor, joined when the process exits), a daemon thread
     stuck in a hung LLM request cannot delay the server's exit past the add-on's stop timeout.
     """
     loop = asyncio.get_running_loop()
-    future: asyncio.Future = loop.create_future()
+    future: asyncio.Future[_T] = loop.create_future()
 
-    def settle(result: Any, error: BaseException | None) -> None:
-        if future.done():
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
+    def settle(result: _T) -> None:
+        if not future.done():
             future.set_result(result)
+
+    def fail(error: BaseException) -> None:
+        if not future.done():
+            future.set_exception(error)
 
     def run() -> None:
         try:
             result = fn(*args)
         except BaseException as err:  # noqa: BLE001 - handed to the awaiting coroutine
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-                loop.call_soon_threadsafe(settle, None, err)
+                loop.call_soon_threadsafe(fail, err)
         else:
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(settle, result, None)
+                loop.call_soon_threadsafe(settle, result)
 
     # Its outcome is the awaiting turn's; once that turn was cancelled (its client left) nobody awaits it, and a
     # failure of the thread (the hung request's timeout) was logged as "Future exception was never retrieved".

@@ -17,7 +17,6 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
-
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,16 @@ from .backend import AgentBackend, BackendError
 from .gate import NO_DECISION, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
-from .sandbox import ExecResult, Limits, conversation_uid, conversation_dir, remove_tree, run_code, safe_name, scan_folder
+from .sandbox import (
+    ExecResult,
+    Limits,
+    conversation_dir,
+    conversation_uid,
+    remove_tree,
+    run_code,
+    safe_name,
+    scan_folder,
+)
 from .speech_cleaning import AnswerStream, describe_changes, speakable
 from .types import AgentError, AgentReply, CodeBlock
 
@@ -261,7 +269,8 @@ class Session:
             self.backend.messages[:] = before
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
             if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
-                raise AgentError("llm_unavailable", "I can't reach my language model right now. Please try again later.") from err
+                raise AgentError("llm_unavailable",
+                                 "I can't reach my language model right now. Please try again later.") from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
         # Only a block that printed nothing needs to know what the code changed: worked out at most once, then.
         changes = functools.cache(lambda: self._changes(files_before))
@@ -281,8 +290,9 @@ class Session:
         A confirmation question or a refusal when a block was held; else, when code ran and the profile answers
         from the output (or the model said nothing after it, or the LLM failed after the code ran:
         ``force_output``), what the code printed, or what it changed in the conversation folder when it printed
-        nothing (``changes()``, from :meth:`_changes`, only asked then); else the model's own words (already streamed in live
-        mode); never nothing. A block whose audit record could not be written ran nothing: the user hears why.
+        nothing (``changes()``, from :meth:`_changes`, only asked then); else the model's own words (already
+        streamed in live mode); never nothing. A block whose audit record could not be written ran nothing: the
+        user hears why.
         """
         unaudited = [b for b in blocks if b.decision == "audit_failed"]
         if unaudited:
@@ -397,7 +407,8 @@ def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
     return state
 
 
-def folder_diff(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> tuple[list[str], list[str], list[str]]:
+def folder_diff(before: dict[str, tuple[int, int]],
+                after: dict[str, tuple[int, int]]) -> tuple[list[str], list[str], list[str]]:
     """(created, changed, deleted) relative paths between two ``folder_state`` snapshots."""
     created = [p for p in after if p not in before]
     changed = [p for p in after if p in before and after[p] != before[p]]

@@ -123,7 +123,7 @@ def round_numbers(text: str) -> str:
 def _json_phrase(value: object) -> str | None:
     """Speech for a small flat JSON object ("state on, temperature 21.5"), else None."""
     if isinstance(value, dict) and 0 < len(value) <= 6 and all(
-        isinstance(k, str) and isinstance(v, (str, int, float, bool)) or v is None for k, v in value.items()
+        (isinstance(k, str) and isinstance(v, (str, int, float, bool))) or v is None for k, v in value.items()
     ):
         words = []
         for key, item in value.items():

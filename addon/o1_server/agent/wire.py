@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 import json
+from collections.abc import Iterable
 from typing import Any
 
 MAX_DEPTH = 64
@@ -29,6 +30,7 @@ def loads(data: str | bytes | bytearray, max_depth: int = MAX_DEPTH) -> Any:
     stack = [(value, 1)]
     while stack:  # iterative: the check itself must not recurse
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

@@ -23,19 +23,19 @@ from __future__ import annotations
 import json as _json
 import os as _os
 import socket as _socket
-from typing import Any
+from typing import Any, cast
 
 TIMEOUT = 30.0  # seconds per call (the broker bounds each Home Assistant call itself)
 _ERRORS = {"denied": PermissionError, "not_found": LookupError, "ambiguous": LookupError, "invalid": ValueError}
 
 
-class State(dict):
+class State(dict[str, Any]):
     """One entity's state as Home Assistant reports it (a dict: ``entity_id``, ``name``, ``state``,
     ``attributes``); printing it gives a short sentence. It also compares with a text as its state does
     (``get_state("front door") == "unlocked"``, ignoring case) and converts with ``float()`` as a sensor's
     number, the way code written by a small model tends to use it."""
 
-    __hash__ = None  # type: ignore[assignment]  # a dict: unhashable
+    __hash__ = None  # a dict: unhashable
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
@@ -46,7 +46,8 @@ class State(dict):
         return not self == other
 
     def __float__(self) -> float:
-        return float(self.get("state"))  # ValueError for "on", "unavailable"...
+        state: Any = self.get("state")  # what Home Assistant reported: JSON
+        return float(state)  # ValueError for "on", "unavailable"...
 
     def __str__(self) -> str:
         unit = (self.get("attributes") or {}).get("unit_of_measurement")
@@ -54,7 +55,7 @@ class State(dict):
         return f"{self.get('name') or self.get('entity_id')} is {value}."
 
 
-class States(list):
+class States(list[Any]):
     """Several entity states; printing it gives one sentence per entity."""
 
     def __str__(self) -> str:
@@ -111,54 +112,55 @@ def _state(value: Any) -> Any:
 
 def entities() -> list[dict[str, Any]]:
     """The exposed entities: ``[{"entity_id", "name", "domain", "aliases", "areas", "state"}]``."""
-    return _call("entities")
+    return cast("list[dict[str, Any]]", _call("entities"))
 
 
 def find(name: str, domain: str | None = None) -> dict[str, Any]:
     """The one exposed entity a spoken name means ("kitchen light"); LookupError for none or several."""
-    return _call("find", name=_name(name), domain=domain)
+    return cast("dict[str, Any]", _call("find", name=_name(name), domain=domain))
 
 
 def get_state(name: str) -> State:
     """The live state of one exposed entity (by name or entity id)."""
-    return _state(_call("get_state", name=_name(name)))
+    return cast(State, _state(_call("get_state", name=_name(name))))
 
 
 def states(domain: str | None = None, area: str | None = None) -> States:
     """Live states of the exposed entities, optionally of one domain ("light"; a plural or a device name
     works too) and/or area ("Kitchen")."""
-    return _state(_call("states", domain=domain, area=area))
+    return cast(States, _state(_call("states", domain=domain, area=area)))
 
 
 def turn_on(name: str, **data: Any) -> State | States:
     """Turn on (a lock: lock; a cover: open) an exposed device (or a group: "all lights"); returns its state
     (their states) afterwards."""
-    return _state(_call("turn_on", name=_name(name), **data))
+    return cast("State | States", _state(_call("turn_on", name=_name(name), **data)))
 
 
 def turn_off(name: str, **data: Any) -> State | States:
     """Turn off (a lock: unlock; a cover: close) an exposed device; returns its state afterwards."""
-    return _state(_call("turn_off", name=_name(name), **data))
+    return cast("State | States", _state(_call("turn_off", name=_name(name), **data)))
 
 
 def toggle(name: str, **data: Any) -> State | States:
     """Toggle an exposed device; returns its state afterwards."""
-    return _state(_call("toggle", name=_name(name), **data))
+    return cast("State | States", _state(_call("toggle", name=_name(name), **data)))
 
 
-def lock(name: str) -> State:
+def lock(name: str) -> State | States:
     """Lock an exposed lock; returns its state afterwards."""
     return turn_on(name)
 
 
-def unlock(name: str) -> State:
+def unlock(name: str) -> State | States:
     """Unlock an exposed lock; returns its state afterwards."""
     return turn_off(name)
 
 
 def call_service(domain: str, service: str, entity_id: str | list[str] | None = None, **data: Any) -> States:
     """Call a Home Assistant service on exposed entities (ids or names); returns their states afterwards."""
-    return _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id), **data))
+    return cast(States, _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id),
+                                     **data)))
 
 
 def tool(*name_and_args: Any, **args: Any) -> Any:

@@ -124,7 +124,7 @@ class HomeBroker:
         if wanted:
             try:
                 self._note_changes(self._states(wanted))
-            except Exception:  # noqa: BLE001  the summary is a courtesy; the tool calls' own results stand
+            except Exception:  # the summary is a courtesy; the tool calls' own results stand
                 _LOGGER.debug("Could not read the states after a tool call", exc_info=True)
         with self._lock:
             said = list(self._changed.values())
@@ -241,7 +241,7 @@ class HomeBroker:
         return self._states([self._exposed(name)])[0]
 
     def _op_states(self, domain: str | None = None, area: str | None = None) -> list[dict[str, Any]]:
-        if domain is not None and not isinstance(domain, str) or area is not None and not isinstance(area, str):
+        if (domain is not None and not isinstance(domain, str)) or (area is not None and not isinstance(area, str)):
             raise HomeError("invalid", "states takes a domain and an area, as text.")
         if domain is not None and domain not in {e.domain for e in self.context.entities}:
             # Small models pass a device ("kitchen light") or a plural ("lights") as the domain.

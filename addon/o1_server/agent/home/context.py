@@ -63,7 +63,7 @@ class HomeContext:
         return next((t for t in self.tools if t.endswith(f"__{name}")), None)
 
     @classmethod
-    def from_json(cls, data: Any) -> "HomeContext":
+    def from_json(cls, data: Any) -> HomeContext:
         """Parse the ``home`` object of a turn request. Raises ValueError naming the bad field.
 
         Shape: ``{"entities": [{"entity_id", "name", "aliases": [...], "areas": [...], "domain"?, "state"?,
@@ -96,7 +96,9 @@ def _parse_entity(item: Any) -> Entity:
     if not all(isinstance(n, str) for n in names if n is not None) or not isinstance(areas, list) \
             or not all(isinstance(a, str) for a in areas):
         raise ValueError(f"'home.entities' {item['entity_id']}: names and areas must be strings")
-    attributes = item.get("attributes") if isinstance(item.get("attributes"), dict) else {}
+    attributes = item.get("attributes")
+    if not isinstance(attributes, dict):
+        attributes = {}
     return Entity(item["entity_id"], item["entity_id"].split(".", 1)[0], tuple(n for n in names if n),
                   tuple(areas), None if item.get("state") is None else str(item["state"]), attributes)
 

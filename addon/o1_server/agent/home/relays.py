@@ -47,14 +47,14 @@ class StreamRelay:
         self.intents = any(t == "HassTurnOn" or t.endswith("__HassTurnOn") for t in tools)
         self._emit = emit
         self._timeout = timeout
-        self._pending: dict[str, Future] = {}
+        self._pending: dict[str, Future[Any]] = {}
         self._lock = threading.Lock()
         self._closed = False
 
     def call(self, name: str, args: dict[str, Any]) -> Any:
         """Emit a tool_call event and wait up to the timeout for the integration's answer."""
         call_id = secrets.token_hex(8)
-        future: Future = Future()
+        future: Future[Any] = Future()
         with self._lock:
             if self._closed:
                 raise HomeError("unavailable", "The turn is over, so I can't reach Home Assistant any more.")
@@ -126,7 +126,7 @@ class RestRelay:
 
         import aiohttp
 
-        async def fetch() -> dict[str, Any]:
+        async def fetch() -> Any:  # Home Assistant's JSON answer
             ws_url = self._url.replace("http", "ws", 1) + "/api/websocket"
             timeout = aiohttp.ClientTimeout(total=self._timeout)
             async with aiohttp.ClientSession(timeout=timeout) as client, client.ws_connect(ws_url) as ws:
