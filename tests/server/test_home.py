@@ -659,3 +659,35 @@ def test_reaching_past_o1_ha_is_not_a_home_call(src: str, tmp_path: Path) -> Non
 
     found = policy.classify("python", src, tmp_path)
     assert "process_control" in found.categories and "home_assistant" not in found.categories
+
+
+@pytest.mark.parametrize("answer", [[1], "ok", {"success": True, "result": [1]}, {"success": True},
+                                    {"success": True, "result": {"exposed_entities": ["light.kitchen"]}},
+                                    {"success": False, "result": {"exposed_entities": {}}}])
+async def test_an_exposure_answer_of_another_shape_is_one_clear_failure(answer: object) -> None:
+    """Home Assistant's websocket answering something other than the expose list: HomeError, never a crash."""
+    from o1_server.agent.home import HomeError, RestRelay
+
+    async def websocket(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"type": "auth_required"})
+        await ws.receive_json()
+        await ws.send_json({"type": "auth_ok"})
+        await ws.receive_json()
+        await ws.send_json(answer)
+        await ws.close()
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/api/websocket", websocket)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        relay = RestRelay(f"http://127.0.0.1:{runner.addresses[0][1]}", HA_SECRET)
+        with pytest.raises(HomeError) as err:
+            await asyncio.to_thread(relay.exposed)
+        assert err.value.code == "unavailable" and "exposed" in err.value.message
+    finally:
+        await runner.cleanup()

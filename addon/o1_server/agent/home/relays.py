@@ -143,9 +143,10 @@ class RestRelay:
             raise
         except Exception as err:  # aiohttp/asyncio errors of many kinds: one clear failure
             raise HomeError("unavailable", "I can't read which devices are exposed to me.") from err
-        if not answer.get("success"):
+        result = answer.get("result") if isinstance(answer, dict) and answer.get("success") else None
+        settings = result.get("exposed_entities") if isinstance(result, dict) else None
+        if not isinstance(settings, dict):  # a failure, or an answer of another shape
             raise HomeError("unavailable", "I can't read which devices are exposed to me.")
-        settings = (answer.get("result") or {}).get("exposed_entities") or {}
         return {eid for eid, s in settings.items() if isinstance(s, dict) and s.get(ASSISTANT)}
 
     def context(self) -> HomeContext:
