@@ -61,7 +61,8 @@ def _to_int16_mono(audio: bytes, width: int, channels: int) -> np.ndarray:
         samples = np.frombuffer(audio, dtype="<i4").astype(np.int64) >> 16
     if channels > 1:
         samples = samples.reshape(-1, channels).mean(axis=1)
-    return np.clip(samples, -32768, 32767).astype("<i2")
+    clipped: np.ndarray = np.clip(samples, -32768, 32767)  # numpy's stubs type clip with int bounds as Any
+    return clipped.astype("<i2")
 
 
 class PcmNormalizer:

@@ -343,7 +343,7 @@ class SpeechToText:
         tokenizer = self._tokenizer(language or "en")
         head: list[int] = []
         if prompt:
-            head = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt)[-(whisper.max_length // 2 - 1):]
+            head = [tokenizer.sot_prev, *tokenizer.encode(" " + prompt)[-(whisper.max_length // 2 - 1):]]
         head += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
         budget = min(whisper.max_length - len(head), int(16 + 10 * len(samples) / WHISPER_RATE))
         result = whisper.model.generate(

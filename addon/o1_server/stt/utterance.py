@@ -33,6 +33,8 @@ from .workers import BusyError
 if TYPE_CHECKING:
     from .service import SpeechToText
 
+_Decoded = tuple[str, str | None, bool]  # one pass's text, its language (None: unknown), whether it fell back
+
 
 @dataclass
 class _Pass:
@@ -40,7 +42,7 @@ class _Pass:
 
     start: int
     end: int
-    future: concurrent.futures.Future
+    future: concurrent.futures.Future[_Decoded]
     committed: bool = False
 
 
@@ -262,7 +264,7 @@ class Utterance:
         self._passes += 1
         return _Pass(start=start, end=end, future=future)
 
-    def _decode(self, samples: np.ndarray, previous: list[_Pass]) -> tuple[str, str | None, bool]:
+    def _decode(self, samples: np.ndarray, previous: list[_Pass]) -> _Decoded:
         # Earlier segments ran before this job (one FIFO worker): their text is the decoder's context.
         context = []
         language = self.language
@@ -273,7 +275,7 @@ class Utterance:
                 language = language or lang
         return self._stt._decode_blocking(samples, language, " ".join(t for t in context if t))
 
-    def _plan_final(self) -> list[concurrent.futures.Future]:
+    def _plan_final(self) -> list[concurrent.futures.Future[_Decoded]]:
         """After the last chunk: decide what remains to decode; returns the futures to await, in order."""
         self._analyse_all()
         end = self._samples
@@ -319,10 +321,7 @@ def _repeats(tokens: list[int], min_block: int = 4) -> bool:
     """True when ``tokens`` end with the same block of >= ``min_block`` tokens twice in a row (whisper's
     loop failure; real speech rarely repeats four tokens back to back)."""
     n = len(tokens)
-    for block in range(min_block, n // 2 + 1):
-        if tokens[n - block:] == tokens[n - 2 * block:n - block]:
-            return True
-    return False
+    return any(tokens[n - block:] == tokens[n - 2 * block:n - block] for block in range(min_block, n // 2 + 1))
 
 
 def _repeats_words(text: str, min_block: int = 3) -> bool:

@@ -10,7 +10,9 @@ import collections
 import concurrent.futures
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 DEFAULT_MAX_PENDING = 64
 """Jobs a shared worker queues before refusing new ones (see :class:`BusyError`)."""
@@ -33,8 +35,8 @@ class SerialWorker:
     def __init__(self, name: str, max_pending: int = DEFAULT_MAX_PENDING) -> None:
         self.name = name
         self.max_pending = max_pending
-        self._queue: collections.deque[tuple[concurrent.futures.Future, Callable[..., Any], tuple]] = (
-            collections.deque())
+        self._queue: collections.deque[
+            tuple[concurrent.futures.Future[Any], Callable[..., Any], tuple[Any, ...]]] = collections.deque()
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._busy = False
@@ -50,7 +52,7 @@ class SerialWorker:
         """True when nothing is running or waiting."""
         return not self._busy and not self._queue
 
-    def submit(self, fn: Callable[..., Any], *args: Any, force: bool = False) -> concurrent.futures.Future:
+    def submit(self, fn: Callable[..., _T], *args: Any, force: bool = False) -> concurrent.futures.Future[_T]:
         """Queue ``fn(*args)``.
 
         Args:
@@ -60,7 +62,7 @@ class SerialWorker:
         Raises:
             BusyError: the queue holds ``max_pending`` jobs already.
         """
-        future: concurrent.futures.Future = concurrent.futures.Future()
+        future: concurrent.futures.Future[_T] = concurrent.futures.Future()
         with self._cond:
             if self._closed:
                 raise BusyError(f"{self.name} is stopping")

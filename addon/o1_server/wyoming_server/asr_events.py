@@ -14,6 +14,7 @@ from wyoming.asr import Transcript, TranscriptChunk, TranscriptStart, Transcript
 from wyoming.audio import AudioChunk, AudioStart
 
 from ..stt import BusyError, PcmNormalizer, SpeechToText, Utterance, check_format
+from .base import _HandlerBase
 from .errors import _Rejected
 
 _LOGGER = logging.getLogger(__package__)  # "o1_server.wyoming_server", its name before the package split
@@ -32,11 +33,10 @@ class _AudioStream:
     transcript_started: bool = False
 
 
-class AsrEvents:
+class AsrEvents(_HandlerBase):
     """Speech-to-text requests: an utterance is received, converted and transcribed."""
 
     stt: SpeechToText
-    _peer: str
     _language: str | None
     _audio: _AudioStream | None
     _orphan_audio_reported: bool

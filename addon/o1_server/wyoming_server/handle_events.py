@@ -16,6 +16,7 @@ from wyoming.asr import Transcript
 from wyoming.handle import Handled
 
 from ..agent.types import Agent, AgentError
+from .base import _HandlerBase
 from .errors import _Rejected
 
 _LOGGER = logging.getLogger(__package__)  # "o1_server.wyoming_server", its name before the package split
@@ -27,13 +28,10 @@ cancelled: its code stops and its slot is freed for the next turn)."""
 AGENT_FAILED_MESSAGE = "Sorry, something went wrong while answering."
 
 
-class HandleEvents:
+class HandleEvents(_HandlerBase):
     """Agent turns: the turn runs while the connection is watched for its client leaving."""
 
     agent: Agent | None
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    _peer: str
     _channel: str
 
     async def _client_gone(self) -> None:
@@ -89,6 +87,7 @@ class HandleEvents:
         if turn.cancelled():
             _LOGGER.info("Client %s left during a turn; stopped it", self._peer)
             raise ConnectionResetError("the client left during the turn")
+        reply_context: dict[str, Any]  # sent as the handled event's context (JSON)
         try:
             reply = turn.result()
         except AgentError as err:
@@ -109,6 +108,6 @@ class HandleEvents:
         await self.write_event(Handled(text=answer, context=reply_context).event())
 
 
-def _seen(future: asyncio.Future) -> None:
+def _seen(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()

@@ -185,7 +185,7 @@ class O1EventHandler(AsrEvents, TtsEvents, HandleEvents, AsyncEventHandler):
             await self._send_error(err.code, err.text)
         except (ConnectionError, OSError):
             return False
-        except Exception as err:  # noqa: BLE001 - a bug must not end the server or this connection
+        except Exception as err:  # a bug must not end the server or this connection
             _LOGGER.exception("Error while handling %s from %s", event.type, self._peer)
             await self._send_error("internal_error", f"{type(err).__name__}: {err}")
         return True

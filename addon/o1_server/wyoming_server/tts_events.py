@@ -28,6 +28,7 @@ from wyoming.tts import (
 
 from ..stt import BusyError
 from ..tts import SpeechStream, TextToSpeech, parse_options
+from .base import _HandlerBase
 from .errors import _Rejected
 
 _LOGGER = logging.getLogger(__package__)  # "o1_server.wyoming_server", its name before the package split
@@ -41,16 +42,15 @@ class _TextStream:
     """A streamed synthesis request (synthesize-start ... synthesize-stop)."""
 
     speech: SpeechStream | None
-    task: asyncio.Task | None = None
+    task: asyncio.Task[None] | None = None
     audio_started: bool = False
     failed: bool = False
 
 
-class TtsEvents:
+class TtsEvents(_HandlerBase):
     """Text-to-speech requests: a whole text, or a text stream spoken sentence by sentence as it comes."""
 
     tts: TextToSpeech
-    _peer: str
     _text: _TextStream | None
 
     def _open_speech(self, voice: SynthesizeVoice | None, event: Event) -> SpeechStream:
@@ -132,7 +132,7 @@ class TtsEvents:
         except (ConnectionError, OSError) as err:
             _LOGGER.info("Client %s left while audio was being sent: %s", self._peer, err)
             stream.failed = True
-        except Exception as err:  # noqa: BLE001 - reported to the client; the connection stays usable
+        except Exception as err:  # reported to the client; the connection stays usable
             _LOGGER.exception("Text-to-speech failed")
             stream.failed = True
             speech.close()

@@ -71,7 +71,7 @@ def _event_clauses(events: list[_Event]) -> list[str]:
     for event in events:
         groups.setdefault((event.kind, event.template, event.fallback), []).append(event.target)
     ordered = sorted(groups.items(), key=lambda item: EVENT_ORDER.index(item[0][0]))
-    clauses = []
+    clauses: list[str] = []
     for (kind, template, fallback), targets in ordered:
         if kind == "read" and len(clauses) > 0:
             continue  # reading is not worth mentioning next to anything else

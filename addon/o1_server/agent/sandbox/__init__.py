@@ -15,8 +15,15 @@ from .detection import Isolation, describe_isolation, isolation, prepare, python
 from .folder import MAX_FOLDER_DEPTH, FolderScan, remove_tree, scan_folder
 from .limits import DEFAULT_UIDS, KILLED, MIB, REFUSED, ExecResult, Limits
 from .run import command_for, run_code
-from .uids import (code_runs_as_server_uid, conversation_dir, conversation_uid, is_sandbox_uid, parse_uid_range,
-                   resolve_user, safe_name)
+from .uids import (
+    code_runs_as_server_uid,
+    conversation_dir,
+    conversation_uid,
+    is_sandbox_uid,
+    parse_uid_range,
+    resolve_user,
+    safe_name,
+)
 from .view import ETC_FILES, HELPERS_DIR
 
 __all__ = [
@@ -38,8 +45,8 @@ __all__ = [
     "conversation_dir",
     "conversation_uid",
     "describe_isolation",
-    "isolation",
     "is_sandbox_uid",
+    "isolation",
     "parse_uid_range",
     "prepare",
     "python_reachable_by_others",

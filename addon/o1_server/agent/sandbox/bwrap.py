@@ -23,7 +23,7 @@ _MADE = ("/", "/usr", "/etc", "/tmp", "/proc", "/dev")
 _WITH_SOURCE = ("ro-bind", "bind", "ro-bind-try", "symlink")
 
 
-def bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds: Sequence[str | os.PathLike],
+def bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds: Sequence[str | os.PathLike[str]],
                user: tuple[int, int] | None) -> list[str]:
     """bwrap's arguments up to and including the command prefix that drops to ``user`` (root only)."""
     argv = [iso.bwrap or "bwrap", *(f"--unshare-{name}" for name in NAMESPACES), "--die-with-parent",

@@ -92,13 +92,13 @@ def detect(settings: SandboxSettings) -> Isolation:
     return iso
 
 
-def _probe(iso: Isolation, bwrap: str) -> subprocess.CompletedProcess:
+def _probe(iso: Isolation, bwrap: str) -> subprocess.CompletedProcess[str]:
     """Run ``exit 0`` in a box as a block would get it; also reads bubblewrap's version into ``iso``."""
     probe = Path(f"/tmp/o1-probe-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
         probe.mkdir(mode=0o700)
         user = (iso.uids[0], iso.uids[0]) if iso.uids else ((65534, 65534) if iso.root else None)
-        argv = bwrap_argv(iso, probe, Limits(), False, (), user) + ["/bin/sh", "-c", "exit 0"]
+        argv = [*bwrap_argv(iso, probe, Limits(), False, (), user), "/bin/sh", "-c", "exit 0"]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
         version = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10)
         iso.bwrap_version = version.stdout.strip() or "bubblewrap"

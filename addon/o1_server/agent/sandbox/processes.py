@@ -67,7 +67,7 @@ class ExitWatch:
     the process exits (see ``docs/sandbox.md``). Falls back to ``Popen.wait(timeout)`` where pidfds are
     missing."""
 
-    def __init__(self, proc: subprocess.Popen) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self._proc = proc
         self._fd: int | None = None
         self._poll = select.poll()
@@ -91,7 +91,8 @@ class ExitWatch:
             self._fd = None
 
 
-def stop(proc: subprocess.Popen, block: Block | None, user: tuple[int, int] | None, iso: Isolation) -> None:
+def stop(proc: subprocess.Popen[bytes], block: Block | None, user: tuple[int, int] | None,
+         iso: Isolation) -> None:
     """Kill everything of one block: bwrap's process group (its PID namespace dies with it), the block's
     cgroups, and without namespaces every process of the conversation's own uid."""
     kill_group(proc)
@@ -101,7 +102,7 @@ def stop(proc: subprocess.Popen, block: Block | None, user: tuple[int, int] | No
         kill_uid(user)
 
 
-def kill_group(proc: subprocess.Popen) -> None:
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL the process group of ``proc`` (it leads its own session); ignore one that is gone."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)

@@ -8,6 +8,7 @@ kills everything of the block when it ends. The box and the limits themselves ar
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import subprocess
@@ -18,6 +19,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from .bwrap import bwrap_argv
 from .cgroups import Block, root_tag
@@ -45,7 +47,7 @@ def command_for(language: str, code: str) -> list[str]:
 
 def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None,
              cancel: threading.Event | None = None, *, network: bool = False,
-             binds: Sequence[str | os.PathLike] = ()) -> ExecResult:
+             binds: Sequence[str | os.PathLike[str]] = ()) -> ExecResult:
     """Run one code block in ``cwd`` (its conversation folder) and return its ExecResult; never raises for
     anything the code does.
 
@@ -111,7 +113,7 @@ def _make_block(iso: Isolation, cwd: Path, limits: Limits) -> Block | None:
 
 
 def _spawn(argv: list[str], cwd: Path, child_env: dict[str, str], limits: Limits, user: tuple[int, int] | None,
-           iso: Isolation, block: Block | None) -> subprocess.Popen:
+           iso: Isolation, block: Block | None) -> subprocess.Popen[bytes]:
     """Start the block's process, leading its own session. Raises OSError or SubprocessError."""
     procs = block.procs_files() if block else []
     parent = os.getpid()
@@ -131,7 +133,7 @@ def _spawn(argv: list[str], cwd: Path, child_env: dict[str, str], limits: Limits
 class _Output:
     """The block's output, read on a thread; a block that prints past the hard cap is killed."""
 
-    def __init__(self, proc: subprocess.Popen, limits: Limits) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits) -> None:
         self._proc = proc
         self.chunks: list[bytes] = []
         self.size = 0
@@ -142,7 +144,8 @@ class _Output:
 
     def reader(self) -> None:
         assert self._proc.stdout is not None
-        while data := self._proc.stdout.read1(65536):
+        stdout = cast("io.BufferedReader", self._proc.stdout)  # a binary pipe with the default buffering
+        while data := stdout.read1(65536):
             if self.size < self.hard_cap:
                 self.chunks.append(data)
             self.size += len(data)
@@ -166,8 +169,8 @@ class _Ending:
     over_disk: str | None = None
 
 
-def _watch(proc: subprocess.Popen, block: Block | None, user: tuple[int, int] | None, iso: Isolation, cwd: Path,
-           limits: Limits, cancel: threading.Event | None, output: _Output) -> _Ending:
+def _watch(proc: subprocess.Popen[bytes], block: Block | None, user: tuple[int, int] | None, iso: Isolation,
+           cwd: Path, limits: Limits, cancel: threading.Event | None, output: _Output) -> _Ending:
     """Wait for the block to end, stopping it at its deadline, on ``cancel`` or when its folder grows past its
     caps (checked every 2 s); then kill whatever of it is left and remove its cgroups."""
     exited = ExitWatch(proc)
@@ -200,7 +203,8 @@ def _watch(proc: subprocess.Popen, block: Block | None, user: tuple[int, int] | 
     return ending
 
 
-def _result(proc: subprocess.Popen, output: _Output, ending: _Ending, limits: Limits, start: float) -> ExecResult:
+def _result(proc: subprocess.Popen[bytes], output: _Output, ending: _Ending, limits: Limits,
+            start: float) -> ExecResult:
     """The ExecResult of a block that has ended: its output, cut to size, and why it was stopped."""
     text = output.text()
     flooded = output.flooded

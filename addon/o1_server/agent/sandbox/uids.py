@@ -10,6 +10,7 @@ import hashlib
 import os
 import threading
 from pathlib import Path
+from typing import TypeGuard
 
 from .config import SETTINGS
 from .limits import DEFAULT_UIDS
@@ -72,7 +73,7 @@ def per_conversation_uids() -> tuple[int, int] | None:
     return SETTINGS.uids if os.geteuid() == 0 else None
 
 
-def dedicated(user: tuple[int, int] | None) -> bool:
+def dedicated(user: tuple[int, int] | None) -> TypeGuard[tuple[int, int]]:
     """Whether ``user`` is a conversation's own uid (from the range), so every process of it is the block's."""
     uids = SETTINGS.uids
     return (user is not None and os.geteuid() == 0 and uids is not None

@@ -60,7 +60,7 @@ def python_paths() -> list[str]:
     return found
 
 
-def mounts(cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike] = ()) -> list[Mount]:
+def mounts(cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike[str]] = ()) -> list[Mount]:
     """The box's file system for a block working in ``cwd``, in mount order."""
     # The private /tmp (and /proc, /dev) first: a later mount on top of a bind would hide it, and the checkout
     # (the o1 helpers) or a conversation folder may well live under /tmp.

@@ -10,24 +10,39 @@ import ast
 from collections.abc import Callable
 
 from .. import nested
-from ..findings import _Event, _Report
+from ..findings import _Event
 from ..paths import _URL, HOLE, _host_of
 from ..phrasing import _quote, _quote_all
 from . import allowlist
+from .base import _ScannerBase
 from .names import _bound_names
-from .rules import (_CHDIR, _DELETERS, _DYNAMIC_CODE, _FORKS, _HA_FUNCTIONS, _HA_READS, _OPENERS, _OS_OPEN,
-                    _PATH_BUILDERS, _PATH_DELETE_METHODS, _PATH_WRITE_METHODS, _REFLECTION, _SAFE_DUNDERS,
-                    _TEXT_CALLS, _TEXT_METHODS, _TEXT_PREFIXES, _WRITERS, _command_shape, _is_known, _runs_command)
+from .rules import (
+    _CHDIR,
+    _DELETERS,
+    _DYNAMIC_CODE,
+    _FORKS,
+    _HA_FUNCTIONS,
+    _HA_READS,
+    _OPENERS,
+    _OS_OPEN,
+    _PATH_BUILDERS,
+    _PATH_DELETE_METHODS,
+    _PATH_WRITE_METHODS,
+    _REFLECTION,
+    _SAFE_DUNDERS,
+    _TEXT_CALLS,
+    _TEXT_METHODS,
+    _TEXT_PREFIXES,
+    _WRITERS,
+    _command_shape,
+    _is_known,
+    _runs_command,
+)
 from .values import _Scope
 
 
-class _Calls(ast.NodeVisitor):
+class _Calls(_ScannerBase):
     """Calls: which rule reads a call's arguments, and the rules for commands, code and Home Assistant."""
-
-    report: _Report
-    scope: _Scope
-    depth: int
-    loops: int
 
     def visit_Call(self, node: ast.Call) -> None:
         qualname = self.scope.qualname(node.func)
@@ -35,7 +50,7 @@ class _Calls(ast.NodeVisitor):
         handler = self.call_handler(node, qualname)
         self.called.add(id(node.func))  # called directly: what it gets is analysed here or harmless
         if handler is not None:
-            handler(node, qualname)  # type: ignore[arg-type]
+            handler(node, qualname)  # type: ignore[arg-type]  # None only for call_method, which takes None
         builtin = node.func.id if isinstance(node.func, ast.Name) and node.func.id not in self.local_names else None
         if builtin in ("map", "filter", "sorted", "max", "min"):
             self.callback(node, builtin)
@@ -180,9 +195,8 @@ class _Calls(ast.NodeVisitor):
                 # getattr(obj, "name") on an ordinary object: the same check as obj.name
                 attribute = ast.Attribute(value=node.args[0], attr=names[0],
                                           ctx=ast.Load() if qualname == "getattr" else ast.Store())
-                if names[0].startswith("__") and names[0].endswith("__") and names[0] not in _SAFE_DUNDERS:
-                    self.internals(f"reaches into Python internals ({names[0]})")
-                elif names[0] in allowlist.NEVER_ATTRS:
+                if ((names[0].startswith("__") and names[0].endswith("__") and names[0] not in _SAFE_DUNDERS)
+                        or names[0] in allowlist.NEVER_ATTRS):
                     self.internals(f"reaches into Python internals ({names[0]})")
                 elif qualname == "getattr":
                     if id(node) in self.called:

@@ -7,20 +7,25 @@ from __future__ import annotations
 
 import ast
 
-from ..findings import _Event, _Report
+from ..findings import _Event
 from ..paths import HOLE
 from ..phrasing import _quote_all
 from . import allowlist
-from .rules import (_DELETERS, _OPENERS, _PATH_DELETE_METHODS, _PATH_QUERY_METHODS, _PATH_WRITE_METHODS,
-                    _PROCESS_METHODS, _SAVE_METHODS, _WRITERS)
-from .values import _Scope
+from .base import _ScannerBase
+from .rules import (
+    _DELETERS,
+    _OPENERS,
+    _PATH_DELETE_METHODS,
+    _PATH_QUERY_METHODS,
+    _PATH_WRITE_METHODS,
+    _PROCESS_METHODS,
+    _SAVE_METHODS,
+    _WRITERS,
+)
 
 
-class _Files(ast.NodeVisitor):
+class _Files(_ScannerBase):
     """File calls: what is read, written or deleted, with each path checked against the sandbox."""
-
-    report: _Report
-    scope: _Scope
 
     def call_path_unbound(self, node: ast.Call, qualname: str) -> None:
         """``pathlib.Path.write_text(p, 'x')``: the same as ``p.write_text('x')``."""
@@ -125,8 +130,8 @@ class _Files(ast.NodeVisitor):
         elif method in ("format", "format_map"):
             self.check_format(receiver)
         elif method in _SAVE_METHODS and (node.args or node.keywords):
-            target = self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")
-            self.open_paths(self.paths(target), True, method)
+            saved_to = self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")
+            self.open_paths(self.paths(saved_to), True, method)
         elif method in _PROCESS_METHODS:
             self.report.flag("process_control", f"calls .{method}()",
                              _Event("process", "start or control other programs"))
@@ -139,7 +144,7 @@ class _Files(ast.NodeVisitor):
             return self.is_path(node.left)
         if isinstance(node, ast.Call):
             name = self.scope.qualname(node.func)
-            return bool(name) and name.startswith("pathlib.")  # type: ignore[union-attr]
+            return name is not None and name.startswith("pathlib.")
         return False
 
     def path_write(self, method: str, receiver: tuple[str, ...], node: ast.Call) -> None:

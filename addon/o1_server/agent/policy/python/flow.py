@@ -12,16 +12,13 @@ import posixpath
 from collections.abc import Iterable
 
 from ..paths import HOLE, NAME
+from .base import _ScannerBase
 from .names import _bound_names
-from .values import MAX_VALUES, _combine, _Scope
+from .values import MAX_VALUES, _combine
 
 
-class _Flow(ast.NodeVisitor):
+class _Flow(_ScannerBase):
     """Function and class bodies, branches, ``try``, ``match``, assignments, loops and comprehensions."""
-
-    scope: _Scope
-    loops: int
-    nested: int
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         """A function's body runs later, when outer names may hold other values: inside it a name bound more
@@ -85,7 +82,7 @@ class _Flow(ast.NodeVisitor):
         for name in names:
             known = [e[0].get(name) for e in ends if name in e[0] or name in start[1] or name in e[1]]
             if known and all(v is not None for v in known):
-                merged = itertools.chain.from_iterable(known)  # type: ignore[arg-type]
+                merged = itertools.chain.from_iterable(v for v in known if v is not None)  # all are, just checked
                 env[name] = tuple(dict.fromkeys(merged))[:MAX_VALUES]
         self.scope.env = env
         self.assigned = set().union(*(e[1] for e in ends))
@@ -107,7 +104,7 @@ class _Flow(ast.NodeVisitor):
             self.visit(statement)
         self.join(start, after_body, self.save())
 
-    def visit_Try(self, node: ast.Try) -> None:
+    def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
         """Any statement of the body may raise: handlers and what follows can't rely on its bindings."""
         for statement in node.body:
             self.visit(statement)
@@ -120,7 +117,7 @@ class _Flow(ast.NodeVisitor):
         for statement in node.finalbody:
             self.visit(statement)
 
-    visit_TryStar = visit_Try  # type: ignore[assignment]
+    visit_TryStar = visit_Try
 
     def visit_Match(self, node: ast.Match) -> None:
         self.visit(node.subject)
@@ -155,7 +152,7 @@ class _Flow(ast.NodeVisitor):
             elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             if elements is not None and len(elements) == len(target.elts) and not any(
                     isinstance(e, ast.Starred) for e in [*elements, *target.elts]):
-                for element, item in zip(target.elts, elements):
+                for element, item in zip(target.elts, elements, strict=True):  # lengths checked above
                     self.bind(element, item, self.scope.values(item))
             else:
                 for name in _bound_names(target):
@@ -197,10 +194,10 @@ class _Flow(ast.NodeVisitor):
         elif func == "os.walk" and len(items) == 3:
             top = self.scope.values(args[0]) if args else (".",)
             items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]
-        for element, values in zip(target.elts, items):
+        for element, values in zip(target.elts, items, strict=True):  # one item per element, always
             self.bind(element, None, values)
 
-    def visit_With(self, node: ast.With) -> None:
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
             self.visit(item.context_expr)
             if item.optional_vars is not None:
@@ -210,7 +207,7 @@ class _Flow(ast.NodeVisitor):
             self.visit(statement)
         self.forget(node.body)  # a context manager may stop the body early (contextlib.suppress)
 
-    visit_AsyncWith = visit_With  # type: ignore[assignment]
+    visit_AsyncWith = visit_With
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
@@ -258,8 +255,8 @@ class _Flow(ast.NodeVisitor):
             self.check_strings(iterable)
         start = self.save()
         self.forget(body)
-        if target is not None:
-            self.bind_loop(target, iterable)  # type: ignore[arg-type]
+        if target is not None and iterable is not None:  # a loop with a target (``for``) has an iterable
+            self.bind_loop(target, iterable)
         self.loops += 1
         try:
             for field in ("test", "body"):
@@ -273,7 +270,7 @@ class _Flow(ast.NodeVisitor):
         for child in getattr(node, "orelse", []):
             self.visit(child)
 
-    def visit_For(self, node: ast.For) -> None:
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self.loop(node, node.target, node.iter)
 
     visit_AsyncFor = visit_For
@@ -281,10 +278,10 @@ class _Flow(ast.NodeVisitor):
     def visit_While(self, node: ast.While) -> None:
         self.loop(node)
 
-    def visit_comprehension_node(self, node: ast.AST) -> None:
+    def visit_comprehension_node(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) -> None:
         """List/set/dict comprehensions and generators: generators first, then the element. Their loop
         variables are their own; a generator expression runs later, when outer names may have changed."""
-        generators = node.generators  # type: ignore[attr-defined]
+        generators = node.generators
         self.visit(generators[0].iter)  # evaluated at once, in the enclosing scope
         saved = self.save()
         if isinstance(node, ast.GeneratorExp):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
 from ..paths import HOLE
 from . import allowlist
@@ -45,11 +46,8 @@ def _bound_names(tree: ast.AST) -> frozenset[str]:
             names.add(node.id)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
+                               ast.MatchStar)) and node.name:  # a def or class always has a name
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
@@ -109,6 +107,9 @@ class _Names:
         self.shadowed: set[str] = set()  # names bound here, so not the kernel's modules of the same name
         self.local_names: frozenset[str] = frozenset()  # names the code binds other than by import
         self.import_names: set[str] = set()  # names bound by import: they keep resolving to the module
+
+    if TYPE_CHECKING:
+        def values(self, node: ast.AST | None) -> tuple[str, ...]: ...  # defined by the subclass .values._Scope
 
     def qualname(self, node: ast.AST) -> str | None:
         """The dotted name an expression refers to (``sp.run`` -> ``subprocess.run``), or None."""

@@ -10,23 +10,38 @@ import re
 import string
 
 from ..categories import KIND
-from ..findings import _Event, _Report
+from ..findings import _Event
 from ..paths import HOLE
 from ..phrasing import _quote
 from . import allowlist
+from .base import _ScannerBase
 from .names import _BUILTIN_NAMES, _DEFAULT_NAMES
-from .rules import (_CHDIR, _DELETERS, _OPENERS, _OS_OPEN, _PATH_BUILDERS, _PATH_DELETE_METHODS,
-                    _PATH_WRITE_METHODS, _PROCESS_METHODS, _PY_RULES, _PY_SAFE, _SAFE_DUNDERS, _SAVE_METHODS,
-                    _SUBMODULES, _WRITERS, _is_known, _module_exports, _name_status, _rule_matches, _star_safe,
-                    _walked_module)
-from .values import _Scope
+from .rules import (
+    _CHDIR,
+    _DELETERS,
+    _OPENERS,
+    _OS_OPEN,
+    _PATH_BUILDERS,
+    _PATH_DELETE_METHODS,
+    _PATH_WRITE_METHODS,
+    _PROCESS_METHODS,
+    _PY_RULES,
+    _PY_SAFE,
+    _SAFE_DUNDERS,
+    _SAVE_METHODS,
+    _SUBMODULES,
+    _WRITERS,
+    _is_known,
+    _module_exports,
+    _name_status,
+    _rule_matches,
+    _star_safe,
+    _walked_module,
+)
 
 
-class _References(ast.NodeVisitor):
+class _References(_ScannerBase):
     """Imports, names and attributes: a ``read_only`` block uses only what the allowlist or a rule names."""
-
-    report: _Report
-    scope: _Scope
 
     def apply_rules(self, qualname: str | None) -> None:
         """Flag a qualified name that matches a rule (imports, references and calls alike)."""

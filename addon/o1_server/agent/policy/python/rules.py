@@ -230,7 +230,7 @@ def _runs_command(qualname: str | None) -> bool:
     """Whether a function starts a program given as a command string or words."""
     if qualname in _SHELL_RUNNERS or qualname in _ARGV_RUNNERS:
         return True
-    return bool(qualname) and qualname.startswith(("os.exec", "os.spawn", "os.posix_spawn"))  # type: ignore[union-attr]
+    return qualname is not None and qualname.startswith(("os.exec", "os.spawn", "os.posix_spawn"))
 
 
 def _command_shape(qualname: str) -> tuple[str, int]:

@@ -20,6 +20,7 @@ from .values import _Scope
 
 def _scan_python(code: str, report: _Report, depth: int) -> None:
     """Classify Python code; a SyntaxError (after IPython ``!``/``%`` lines are set aside) is ``unparseable``."""
+    tree: ast.Module | None
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError) as exc:

@@ -10,7 +10,7 @@ import ast
 import itertools
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..paths import HOLE, NAME
 from .names import _Names
@@ -53,7 +53,7 @@ class _Scope(_Names):
         date or time of the standard library (``{date.today()}``)."""
         spec = node.format_spec
         if isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values):
-            text = "".join(str(v.value) for v in spec.values)  # type: ignore[attr-defined]
+            text = "".join(str(v.value) for v in spec.values if isinstance(v, ast.Constant))  # all are, see above
             if re.fullmatch(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?[bdoxXneEfFgG%]", text) and node.conversion == -1:
                 return True
         value = node.value
@@ -151,7 +151,7 @@ class _Scope(_Names):
         return ()
 
 
-def _combine(parts: Sequence[tuple[str, ...]], join: object) -> tuple[str, ...]:
+def _combine(parts: Sequence[tuple[str, ...]], join: Callable[[list[str]], str]) -> tuple[str, ...]:
     """All combinations of the parts' possible values, joined (at most MAX_VALUES)."""
     combos = itertools.islice(itertools.product(*parts), MAX_VALUES)
-    return tuple(join(list(c)) for c in combos)  # type: ignore[operator]
+    return tuple(join(list(c)) for c in combos)

@@ -16,11 +16,35 @@ from ..categories import KIND
 from ..findings import _Event, _Report
 from ..paths import _SAFE_DEVICES, HOLE, NAME
 from ..phrasing import _quote, _quote_all, _speak_path
-from .args import (_command_name, _download_target, _hosts_in, _interpreter_option, _is_remote, _operands,
-                   _option_values, _sed_script_risky)
-from .programs import (_FILE_VALUE_OPTS, _GIT_NETWORK, _GIT_READ, _PATTERN_READERS, _PIP_NAME, _PROCESS_PHRASES,
-                       _PY_MODULE_CLAUSES, _PY_READ_MODULES, _PYTHON_NAME, _QUIET, _READ_VALUE_OPTS,
-                       _READER_OUTPUT_OPTS, _RISKY_VARIABLE, _SHELLS, _TEXT_COMMANDS, _WRAPPERS, _rule_for)
+from .args import (
+    _command_name,
+    _download_target,
+    _hosts_in,
+    _interpreter_option,
+    _is_remote,
+    _operands,
+    _option_values,
+    _sed_script_risky,
+)
+from .programs import (
+    _FILE_VALUE_OPTS,
+    _GIT_NETWORK,
+    _GIT_READ,
+    _PATTERN_READERS,
+    _PIP_NAME,
+    _PROCESS_PHRASES,
+    _PY_MODULE_CLAUSES,
+    _PY_READ_MODULES,
+    _PYTHON_NAME,
+    _QUIET,
+    _READ_VALUE_OPTS,
+    _READER_OUTPUT_OPTS,
+    _RISKY_VARIABLE,
+    _SHELLS,
+    _TEXT_COMMANDS,
+    _WRAPPERS,
+    _rule_for,
+)
 
 
 class _Commands:

@@ -46,7 +46,8 @@ def _parse_bash(code: str) -> list[bashlex.ast.node]:
     previous = sys.gettrace()
     sys.settrace(_CallBudget(calls=20_000 + 100 * len(code), seconds=min(5.0, 1.0 + len(code) / 5000)))
     try:
-        return bashlex.parse(code)
+        trees: list[bashlex.ast.node] = bashlex.parse(code)  # bashlex has no type information
+        return trees
     except _ParseBudgetExceeded as exc:
         raise ValueError(str(exc)) from None
     finally:

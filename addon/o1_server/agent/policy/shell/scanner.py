@@ -96,7 +96,7 @@ class _ShellScanner:
         parts = [p for p in getattr(node, "parts", None) or () if p.kind != "tilde"]
         if not parts:
             return _unquote(self.source[node.pos[0] : node.pos[1]], node.word)
-        text = node.word
+        text: str = node.word  # bashlex has no type information: a word node's text
         for part in parts:
             if part.kind == "parameter":
                 value = self.env.get(part.value, {"HOME": "~", "PWD": "."}.get(part.value, HOLE))
