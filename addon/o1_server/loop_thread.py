@@ -69,11 +69,18 @@ class AgentOnLoop:
         self._agent = agent
         self._loop = loop
 
-    async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                  language: str | None = None, channel: str = "local") -> AgentReply:
+    async def ask(
+        self,
+        text: str,
+        conversation_id: str | None = None,
+        profile: str | None = None,
+        language: str | None = None,
+        channel: str = "local",
+    ) -> AgentReply:
         """:meth:`o1_server.agent.types.Agent.ask` on the agent's loop; raises what it raises."""
-        turn = self._agent.ask(text, conversation_id=conversation_id, profile=profile, language=language,
-                               channel=channel)
+        turn = self._agent.ask(
+            text, conversation_id=conversation_id, profile=profile, language=language, channel=channel
+        )
         try:
             future = asyncio.run_coroutine_threadsafe(turn, self._loop)
         except RuntimeError:  # the agent's loop is closed: the server is stopping

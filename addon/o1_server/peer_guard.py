@@ -78,7 +78,7 @@ def _proc_hex(addr: Address, v6_table: bool) -> bytes | None:
         packed = addr.packed
     else:
         return None
-    return b"".join(b"%08X" % struct.unpack("=I", packed[i:i + 4])[0] for i in range(0, len(packed), 4))
+    return b"".join(b"%08X" % struct.unpack("=I", packed[i : i + 4])[0] for i in range(0, len(packed), 4))
 
 
 _RTM_GETROUTE, _RTM_NEWROUTE, _RTN_LOCAL, _RTA_DST, _RTA_OIF = 26, 24, 2, 1, 4
@@ -141,8 +141,9 @@ def is_local_address(addr: Address, scope_id: int = 0) -> bool:
         return False
 
 
-def tcp_peer_uid(peer: SockAddr, local: SockAddr, proc_net: Path = PROC_NET,
-                 max_bytes: int = MAX_TABLE_BYTES) -> int | None:
+def tcp_peer_uid(
+    peer: SockAddr, local: SockAddr, proc_net: Path = PROC_NET, max_bytes: int = MAX_TABLE_BYTES
+) -> int | None:
     """The uid owning the peer's end of a TCP connection between two sockets of this host, as the kernel
     reports it: the ``uid`` column of the ``/proc/net/tcp`` or ``tcp6`` row whose local address is ``peer``
     and remote address is ``local`` (``(host, port, ...)`` as ``getpeername``/``getsockname`` give them).
@@ -153,8 +154,9 @@ def tcp_peer_uid(peer: SockAddr, local: SockAddr, proc_net: Path = PROC_NET,
     return tcp_peer_uids([(peer, local)], proc_net, max_bytes)[0]
 
 
-def tcp_peer_uids(pairs: list[tuple[SockAddr, SockAddr]], proc_net: Path = PROC_NET,
-                  max_bytes: int = MAX_TABLE_BYTES) -> list[int | None]:
+def tcp_peer_uids(
+    pairs: list[tuple[SockAddr, SockAddr]], proc_net: Path = PROC_NET, max_bytes: int = MAX_TABLE_BYTES
+) -> list[int | None]:
     """:func:`tcp_peer_uid` for many ``(peer, local)`` pairs with one read of each table: a burst of new
     clients costs one read, not one each (64 clients connecting at once made 64 reads queue up,
     and a client arriving behind them, ``/api/health`` included, waited up to 0.4 s). Returns the uids in the
@@ -189,7 +191,7 @@ def _live_owner(table: bytes, needle: bytes) -> int | None:
     start = table.find(needle)
     while start >= 0:
         line_end = table.find(b"\n", start)
-        fields = table[table.rfind(b"\n", 0, start) + 1:None if line_end < 0 else line_end].split()
+        fields = table[table.rfind(b"\n", 0, start) + 1 : None if line_end < 0 else line_end].split()
         # sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
         if len(fields) > 9 and fields[9] != b"0":
             return int(fields[7])
@@ -267,13 +269,18 @@ class SockDiag:
         peer_addr, local_addr = _address(peer[0]), _address(local[0])
         family = socket.AF_INET6 if peer_addr.version == 6 else socket.AF_INET  # v4-mapped: the kernel maps
         scope = peer[3] if len(peer) >= 4 else 0
-        sockid = (self._SOCKID.pack(peer[1], local[1], peer_addr.packed, local_addr.packed)
-                  + self._SOCKID_TAIL.pack(scope, self._NO_COOKIE, self._NO_COOKIE))
+        sockid = self._SOCKID.pack(peer[1], local[1], peer_addr.packed, local_addr.packed) + self._SOCKID_TAIL.pack(
+            scope, self._NO_COOKIE, self._NO_COOKIE
+        )
         body = self._REQUEST.pack(family, socket.IPPROTO_TCP, 0, 0, 0xFFFFFFFF) + sockid  # every TCP state
         with self._lock:
             self._seq = self._seq % 0xFFFFFFFF + 1
-            self._sock.send(self._HEADER.pack(self._HEADER.size + len(body), self._SOCK_DIAG_BY_FAMILY,
-                                              self._NLM_F_REQUEST, self._seq, 0) + body)
+            self._sock.send(
+                self._HEADER.pack(
+                    self._HEADER.size + len(body), self._SOCK_DIAG_BY_FAMILY, self._NLM_F_REQUEST, self._seq, 0
+                )
+                + body
+            )
             while True:  # raises BlockingIOError (an OSError) if the answer is not there
                 data = self._sock.recv(8192, socket.MSG_DONTWAIT)
                 if len(data) >= self._HEADER.size and self._HEADER.unpack_from(data)[3] == self._seq:
@@ -313,8 +320,14 @@ class PeerGuard:
     as besides the sandbox range (an explicit sandbox user).
     """
 
-    def __init__(self, listener: str, audit: Any = None, also: tuple[int, ...] = (),
-                 proc_net: Path = PROC_NET, sock_diag: bool = True) -> None:
+    def __init__(
+        self,
+        listener: str,
+        audit: Any = None,
+        also: tuple[int, ...] = (),
+        proc_net: Path = PROC_NET,
+        sock_diag: bool = True,
+    ) -> None:
         self.listener = listener
         self.audit = audit
         self.also = tuple(also)
@@ -369,8 +382,9 @@ class PeerGuard:
         family = getattr(sock, "family", None)
         if family == socket.AF_UNIX:
             try:
-                _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                                                      struct.calcsize("3i")))
+                _pid, uid, _gid = struct.unpack(
+                    "3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+                )
             except (OSError, struct.error):
                 return Verdict(False, reason="the connecting process could not be identified", peer="local")
             return self._by_uid(uid, "local")
@@ -390,8 +404,9 @@ class PeerGuard:
             _LOGGER.warning("Cannot tell who owns the %s client socket %s: %s", self.listener, name, err)
             return Verdict(False, reason="the connecting process could not be identified", peer=name)
         if uid is None:
-            return Verdict(False, reason="the connecting socket of this host could not be found (closed already?)",
-                           peer=name)
+            return Verdict(
+                False, reason="the connecting socket of this host could not be found (closed already?)", peer=name
+            )
         return self._by_uid(uid, name)
 
     async def _owner(self, peer: SockAddr, local: SockAddr) -> int | None:
@@ -426,8 +441,9 @@ class PeerGuard:
             if not batch:  # all timed out meanwhile
                 continue
             try:
-                uids = await loop.run_in_executor(_LOOKUPS, tcp_peer_uids, [(peer, local) for peer, local, _ in batch],
-                                                  self.proc_net)
+                uids = await loop.run_in_executor(
+                    _LOOKUPS, tcp_peer_uids, [(peer, local) for peer, local, _ in batch], self.proc_net
+                )
             except Exception as err:  # noqa: BLE001 - every waiting client is refused (check() logs why)
                 for _, _, future in batch:
                     if not future.done():
@@ -454,8 +470,14 @@ class PeerGuard:
                 self._reported.clear()
             self._reported[verdict.uid] = (now, 0)
         also = f" ({since} more refused since the last report)" if since else ""
-        _LOGGER.warning("Refused a %s connection from %s (socket uid %s): %s%s", self.listener, verdict.peer,
-                        "unknown" if verdict.uid is None else verdict.uid, verdict.reason, also)
+        _LOGGER.warning(
+            "Refused a %s connection from %s (socket uid %s): %s%s",
+            self.listener,
+            verdict.peer,
+            "unknown" if verdict.uid is None else verdict.uid,
+            verdict.reason,
+            also,
+        )
         record: Callable[..., None] | None = getattr(self.audit, "record_peer", None)
         if record is not None:
             try:
@@ -467,5 +489,7 @@ class PeerGuard:
 def warn_if_blind(guard: PeerGuard) -> None:
     """Log once at start-up when local clients cannot be told from code blocks (blocks run as our uid)."""
     if sandbox.code_runs_as_server_uid(guard.also):
-        _LOGGER.warning("Code blocks run as the server's own uid (server not root or sandbox uids off): the "
-                        "listeners cannot tell a network block's connections from local clients")
+        _LOGGER.warning(
+            "Code blocks run as the server's own uid (server not root or sandbox uids off): the "
+            "listeners cannot tell a network block's connections from local clients"
+        )

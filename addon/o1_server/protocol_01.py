@@ -109,8 +109,7 @@ def split_input_audio(audio: bytes) -> tuple[bytes, int, int, int]:
     if audio[:4] == b"RIFF" and audio[8:12] == b"WAVE":
         try:
             with wave.open(io.BytesIO(audio), "rb") as wav:
-                return (wav.readframes(wav.getnframes()), wav.getframerate(), wav.getsampwidth(),
-                        wav.getnchannels())
+                return (wav.readframes(wav.getnframes()), wav.getframerate(), wav.getsampwidth(), wav.getnchannels())
         except Exception as err:  # wave raises wave.Error, EOFError, RuntimeError... on broken headers
             raise ValueError(f"unreadable WAV audio ({err.__class__.__name__})") from err
     return audio, INPUT_RATE, INPUT_WIDTH, INPUT_CHANNELS
@@ -160,9 +159,17 @@ class LightServer:
         token: the API token clients must present (see docs/protocols.md).
     """
 
-    def __init__(self, stt: SpeechToText, tts: TextToSpeech, agent: Agent, token: str, *,
-                 max_connections: int = MAX_CONNECTIONS, max_unauthenticated: int = MAX_UNAUTHENTICATED,
-                 idle_seconds: float = IDLE_SECONDS) -> None:
+    def __init__(
+        self,
+        stt: SpeechToText,
+        tts: TextToSpeech,
+        agent: Agent,
+        token: str,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        max_unauthenticated: int = MAX_UNAUTHENTICATED,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         if not token:
             raise ValueError("the 01 endpoint needs a token")
         self.stt = stt
@@ -199,20 +206,21 @@ class LightServer:
         """``GET /``: the 01 WebSocket (see docs/protocols.md)."""
         given = self._request_token(request)
         if given is not None and not self._token_ok(given):
-            return web.json_response({"error": "invalid_auth", "message": "The access token is wrong."},
-                                     status=401)
+            return web.json_response({"error": "invalid_auth", "message": "The access token is wrong."}, status=401)
         try:
             rate = int(request.query.get("rate", DEFAULT_OUTPUT_RATE))
         except ValueError:
             rate = -1
         if not MIN_OUTPUT_RATE <= rate <= MAX_OUTPUT_RATE:
-            return web.json_response({"error": "invalid_request",
-                                      "message": f"'rate' must be {MIN_OUTPUT_RATE}..{MAX_OUTPUT_RATE} Hz."},
-                                     status=400)
+            return web.json_response(
+                {"error": "invalid_request", "message": f"'rate' must be {MIN_OUTPUT_RATE}..{MAX_OUTPUT_RATE} Hz."},
+                status=400,
+            )
         for name in ("conversation_id", "profile", "language"):
             if len(request.query.get(name, "")) > 200:
-                return web.json_response({"error": "invalid_request",
-                                          "message": f"'{name}' is longer than 200 characters."}, status=400)
+                return web.json_response(
+                    {"error": "invalid_request", "message": f"'{name}' is longer than 200 characters."}, status=400
+                )
         if request.query.get("language"):
             try:
                 self.stt.start(request.query["language"]).close()
@@ -220,20 +228,27 @@ class LightServer:
                 return web.json_response({"error": "unsupported_language", "message": str(err)}, status=400)
         output = request.query.get("format", "raw")
         if output not in ("raw", "wav"):
-            return web.json_response({"error": "invalid_request",
-                                      "message": "'format' must be raw or wav."}, status=400)
+            return web.json_response(
+                {"error": "invalid_request", "message": "'format' must be raw or wav."}, status=400
+            )
         authenticated = given is not None
         max_msg = self.max_audio_bytes + 1024 if authenticated else PRE_AUTH_FRAME_BYTES
         ws = web.WebSocketResponse(max_msg_size=max_msg)
         if not ws.can_prepare(request).ok:
-            return web.json_response({"error": "invalid_request",
-                                      "message": "This is the 01 WebSocket endpoint: connect with a WebSocket."},
-                                     status=426)
+            return web.json_response(
+                {"error": "invalid_request", "message": "This is the 01 WebSocket endpoint: connect with a WebSocket."},
+                status=426,
+            )
         await ws.prepare(request)
-        if self._open >= self.max_connections or (not authenticated
-                                                  and self._unauthenticated >= self.max_unauthenticated):
-            _LOGGER.warning("Refusing a 01 client from %s: %d sockets open (%d without a token)", request.remote,
-                            self._open, self._unauthenticated)
+        if self._open >= self.max_connections or (
+            not authenticated and self._unauthenticated >= self.max_unauthenticated
+        ):
+            _LOGGER.warning(
+                "Refusing a 01 client from %s: %d sockets open (%d without a token)",
+                request.remote,
+                self._open,
+                self._unauthenticated,
+            )
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await ws.send_str(json.dumps(error_message("busy", "Too many 01 connections; try again later.")))
             await ws.close(code=1013, message=b"busy")  # 1013: try again later (RFC 6455 registry)
@@ -307,7 +322,7 @@ class LightServer:
                 await conn.send_json({"auth": True})
             else:
                 await conn.send_json({"auth": False})
-                await conn.send_error("invalid_auth", "Send {\"auth\": \"<token>\"} first.")
+                await conn.send_error("invalid_auth", 'Send {"auth": "<token>"} first.')
             return
         if "auth" in data:  # already authenticated (query or header): acknowledge like Open Interpreter does
             await conn.send_json({"auth": True})
@@ -329,13 +344,12 @@ class LightServer:
         elif kind == "message" and (data.get("start") is True or data.get("end") is True):
             return  # Open Interpreter's message flags around a typed message: nothing to do
         else:
-            await conn.send_error("invalid_message",
-                                  "Unknown message: send audio start/end flags or a user message.")
+            await conn.send_error("invalid_message", "Unknown message: send audio start/end flags or a user message.")
 
     async def _on_binary(self, conn: _Connection, data: bytes) -> None:
         if not conn.authenticated:
             await conn.send_json({"auth": False})
-            await conn.send_error("invalid_auth", "Send {\"auth\": \"<token>\"} first.")
+            await conn.send_error("invalid_auth", 'Send {"auth": "<token>"} first.')
             return
         if conn.state == "overflow":
             return  # the rest of a too-long utterance, already reported
@@ -417,8 +431,7 @@ class LightServer:
         if text is None:
             try:
                 pcm, rate, width, channels = split_input_audio(turn["audio"])
-                text = "" if not pcm else await self.stt.transcribe(pcm, rate, width, channels,
-                                                                      language=conn.language)
+                text = "" if not pcm else await self.stt.transcribe(pcm, rate, width, channels, language=conn.language)
             except ValueError as err:
                 await conn.send_error("invalid_audio", str(err))
                 await conn.send_json(COMPLETE)
@@ -430,8 +443,13 @@ class LightServer:
                 await conn.send_json(COMPLETE)
                 return
         try:
-            reply = await self.agent.ask(text, conversation_id=conn.conversation_id, profile=conn.profile,
-                                         language=conn.language, channel=conn.channel)
+            reply = await self.agent.ask(
+                text,
+                conversation_id=conn.conversation_id,
+                profile=conn.profile,
+                language=conn.language,
+                channel=conn.channel,
+            )
             answer = reply.answer
         except AgentError as err:
             await conn.send_error(err.code, err.message)
@@ -447,8 +465,7 @@ class LightServer:
         pcm = bytearray()
         try:
             async for audio in self.tts.synthesize(text):
-                chunk = AudioChunk(rate=self.tts.rate, width=self.tts.width, channels=self.tts.channels,
-                                   audio=audio)
+                chunk = AudioChunk(rate=self.tts.rate, width=self.tts.width, channels=self.tts.channels, audio=audio)
                 pcm += converter.convert(chunk).audio
         except ValueError as err:
             await conn.send_error("tts_failed", str(err))
@@ -460,12 +477,13 @@ class LightServer:
             if conn.interrupt.is_set() or conn.ws.closed:
                 break
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await conn.ws.send_bytes(data[offset:offset + MAX_FRAME_BYTES])
+                await conn.ws.send_bytes(data[offset : offset + MAX_FRAME_BYTES])
         await conn.send_json({**AUDIO_END, "format": audio_format})
 
 
-def add_light_routes(app: web.Application, stt: SpeechToText, tts: TextToSpeech, agent: Agent,
-                     token: str, **limits: Any) -> LightServer:
+def add_light_routes(
+    app: web.Application, stt: SpeechToText, tts: TextToSpeech, agent: Agent, token: str, **limits: Any
+) -> LightServer:
     """Add the 01 light protocol's routes (``GET /ping`` and the WebSocket at ``GET /``) to ``app``.
 
     The handler checks the token itself (query ``?token=``, bearer, ``X-API-KEY`` or a first ``{"auth"}`` frame),

@@ -28,8 +28,11 @@ EMBEDDED_LLM = "qwen2.5-coder-1.5b"  # the default: an embedded model's name (se
 SHIPPED_PROFILES = Path(__file__).resolve().parent / "profiles"
 SECRET_ENV = {"token": "O1_TOKEN", "ha_token": "O1_HA_TOKEN", "llm_api_key": "O1_LLM_API_KEY"}
 """Environment variables the secrets may come from (Settings field -> variable name)."""
-_SECRET_FLAGS = {"--token": ("--token-file", "token"), "--ha-token": ("--ha-token-file", "ha_token"),
-                 "--llm-api-key": ("--llm-api-key-file", "llm_api_key")}
+_SECRET_FLAGS = {
+    "--token": ("--token-file", "token"),
+    "--ha-token": ("--ha-token-file", "ha_token"),
+    "--llm-api-key": ("--llm-api-key-file", "llm_api_key"),
+}
 _LOGGER = logging.getLogger(__name__)
 
 
@@ -203,9 +206,11 @@ class _RefusedSecretFlag(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
         file_flag, field_name = _SECRET_FLAGS[option_string or self.option_strings[0]]
-        parser.error(f"{option_string} is not accepted: a secret on the command line is readable by every "
-                     f"local user in /proc/<pid>/cmdline. Put it in a file readable only by you and pass "
-                     f"{file_flag} FILE, or set the environment variable {SECRET_ENV[field_name]}.")
+        parser.error(
+            f"{option_string} is not accepted: a secret on the command line is readable by every "
+            f"local user in /proc/<pid>/cmdline. Put it in a file readable only by you and pass "
+            f"{file_flag} FILE, or set the environment variable {SECRET_ENV[field_name]}."
+        )
 
 
 def _uid_range(text: str) -> tuple[int, int] | None:
@@ -222,17 +227,32 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser for ``o1-server``."""
     p = argparse.ArgumentParser(prog="o1-server", description="o1: Wyoming speech and an Open Interpreter agent")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    p.add_argument("--wyoming-port", type=int, default=DEFAULT_WYOMING_PORT,
-                   help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)")
-    p.add_argument("--api-port", type=int, default=DEFAULT_API_PORT,
-                   help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)")
+    p.add_argument(
+        "--wyoming-port",
+        type=int,
+        default=DEFAULT_WYOMING_PORT,
+        help=f"Wyoming TCP port (default {DEFAULT_WYOMING_PORT}; 0 = a free port)",
+    )
+    p.add_argument(
+        "--api-port",
+        type=int,
+        default=DEFAULT_API_PORT,
+        help=f"HTTP API port, also 01's WebSocket (default {DEFAULT_API_PORT}; 0 = a free port)",
+    )
     p.add_argument("--token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
-    p.add_argument("--token-file", default="",
-                   help="file holding the HTTP API's bearer token (created 0600 if missing; default: "
-                        "$O1_TOKEN, else <data-dir>/api_token)")
+    p.add_argument(
+        "--token-file",
+        default="",
+        help="file holding the HTTP API's bearer token (created 0600 if missing; default: "
+        "$O1_TOKEN, else <data-dir>/api_token)",
+    )
     p.add_argument("--data-dir", default="/data", help="sessions, audit log, sandbox and token live here")
-    p.add_argument("--profiles-dir", action="append", default=[],
-                   help="extra profile folder; later folders override earlier ones and the shipped profiles")
+    p.add_argument(
+        "--profiles-dir",
+        action="append",
+        default=[],
+        help="extra profile folder; later folders override earlier ones and the shipped profiles",
+    )
     p.add_argument("--default-profile", default="default")
     p.add_argument("--sandbox-root", default="", help="default: <data-dir>/sandbox")
     p.add_argument("--stt-model", default="tiny.en", help="'tiny.en' (bundled) or a CTranslate2 model folder")
@@ -251,42 +271,92 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tts-noise-w-scale", type=float, default=None)
     p.add_argument("--tts-voices-dir", action="append", default=[], help="extra folder of piper voices")
     p.add_argument("--tts-max-chars", type=int, default=100_000, help="longest text to synthesize, characters")
-    p.add_argument("--wyoming-max-connections", type=int, default=64,
-                   help="Wyoming connections at once; when full, the longest-idle connection is closed for a new one")
-    p.add_argument("--wyoming-idle-seconds", type=float, default=120.0,
-                   help="seconds a Wyoming connection may send nothing before it is closed (default 120)")
-    p.add_argument("--wyoming-frame-seconds", type=float, default=20.0,
-                   help="seconds one Wyoming event may take to arrive once it began (default 20)")
+    p.add_argument(
+        "--wyoming-max-connections",
+        type=int,
+        default=64,
+        help="Wyoming connections at once; when full, the longest-idle connection is closed for a new one",
+    )
+    p.add_argument(
+        "--wyoming-idle-seconds",
+        type=float,
+        default=120.0,
+        help="seconds a Wyoming connection may send nothing before it is closed (default 120)",
+    )
+    p.add_argument(
+        "--wyoming-frame-seconds",
+        type=float,
+        default=20.0,
+        help="seconds one Wyoming event may take to arrive once it began (default 20)",
+    )
     p.add_argument("--light-max-connections", type=int, default=32, help="01 WebSocket connections at once")
-    p.add_argument("--light-max-unauthenticated", type=int, default=8,
-                   help="01 WebSocket connections at once that have not sent their token yet")
-    p.add_argument("--max-parallel-turns", type=int, default=4,
-                   help="agent turns running at once (each conversation runs one at a time)")
-    p.add_argument("--session-max-age-days", type=float, default=30.0,
-                   help="saved conversations and their sandbox folders unused this long are deleted (0 = never)")
-    p.add_argument("--session-max-count", type=int, default=1000,
-                   help="saved conversations kept; the least recently used beyond this are deleted (0 = no limit)")
-    p.add_argument("--llm-model", default=EMBEDDED_LLM,
-                   help=f"embedded model (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m; default {EMBEDDED_LLM})"
-                        " or a LiteLLM model name (ollama/llama3.1, openai/gpt-4o-mini...)")
-    p.add_argument("--llm-models-dir", action="append", default=[],
-                   help="extra folder holding embedded GGUF files (default: <venv>/../models)")
+    p.add_argument(
+        "--light-max-unauthenticated",
+        type=int,
+        default=8,
+        help="01 WebSocket connections at once that have not sent their token yet",
+    )
+    p.add_argument(
+        "--max-parallel-turns",
+        type=int,
+        default=4,
+        help="agent turns running at once (each conversation runs one at a time)",
+    )
+    p.add_argument(
+        "--session-max-age-days",
+        type=float,
+        default=30.0,
+        help="saved conversations and their sandbox folders unused this long are deleted (0 = never)",
+    )
+    p.add_argument(
+        "--session-max-count",
+        type=int,
+        default=1000,
+        help="saved conversations kept; the least recently used beyond this are deleted (0 = no limit)",
+    )
+    p.add_argument(
+        "--llm-model",
+        default=EMBEDDED_LLM,
+        help=f"embedded model (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m; default {EMBEDDED_LLM})"
+        " or a LiteLLM model name (ollama/llama3.1, openai/gpt-4o-mini...)",
+    )
+    p.add_argument(
+        "--llm-models-dir",
+        action="append",
+        default=[],
+        help="extra folder holding embedded GGUF files (default: <venv>/../models)",
+    )
     p.add_argument("--llm-api-base", default="")
     p.add_argument("--llm-api-key", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
     p.add_argument("--llm-api-key-file", default="", help="file holding the LLM API key (default: $O1_LLM_API_KEY)")
-    p.add_argument("--llm-timeout", type=float, default=30.0,
-                   help="seconds an LLM request may take to send its first token, and between tokens (default 30)")
+    p.add_argument(
+        "--llm-timeout",
+        type=float,
+        default=30.0,
+        help="seconds an LLM request may take to send its first token, and between tokens (default 30)",
+    )
     p.add_argument("--threads", type=int, default=2, help="CPU threads for whisper and the embedded LLM")
-    p.add_argument("--ha-url", default="", help="Home Assistant URL for generated code (add-on: http://supervisor/core)")
+    p.add_argument(
+        "--ha-url", default="", help="Home Assistant URL for generated code (add-on: http://supervisor/core)"
+    )
     p.add_argument("--ha-token", action=_RefusedSecretFlag, help=argparse.SUPPRESS)
-    p.add_argument("--ha-token-file", default="",
-                   help="file holding the Home Assistant token (add-on: the Supervisor token; default: $O1_HA_TOKEN)")
-    p.add_argument("--sandbox-user", default="",
-                   help="run every conversation's code as this one user (name or uid; needs root) instead of "
-                        "one uid per conversation (--sandbox-uids)")
-    p.add_argument("--sandbox-uids", default="100000:65536",
-                   help="FIRST:COUNT host uids handed out one per conversation when running as root "
-                        "(default 100000:65536; 'off': one uid for all, see --sandbox-user)")
+    p.add_argument(
+        "--ha-token-file",
+        default="",
+        help="file holding the Home Assistant token (add-on: the Supervisor token; default: $O1_HA_TOKEN)",
+    )
+    p.add_argument(
+        "--sandbox-user",
+        default="",
+        help="run every conversation's code as this one user (name or uid; needs root) instead of "
+        "one uid per conversation (--sandbox-uids)",
+    )
+    p.add_argument(
+        "--sandbox-uids",
+        default="100000:65536",
+        help="FIRST:COUNT host uids handed out one per conversation when running as root "
+        "(default 100000:65536; 'off': one uid for all, see --sandbox-user)",
+    )
     p.add_argument("--log-level", default="INFO")
     p.add_argument("--version", action="version", version=__version__)
     return p
@@ -294,13 +364,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 # flag -> the add-on option that sets it (addon/rootfs/usr/local/bin/o1-start), named in error messages.
 ADDON_OPTIONS = {
-    "--stt-model": "stt_model", "--stt-language": "stt_language", "--tts-voice": "tts_voice",
-    "--llm-model": "llm_model", "--llm-api-base": "llm_api_base", "--default-profile": "default_profile",
-    "--threads": "threads", "--llm-timeout": "llm_timeout", "--log-level": "log_level",
+    "--stt-model": "stt_model",
+    "--stt-language": "stt_language",
+    "--tts-voice": "tts_voice",
+    "--llm-model": "llm_model",
+    "--llm-api-base": "llm_api_base",
+    "--default-profile": "default_profile",
+    "--threads": "threads",
+    "--llm-timeout": "llm_timeout",
+    "--log-level": "log_level",
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-COMPUTE_TYPES = ("default", "auto", "int8", "int8_float32", "int8_float16", "int8_bfloat16", "int16",
-                 "float16", "bfloat16", "float32")
+COMPUTE_TYPES = (
+    "default",
+    "auto",
+    "int8",
+    "int8_float32",
+    "int8_float16",
+    "int8_bfloat16",
+    "int16",
+    "float16",
+    "bfloat16",
+    "float32",
+)
 """CTranslate2 compute types (``ctranslate2`` documentation, "Quantization")."""
 
 
@@ -348,33 +434,41 @@ def validate_args(args: argparse.Namespace) -> None:
     _check_range(errors, "--tts-noise-scale", args.tts_noise_scale, 0.0, 2.0)
     _check_range(errors, "--tts-noise-w-scale", args.tts_noise_w_scale, 0.0, 2.0)
     if args.stt_compute_type not in COMPUTE_TYPES:
-        errors.append(f"{option_name('--stt-compute-type')} must be one of {', '.join(COMPUTE_TYPES)}, "
-                      f"not {args.stt_compute_type!r}")
+        errors.append(
+            f"{option_name('--stt-compute-type')} must be one of {', '.join(COMPUTE_TYPES)}, "
+            f"not {args.stt_compute_type!r}"
+        )
     if args.log_level.upper() not in LOG_LEVELS:
         levels = ", ".join(level.lower() for level in LOG_LEVELS)
         errors.append(f"{option_name('--log-level')} must be one of {levels}, not {args.log_level!r}")
     language = args.stt_language
-    if language not in ("", "auto") and not (language.replace("_", "-").split("-")[0].isalpha()
-                                             and 2 <= len(language.replace("_", "-").split("-")[0]) <= 3):
-        errors.append(f"{option_name('--stt-language')} must be 'auto' or a language code such as 'en' or "
-                      f"'de', not {language!r}")
+    if language not in ("", "auto") and not (
+        language.replace("_", "-").split("-")[0].isalpha() and 2 <= len(language.replace("_", "-").split("-")[0]) <= 3
+    ):
+        errors.append(
+            f"{option_name('--stt-language')} must be 'auto' or a language code such as 'en' or 'de', not {language!r}"
+        )
     if args.stt_model != "tiny.en" and "/" not in args.stt_model:
-        errors.append(f"{option_name('--stt-model')} must be 'tiny.en' (bundled) or the path of a CTranslate2 "
-                      f"whisper model folder, not {args.stt_model!r}")
+        errors.append(
+            f"{option_name('--stt-model')} must be 'tiny.en' (bundled) or the path of a CTranslate2 "
+            f"whisper model folder, not {args.stt_model!r}"
+        )
     if args.tts_voice != "en_US-joe-medium" and not args.tts_voice.endswith(".onnx"):
-        errors.append(f"{option_name('--tts-voice')} must be 'en_US-joe-medium' (bundled) or the path of a piper "
-                      f".onnx voice, not {args.tts_voice!r}")
+        errors.append(
+            f"{option_name('--tts-voice')} must be 'en_US-joe-medium' (bundled) or the path of a piper "
+            f".onnx voice, not {args.tts_voice!r}"
+        )
     if not args.llm_model.strip():
-        errors.append(f"{option_name('--llm-model')} must be 'embedded' or a LiteLLM model name such as "
-                      "'ollama/llama3.1'")
+        errors.append(
+            f"{option_name('--llm-model')} must be 'embedded' or a LiteLLM model name such as 'ollama/llama3.1'"
+        )
     if args.llm_api_base and not args.llm_api_base.startswith(("http://", "https://")):
         errors.append(f"{option_name('--llm-api-base')} must be an http:// or https:// URL, not {args.llm_api_base!r}")
     if errors:
         raise SettingsError("\n".join(errors))
 
 
-def settings_from_args(argv: list[str] | None = None,
-                       environ: MutableMapping[str, str] | None = None) -> Settings:
+def settings_from_args(argv: list[str] | None = None, environ: MutableMapping[str, str] | None = None) -> Settings:
     """Parse ``argv`` (default: ``sys.argv[1:]``) and the secret variables of ``environ`` (default:
     ``os.environ``; the :data:`SECRET_ENV` variables are removed from it) into Settings.
 

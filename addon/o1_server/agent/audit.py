@@ -64,8 +64,14 @@ class AuditLog:
         """Write the one record of a block whose fate is final without running (or, for callers that ran it
         themselves, with its outcome). Returns its record id. Raises AuditError."""
         record_id = uuid.uuid4().hex
-        self._append({"event": "decision", "record_id": record_id,
-                      **self._decision(conversation_id, profile, block), **_outcome(block)})
+        self._append(
+            {
+                "event": "decision",
+                "record_id": record_id,
+                **self._decision(conversation_id, profile, block),
+                **_outcome(block),
+            }
+        )
         return record_id
 
     @staticmethod
@@ -87,17 +93,37 @@ class AuditLog:
 
         Raises AuditError when the record cannot be written (the broker then refuses the call).
         """
-        self._append({"event": "home", "kind": "home", "record_id": uuid.uuid4().hex, "time": _now(),
-                      "conversation_id": conversation_id, "profile": profile, **call})
+        self._append(
+            {
+                "event": "home",
+                "kind": "home",
+                "record_id": uuid.uuid4().hex,
+                "time": _now(),
+                "conversation_id": conversation_id,
+                "profile": profile,
+                **call,
+            }
+        )
 
     def record_peer(self, listener: str, peer: str, uid: int | None, reason: str, more: int = 0) -> None:
         """Append one record of a refused client connection (``kind: "peer"``): the ``listener`` (``wyoming``,
         ``http``), the ``peer`` address, the ``uid`` owning its socket (None: unknown), the ``reason`` and how
         many ``more`` were refused since the last such record (refusals are recorded at a bounded pace).
         Raises AuditError."""
-        self._append({"event": "peer", "kind": "peer", "record_id": uuid.uuid4().hex, "time": _now(),
-                      "conversation_id": None, "listener": listener, "peer": peer, "uid": uid, "reason": reason,
-                      "more": more})
+        self._append(
+            {
+                "event": "peer",
+                "kind": "peer",
+                "record_id": uuid.uuid4().hex,
+                "time": _now(),
+                "conversation_id": None,
+                "listener": listener,
+                "peer": peer,
+                "uid": uid,
+                "reason": reason,
+                "more": more,
+            }
+        )
 
     def _append(self, entry: dict[str, Any]) -> None:
         """Write one line durably (flushed and fsynced). Raises AuditError on any failure."""

@@ -63,8 +63,9 @@ class TokenCounter:
     then to len(text)/3 (rounded up), so counting never fails.
     """
 
-    def __init__(self, model: str, tokenize_url: str | None = None, timeout: float = 10.0,
-                 api_key: str | None = None) -> None:
+    def __init__(
+        self, model: str, tokenize_url: str | None = None, timeout: float = 10.0, api_key: str | None = None
+    ) -> None:
         self.model = model
         self.url = tokenize_url
         self.api_key = api_key
@@ -125,8 +126,9 @@ def turn_starts(messages: list[dict[str, Any]], first: int = 0) -> list[int]:
     return [i for i in range(first, len(messages)) if messages[i].get("role") == "user"]
 
 
-def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[str], int], pinned: int = 0,
-                fixed: int = 0) -> list[dict[str, Any]]:
+def fit_history(
+    messages: list[dict[str, Any]], budget: int, count: Callable[[str], int], pinned: int = 0, fixed: int = 0
+) -> list[dict[str, Any]]:
     """Return the newest whole turns of ``messages`` that fit in ``budget`` tokens, after ``pinned`` leading
     messages (worked examples) that are always kept. ``fixed`` is what the prompt costs besides (system message,
     the new user text).
@@ -136,6 +138,7 @@ def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[st
     fit, the long outputs and texts in it are shortened (marked with "[...]"); the result may exceed the
     budget only when the pinned messages alone do.
     """
+
     def cost(message: dict[str, Any]) -> int:
         return count(message_text(message)) + _MESSAGE_OVERHEAD
 
@@ -144,7 +147,7 @@ def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[st
     total = fixed + sum(cost(m) for m in head)
     starts = turn_starts(rest)
     if starts and starts[0] != 0:
-        rest = rest[starts[0]:]  # a headless fragment (from an older, broken save): drop it
+        rest = rest[starts[0] :]  # a headless fragment (from an older, broken save): drop it
         starts = turn_starts(rest)
     kept_from = len(rest)
     used = total
@@ -157,7 +160,7 @@ def fit_history(messages: list[dict[str, Any]], budget: int, count: Callable[[st
     kept = rest[kept_from:]
     if not kept and starts:
         # Not even the newest turn fits: keep its question and shorten the rest of it.
-        last = [dict(m) for m in rest[starts[-1]:]]
+        last = [dict(m) for m in rest[starts[-1] :]]
         room = max(budget - total, 0)
         per = max(room // max(len(last), 1), 16)
         for m in last:
@@ -312,7 +315,7 @@ def _split_backticks(chunk: Any) -> Iterator[Any]:
     head = content.rstrip("`")
     if head and head != content:
         yield {"choices": [{"index": 0, "delta": {"role": "assistant", "content": head}, "finish_reason": None}]}
-        yield {"choices": [{"index": 0, "delta": {"content": content[len(head):]}, "finish_reason": None}]}
+        yield {"choices": [{"index": 0, "delta": {"content": content[len(head) :]}, "finish_reason": None}]}
         return
     yield chunk
 
@@ -455,8 +458,12 @@ class OpenInterpreterBackend:
                     language = "unlabeled" if _fence_language(self._reply_text) == "" else block.get("format", "")
                     if not gate(language, block.get("content", "")):
                         break  # closing the generator here ends the turn before the code runs
-                elif (chunk.get("role") == "assistant" and kind == "message" and chunk.get("content")
-                      and not (chunk.get("start") or chunk.get("end"))):
+                elif (
+                    chunk.get("role") == "assistant"
+                    and kind == "message"
+                    and chunk.get("content")
+                    and not (chunk.get("start") or chunk.get("end"))
+                ):
                     yield chunk["content"]
             if not produced and not self._stop.is_set():
                 # An HTTP 200 with nothing in it (a model server that ran out of context, a proxy...) is a
@@ -484,13 +491,15 @@ class OpenInterpreterBackend:
         before = len(self._oi.messages)
         self._oi.messages = fit_history(self._oi.messages, budget, self._counter.count, self.pinned, fixed)
         if len(self._oi.messages) != before:
-            _LOGGER.info("Conversation trimmed from %d to %d messages to fit %d tokens", before,
-                         len(self._oi.messages), self._context_window)
+            _LOGGER.info(
+                "Conversation trimmed from %d to %d messages to fit %d tokens",
+                before,
+                len(self._oi.messages),
+                self._context_window,
+            )
 
     def _drop_dangling_code(self) -> None:
         """A stopped turn leaves an assistant code message with no output: record that it did not run."""
         msgs = self._oi.messages
         if msgs and msgs[-1].get("type") == "code":
-            msgs.append(
-                {"role": "computer", "type": "console", "format": "output", "content": "(not run)"}
-            )
+            msgs.append({"role": "computer", "type": "console", "format": "output", "content": "(not run)"})

@@ -50,8 +50,13 @@ class Gate:
     confirmation (``{"block": dict, "summary": str, "channel": str}``).
     """
 
-    def __init__(self, turn: Turn, run_block: Callable[[CodeBlock], ExecResult],
-                 emit_block: Callable[[CodeBlock], None], hold: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(
+        self,
+        turn: Turn,
+        run_block: Callable[[CodeBlock], ExecResult],
+        emit_block: Callable[[CodeBlock], None],
+        hold: Callable[[dict[str, Any]], None],
+    ) -> None:
         self.turn = turn
         self.blocks: list[CodeBlock] = []  # every block of the turn, in order
         self.held: list[CodeBlock] = []  # blocks that did not run: denied, or waiting for a confirmation
@@ -78,8 +83,9 @@ class Gate:
         language = canonical_language(language)
         found = policy.classify(language, code, self.turn.workdir)
         decision = policy.decide(self.turn.profile.policy, found)
-        block = CodeBlock(language, code, decision=decision.action, category=sorted(found.categories),
-                          reason=decision.reason)
+        block = CodeBlock(
+            language, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason
+        )
         self.blocks.append(block)
         if decision.action == "allow":
             self._admitted = block
@@ -97,11 +103,21 @@ class Gate:
             return CodeBlock(language, code, decision="skipped", reason=f"more than {cap} code blocks in one turn")
         language = canonical_language(language)
         if language not in self.turn.profile.languages:
-            return CodeBlock(language, code, decision="deny", category=["unparseable"],
-                             reason=f"This profile does not run {language or 'that kind of'} code.")
+            return CodeBlock(
+                language,
+                code,
+                decision="deny",
+                category=["unparseable"],
+                reason=f"This profile does not run {language or 'that kind of'} code.",
+            )
         if len(code) > MAX_BLOCK_CHARS:
-            return CodeBlock(language, code, decision="deny", category=["unparseable"],
-                             reason=f"That code is too long to check (over {MAX_BLOCK_CHARS:,} characters).")
+            return CodeBlock(
+                language,
+                code,
+                decision="deny",
+                category=["unparseable"],
+                reason=f"That code is too long to check (over {MAX_BLOCK_CHARS:,} characters).",
+            )
         return None
 
     def confirm(self, block: CodeBlock) -> None:
@@ -132,8 +148,9 @@ class Gate:
         return result.output or "(no output)"
 
     def _refuse_undecided(self, language: str, code: str) -> str:
-        _LOGGER.error("A %s block reached the sandbox without a decision in %r: not run", language,
-                      self.turn.conversation_id)
+        _LOGGER.error(
+            "A %s block reached the sandbox without a decision in %r: not run", language, self.turn.conversation_id
+        )
         block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"], reason=NO_DECISION)
         self.blocks.append(block)
         self.held.append(block)
@@ -146,8 +163,9 @@ class Gate:
         try:
             return self.turn.audit.start(self.turn.conversation_id, self.turn.profile.name, block)
         except AuditError as err:
-            _LOGGER.error("Audit log unwritable, not running a block in %r: %s", self.turn.conversation_id,
-                          err.__cause__)
+            _LOGGER.error(
+                "Audit log unwritable, not running a block in %r: %s", self.turn.conversation_id, err.__cause__
+            )
             block.decision = "audit_failed"
             block.reason = err.message
             self.turn.cancelled.set()  # no further block of this turn may run either

@@ -92,7 +92,8 @@ PROFILE_SCHEMA = vol.Schema(
         # The Home Assistant LLM API(s) the o1 integration uses for this profile's turns (HA's own ids, like
         # core's ollama/openai agents' option; "assist" is HA's built-in one). An agent's own option wins.
         vol.Optional("llm_hass_api", default=["assist"]): vol.All(
-            vol.Any(vol.All(str, lambda v: [v]), [vol.All(str, vol.Length(min=1))]), vol.Length(max=10)),
+            vol.Any(vol.All(str, lambda v: [v]), [vol.All(str, vol.Length(min=1))]), vol.Length(max=10)
+        ),
         vol.Optional("answer_style", default="voice"): vol.In(["voice", "text"]),
         # Aids for small models: how the user's text is put to the LLM, worked examples placed at the start
         # of every conversation, and whether the answer is the model's last words or the code's output.
@@ -281,8 +282,13 @@ def load_profiles(folders: tuple[Path, ...] | list[Path]) -> ProfileStore:
                 store.errors.append(error)
                 continue
             if profile.name in here:  # two files of one folder: neither silently hides the other
-                error = ProfileError(path, None, "name", f"{profile.name!r} is already defined by "
-                                     f"{here[profile.name].name} in the same folder; this file is ignored")
+                error = ProfileError(
+                    path,
+                    None,
+                    "name",
+                    f"{profile.name!r} is already defined by "
+                    f"{here[profile.name].name} in the same folder; this file is ignored",
+                )
                 _LOGGER.error("Profile not loaded: %s", error)
                 store.errors.append(error)
                 continue

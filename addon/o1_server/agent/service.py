@@ -71,9 +71,16 @@ class O1Agent:
         # Home Assistant is reached only through the broker: generated code never sees ha_url or ha_token.
         direct = RestRelay(ha_url, ha_token) if ha_url and ha_token else None
         self.home = HomeGateway(data_dir / "run", self.audit.record_home, direct, user)
-        self.sessions = SessionManager(data_dir, sandbox_root, self.audit, self._make_backend,
-                                       home=self.home, user=user,
-                                       max_age_days=session_max_age_days, max_count=session_max_count)
+        self.sessions = SessionManager(
+            data_dir,
+            sandbox_root,
+            self.audit,
+            self._make_backend,
+            home=self.home,
+            user=user,
+            max_age_days=session_max_age_days,
+            max_count=session_max_count,
+        )
         self._relays: dict[str, StreamRelay] = {}  # turn_id -> the streaming turn's relay
         self._slots = asyncio.Semaphore(max_parallel)
         self._turn_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # conversation id -> (lock, users)
@@ -91,11 +98,25 @@ class O1Agent:
         if llm["model"] == "inherit":
             # The server's LLM: never ask for more context than it was started with; count with its tokenizer.
             base = self.default_llm
-            return LLMConfig(base.model, base.api_base, base.api_key, llm["temperature"],
-                             min(llm["context_window"], base.context_window), llm["max_tokens"], timeout,
-                             base.tokenize_url)
-        return LLMConfig(llm["model"], llm["api_base"], profile.llm_api_key(), llm["temperature"],
-                         llm["context_window"], llm["max_tokens"], timeout)
+            return LLMConfig(
+                base.model,
+                base.api_base,
+                base.api_key,
+                llm["temperature"],
+                min(llm["context_window"], base.context_window),
+                llm["max_tokens"],
+                timeout,
+                base.tokenize_url,
+            )
+        return LLMConfig(
+            llm["model"],
+            llm["api_base"],
+            profile.llm_api_key(),
+            llm["temperature"],
+            llm["context_window"],
+            llm["max_tokens"],
+            timeout,
+        )
 
     def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
@@ -105,8 +126,14 @@ class O1Agent:
             system += "\n" + profile.persona.strip()
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
         # refuses the languages the profile does not allow.
-        return OpenInterpreterBackend(self.llm_for(profile), system, LANGUAGES, session.execute,
-                                      profile.limits["output_chars"], cancel=session.cancelled)
+        return OpenInterpreterBackend(
+            self.llm_for(profile),
+            system,
+            LANGUAGES,
+            session.execute,
+            profile.limits["output_chars"],
+            cancel=session.cancelled,
+        )
 
     def profile(self, name: str | None) -> Profile:
         """Return the profile called ``name`` (default profile when None). Raises AgentError(unknown_profile)."""
@@ -117,9 +144,15 @@ class O1Agent:
             raise AgentError("unknown_profile", f"There is no profile called {chosen}. Known profiles: {known}.")
         return profile
 
-    async def ask(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                  language: str | None = None, channel: str = LOCAL_CHANNEL,
-                  home: HomeContext | None = None) -> AgentReply:
+    async def ask(
+        self,
+        text: str,
+        conversation_id: str | None = None,
+        profile: str | None = None,
+        language: str | None = None,
+        channel: str = LOCAL_CHANNEL,
+        home: HomeContext | None = None,
+    ) -> AgentReply:
         """Answer one user turn within the profile's seconds_per_turn. Raises AgentError.
 
         Home Assistant calls of this turn go through the server's own HA access (no relay: nobody would
@@ -131,9 +164,16 @@ class O1Agent:
                 return reply
         raise AssertionError("ask_stream ended without a reply")  # pragma: no cover
 
-    async def ask_stream(self, text: str, conversation_id: str | None = None, profile: str | None = None,
-                         language: str | None = None, channel: str = LOCAL_CHANNEL,
-                         home: HomeContext | None = None, relay: bool = False) -> AsyncIterator[dict[str, Any]]:
+    async def ask_stream(
+        self,
+        text: str,
+        conversation_id: str | None = None,
+        profile: str | None = None,
+        language: str | None = None,
+        channel: str = LOCAL_CHANNEL,
+        home: HomeContext | None = None,
+        relay: bool = False,
+    ) -> AsyncIterator[dict[str, Any]]:
         """Answer one user turn as a stream of events, within the profile's seconds_per_turn.
 
         Yields ``{"type": "delta", "text"}`` (the spoken answer, sentence by sentence; concatenated they are
@@ -156,8 +196,9 @@ class O1Agent:
         if not isinstance(text, str) or not text.strip():
             raise AgentError("invalid_request", "I didn't hear a question.")
         if len(text) > MAX_TURN_CHARS:
-            raise AgentError("invalid_request",
-                             f"That was too long for me. Please ask in at most {MAX_TURN_CHARS} characters.")
+            raise AgentError(
+                "invalid_request", f"That was too long for me. Please ask in at most {MAX_TURN_CHARS} characters."
+            )
         if self._closing:
             raise AgentError("busy", "I'm restarting. Please try again in a moment.")
         # Lone surrogates (a Wyoming client's JSON may hold "\ud800") cannot be sent to the LLM: they become "?".
@@ -206,8 +247,9 @@ class O1Agent:
                     getter = asyncio.ensure_future(events.get())
                     waiting: set[asyncio.Future[Any]] = {getter, task}  # an event, or the turn's end
                     try:
-                        done, _ = await asyncio.wait(waiting, timeout=deadline - loop.time(),
-                                                     return_when=asyncio.FIRST_COMPLETED)
+                        done, _ = await asyncio.wait(
+                            waiting, timeout=deadline - loop.time(), return_when=asyncio.FIRST_COMPLETED
+                        )
                     except BaseException:  # cancelled (the caller left): "Task was destroyed but it is pending!"
                         getter.cancel()
                         raise
@@ -279,9 +321,13 @@ class O1Agent:
         state = self.sessions.find(conversation_id, profile)
         if state is None:
             return None
-        return {"conversation_id": conversation_id, "profile": state.get("profile"),
-                "turns": state.get("turns", []), "pending": state.get("pending") is not None,
-                "workdir": str(self.sessions.workdir(state.get("storage_id") or conversation_id))}
+        return {
+            "conversation_id": conversation_id,
+            "profile": state.get("profile"),
+            "turns": state.get("turns", []),
+            "pending": state.get("pending") is not None,
+            "workdir": str(self.sessions.workdir(state.get("storage_id") or conversation_id)),
+        }
 
     def cancel(self, conversation_id: str) -> bool:
         """Stop the running turn of a conversation held in memory. Returns whether it was there."""

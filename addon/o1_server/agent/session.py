@@ -111,7 +111,7 @@ class Session:
             self._backend = self._factory(self.profile, self)
             examples = self.profile.example_messages()
             self._backend.messages[:] = self._messages or examples
-            if hasattr(self._backend, "pinned") and self._backend.messages[:len(examples)] == examples:
+            if hasattr(self._backend, "pinned") and self._backend.messages[: len(examples)] == examples:
                 self._backend.pinned = len(examples)  # the worked examples are never trimmed away
         return self._backend
 
@@ -130,10 +130,10 @@ class Session:
         gate just admitted runs (see :mod:`.gate`); without a gate nothing runs."""
         gate = self._gate
         if gate is None:
-            block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"],
-                              reason=NO_DECISION)
-            _LOGGER.error("A %s block reached the sandbox outside a turn in %r: not run", language,
-                          self.conversation_id)
+            block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"], reason=NO_DECISION)
+            _LOGGER.error(
+                "A %s block reached the sandbox outside a turn in %r: not run", language, self.conversation_id
+            )
             self._record(block)
             return f"(not run: {NO_DECISION})"
         return gate.run(language, code)
@@ -144,8 +144,16 @@ class Session:
         broker socket, bound into the box."""
         network = block.decision == "allow" and "network" in block.category
         binds = (str(self._capability.path),) if self._capability is not None else ()
-        return run_code(block.language, block.code, self.workdir, self.limits(), self._code_env(), self.cancelled,
-                        network=network, binds=binds)
+        return run_code(
+            block.language,
+            block.code,
+            self.workdir,
+            self.limits(),
+            self._code_env(),
+            self.cancelled,
+            network=network,
+            binds=binds,
+        )
 
     def _new_gate(self, channel: str) -> Gate:
         """The gate of one turn (see :mod:`.gate`)."""
@@ -176,9 +184,14 @@ class Session:
         if self._home is None:
             return
         try:
-            self._capability = self._home.open(self.conversation_id, self.profile.name,
-                                               self.profile.home_assistant, home, emit,
-                                               conversation_uid(self.workdir) or self.user)
+            self._capability = self._home.open(
+                self.conversation_id,
+                self.profile.name,
+                self.profile.home_assistant,
+                home,
+                emit,
+                conversation_uid(self.workdir) or self.user,
+            )
         except OSError as err:  # no socket: the code hears "no access", nothing else breaks
             _LOGGER.error("Could not open the Home Assistant socket for %s: %s", self.conversation_id, err)
             return
@@ -209,8 +222,14 @@ class Session:
             self._emit({"type": "code", "block": block.as_dict()})
 
     # ------------------------------------------------------------------ turns
-    def turn(self, text: str, emit: Emit | None = None, abandoned: threading.Event | None = None,
-             channel: str = LOCAL_CHANNEL, home: HomeTurn | None = None) -> AgentReply:
+    def turn(
+        self,
+        text: str,
+        emit: Emit | None = None,
+        abandoned: threading.Event | None = None,
+        channel: str = LOCAL_CHANNEL,
+        home: HomeTurn | None = None,
+    ) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
         ``emit`` (optional, called from this worker thread) gets the answer's sentences and each code block
@@ -242,8 +261,9 @@ class Session:
                 self._emit = None
                 self.running = False
                 self.cancelled.clear()
-            self.turns.append({"text": text, "answer": reply.answer,
-                               "code_blocks": [b.as_dict() for b in reply.code_blocks]})
+            self.turns.append(
+                {"text": text, "answer": reply.answer, "code_blocks": [b.as_dict() for b in reply.code_blocks]}
+            )
             return reply
 
     def _answer(self, live: bool) -> AnswerStream:
@@ -269,22 +289,30 @@ class Session:
             self.backend.messages[:] = before
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
             if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
-                raise AgentError("llm_unavailable",
-                                 "I can't reach my language model right now. Please try again later.") from err
+                raise AgentError(
+                    "llm_unavailable", "I can't reach my language model right now. Please try again later."
+                ) from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
         # Only a block that printed nothing needs to know what the code changed: worked out at most once, then.
         changes = functools.cache(lambda: self._changes(files_before))
         # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
         # what the code did instead.
-        for message in self.backend.messages[len(before):]:
+        for message in self.backend.messages[len(before) :]:
             if message.get("type") == "console" and message.get("content") == "(no output)" and changes():
                 message["content"] = f"(no output) {changes()}"
         text_out = answer.finish(self._tail(answer, blocks, held, changes, force_output=llm_failed))
-        return AgentReply(self.conversation_id, self.profile.name, text_out, blocks,
-                          continue_conversation=self.pending is not None)
+        return AgentReply(
+            self.conversation_id, self.profile.name, text_out, blocks, continue_conversation=self.pending is not None
+        )
 
-    def _tail(self, answer: AnswerStream, blocks: list[CodeBlock], held: list[CodeBlock],
-              changes: Callable[[], str | None] = lambda: None, force_output: bool = False) -> str | None:
+    def _tail(
+        self,
+        answer: AnswerStream,
+        blocks: list[CodeBlock],
+        held: list[CodeBlock],
+        changes: Callable[[], str | None] = lambda: None,
+        force_output: bool = False,
+    ) -> str | None:
         """What to say after the model's own words (the one place that decides a turn's spoken ending).
 
         A confirmation question or a refusal when a block was held; else, when code ran and the profile answers
@@ -328,8 +356,9 @@ class Session:
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
-        block = CodeBlock(data["language"], data["code"], decision="allow", category=data["category"],
-                          reason="confirmed by the user")
+        block = CodeBlock(
+            data["language"], data["code"], decision="allow", category=data["category"], reason="confirmed by the user"
+        )
         if not _YES.match(text):
             block.decision = "cancelled"
             block.reason = "the user did not confirm"
@@ -345,8 +374,7 @@ class Session:
         if block.decision == "audit_failed":
             self.pending = pending  # still held: the user can say yes again once the log is writable
             said = self._answer(live=False).finish(block.reason)
-            return AgentReply(self.conversation_id, self.profile.name, said, [block],
-                              continue_conversation=True)
+            return AgentReply(self.conversation_id, self.profile.name, said, [block], continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = speakable(block.output, max_sentences=2, max_chars=200)
@@ -356,17 +384,25 @@ class Session:
             answer = "I ran it, but it failed."
         return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
 
-
     def _drop_foreign_pending(self, channel: str) -> None:
         """A message from another channel than the one that was asked: the held block is cancelled (audited,
         never run) and the message is answered as a new one. A "yes" from elsewhere never runs it."""
         pending, self.pending = self.pending, None
         assert pending is not None
         data = pending["block"]
-        block = CodeBlock(data["language"], data["code"], decision="cancelled", category=data["category"],
-                          reason="another channel spoke in this conversation before the confirmation")
-        _LOGGER.warning("Confirmation in %r asked on %s answered from %s: cancelled", self.conversation_id,
-                        pending.get("channel"), channel)
+        block = CodeBlock(
+            data["language"],
+            data["code"],
+            decision="cancelled",
+            category=data["category"],
+            reason="another channel spoke in this conversation before the confirmation",
+        )
+        _LOGGER.warning(
+            "Confirmation in %r asked on %s answered from %s: cancelled",
+            self.conversation_id,
+            pending.get("channel"),
+            channel,
+        )
         emit, self._emit = self._emit, None  # the block is not the new speaker's business
         try:
             self._record(block)
@@ -407,8 +443,9 @@ def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
     return state
 
 
-def folder_diff(before: dict[str, tuple[int, int]],
-                after: dict[str, tuple[int, int]]) -> tuple[list[str], list[str], list[str]]:
+def folder_diff(
+    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
+) -> tuple[list[str], list[str], list[str]]:
     """(created, changed, deleted) relative paths between two ``folder_state`` snapshots."""
     created = [p for p in after if p not in before]
     changed = [p for p in after if p in before and after[p] != before[p]]
@@ -434,9 +471,18 @@ class SessionManager:
     out, and the conversation stays in memory (not expired) until a later save succeeds.
     """
 
-    def __init__(self, data_dir: Path, sandbox_root: Path, audit: AuditLog, backend_factory: BackendFactory,
-                 idle_seconds: float = 3600.0, home: HomeGateway | None = None,
-                 user: tuple[int, int] | None = None, max_age_days: float = 30.0, max_count: int = 1000) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        sandbox_root: Path,
+        audit: AuditLog,
+        backend_factory: BackendFactory,
+        idle_seconds: float = 3600.0,
+        home: HomeGateway | None = None,
+        user: tuple[int, int] | None = None,
+        max_age_days: float = 30.0,
+        max_count: int = 1000,
+    ) -> None:
         self.home = home
         self.user = user
         self.folder = data_dir / "sessions"
@@ -510,11 +556,21 @@ class SessionManager:
                 state = self._load(storage_id)
             except ValueError:
                 state = None  # unreadable: start afresh (save() replaces it)
-            if state is not None and (state.get("profile") != profile.name
-                                      or state.get("conversation_id") != conversation_id):
+            if state is not None and (
+                state.get("profile") != profile.name or state.get("conversation_id") != conversation_id
+            ):
                 state = None  # pragma: no cover - a hash collision of safe_name
-            session = Session(conversation_id, profile, self.sandbox_root, self.audit, self._factory, state,
-                              self.home, self.user, storage_id=storage_id)
+            session = Session(
+                conversation_id,
+                profile,
+                self.sandbox_root,
+                self.audit,
+                self._factory,
+                state,
+                self.home,
+                self.user,
+                storage_id=storage_id,
+            )
             self._sessions[key] = session
             return session
 
@@ -596,8 +652,9 @@ class SessionManager:
                         remove_tree(folder)
                         orphans += 1
         if doomed or orphans:
-            _LOGGER.info("Session retention: deleted %d conversations and %d orphan sandbox folders",
-                         len(doomed), orphans)
+            _LOGGER.info(
+                "Session retention: deleted %d conversations and %d orphan sandbox folders", len(doomed), orphans
+            )
         return len(doomed)
 
     def find(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
@@ -639,8 +696,11 @@ class SessionManager:
         profiles whose separate sessions of this id may be on disk. Returns whether anything existed."""
         with self._lock:
             dropped = [self._sessions.pop(k) for k in [k for k in self._sessions if k[0] == conversation_id]]
-        storage_ids = {conversation_id, *(s.storage_id for s in dropped),
-                       *(f"{conversation_id}\x00{name}" for name in profiles)}
+        storage_ids = {
+            conversation_id,
+            *(s.storage_id for s in dropped),
+            *(f"{conversation_id}\x00{name}" for name in profiles),
+        }
         existed = bool(dropped)
         for session in dropped:
             session.deleted = True
@@ -655,6 +715,9 @@ class SessionManager:
     def _expire(self) -> None:
         """Drop idle sessions from memory (their state stays on disk)."""
         now = time.monotonic()
-        for key in [k for k, s in self._sessions.items() if now - s.last_used > self.idle_seconds
-                    and not s.lock.locked() and s.storage_id not in self._unsaved]:
+        for key in [
+            k
+            for k, s in self._sessions.items()
+            if now - s.last_used > self.idle_seconds and not s.lock.locked() and s.storage_id not in self._unsaved
+        ]:
             del self._sessions[key]

@@ -47,8 +47,20 @@ _DECIMAL = re.compile(r"(?<![\d.])(-?\d+)\.(\d+)(?![\d.]*\d)(?![eE][-+]?\d)(?!\.
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
 
 # ---------------------------------------------------------------- dates and times (ISO 8601, as Python prints them)
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December")
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 _ISO_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?(?![\d:])")
 
@@ -107,7 +119,7 @@ _EXPONENT = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)[eE]([-+]?\d+)\b")
 
 def _exponent_match(match: re.Match[str]) -> str:
     mantissa, exponent = float(match.group(1)), int(match.group(2))
-    value = mantissa * 10.0 ** exponent
+    value = mantissa * 10.0**exponent
     if -3 <= exponent <= 9:
         return round_for_speech(value)
     return f"{round_for_speech(mantissa)} times 10 to the power of {exponent}"
@@ -122,8 +134,10 @@ def round_numbers(text: str) -> str:
 # ---------------------------------------------------------------- JSON
 def _json_phrase(value: object) -> str | None:
     """Speech for a small flat JSON object ("state on, temperature 21.5"), else None."""
-    if isinstance(value, dict) and 0 < len(value) <= 6 and all(
-        (isinstance(k, str) and isinstance(v, (str, int, float, bool))) or v is None for k, v in value.items()
+    if (
+        isinstance(value, dict)
+        and 0 < len(value) <= 6
+        and all((isinstance(k, str) and isinstance(v, (str, int, float, bool))) or v is None for k, v in value.items())
     ):
         words = []
         for key, item in value.items():
@@ -137,7 +151,9 @@ def _json_phrase(value: object) -> str | None:
 
 def _is_tool_call(value: object) -> bool:
     return isinstance(value, dict) and (
-        {"name", "arguments"} <= value.keys() or "function" in value or "tool_calls" in value
+        {"name", "arguments"} <= value.keys()
+        or "function" in value
+        or "tool_calls" in value
         or {"type", "function"} <= value.keys()
     )
 
@@ -213,9 +229,9 @@ def plain(text: str) -> str:
         bullet = _BULLET.match(line)
         numbered = _NUMBERED.match(line)
         if bullet:
-            line = _end_line(line[bullet.end():])
+            line = _end_line(line[bullet.end() :])
         elif numbered:
-            line = f"{numbered.group(1)}. " + _end_line(line[numbered.end():])
+            line = f"{numbered.group(1)}. " + _end_line(line[numbered.end() :])
         lines.append(line)
     text = "\n".join(lines)
     text = _STRIKE.sub(" ", text)  # struck-through text is what no longer holds: not said
@@ -259,6 +275,7 @@ def speakable(text: str, max_sentences: int = 3, max_chars: int = 400) -> str:
 
 def describe_changes(created: Iterable[str], changed: Iterable[str], deleted: Iterable[str]) -> str | None:
     """One sentence about what code did to the conversation folder ("I created shopping_list.txt."), or None."""
+
     def names(items: list[str]) -> str:
         items = sorted(items)
         if len(items) > 3:
@@ -313,11 +330,13 @@ class AnswerStream:
         while True:
             if self._buffer.count("```") % 2 == 1 or re.search(r"<tool_call>(?![\s\S]*</tool_call>)", self._buffer):
                 return  # inside a code fence or a tool call: wait for its end
-            match = next((m for m in _SENTENCE_END.finditer(self._buffer)
-                          if not _LIST_NUMBER.search(self._buffer[: m.start()])), None)
+            match = next(
+                (m for m in _SENTENCE_END.finditer(self._buffer) if not _LIST_NUMBER.search(self._buffer[: m.start()])),
+                None,
+            )
             if match is None or self._open_markup(self._buffer[: match.end()]):
                 return
-            sentence, self._buffer = self._buffer[: match.end()], self._buffer[match.end():]
+            sentence, self._buffer = self._buffer[: match.end()], self._buffer[match.end() :]
             self._say(sentence)
 
     @staticmethod

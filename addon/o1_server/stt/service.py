@@ -180,8 +180,7 @@ class SpeechToText:
             # Warm-up: the first pass allocates CTranslate2's buffers; do it before a user waits for it.
             noise = np.random.default_rng(0).normal(0, 0.01, WHISPER_RATE).astype(np.float32)
             self._decode_short(noise, self.language or "en", None)
-            _LOGGER.info("Loaded whisper model %s from %s in %.1f s", self.model_name, path,
-                         time.monotonic() - started)
+            _LOGGER.info("Loaded whisper model %s from %s in %.1f s", self.model_name, path, time.monotonic() - started)
 
     def _vad(self) -> _StreamingVad:
         if self._vad_model is None:
@@ -241,8 +240,9 @@ class SpeechToText:
         asked = _language_code(language)
         if asked is not None and (self.loaded or self._english_only) and asked not in self.languages:
             known = ", ".join(self.languages) if len(self.languages) <= 10 else f"{len(self.languages)} languages"
-            raise ValueError(f"whisper model {self.model_name} does not understand language {language!r} "
-                             f"(it knows: {known})")
+            raise ValueError(
+                f"whisper model {self.model_name} does not understand language {language!r} (it knows: {known})"
+            )
         lang = asked or self.language
         if self._english_only:
             lang = "en"
@@ -296,13 +296,13 @@ class SpeechToText:
         tokenizer = self._tokenizers.get(language)
         if tokenizer is None:
             whisper = self._whisper
-            tokenizer = Tokenizer(whisper.hf_tokenizer, whisper.model.is_multilingual, task="transcribe",
-                                  language=language)
+            tokenizer = Tokenizer(
+                whisper.hf_tokenizer, whisper.model.is_multilingual, task="transcribe", language=language
+            )
             self._tokenizers[language] = tokenizer
         return tokenizer
 
-    def _decode_blocking(self, samples: np.ndarray, language: str | None,
-                         context: str) -> tuple[str, str | None, bool]:
+    def _decode_blocking(self, samples: np.ndarray, language: str | None, context: str) -> tuple[str, str | None, bool]:
         """Decode one segment. Returns (text, language, the first result was rejected)."""
         self.load()
         self._check_language(language)
@@ -315,18 +315,23 @@ class SpeechToText:
             result = self._decode_short(samples, language, prompt)
             if result is None:  # usually a repetition: more padding after the speech settles it
                 how = "longer window"
-                result = self._decode_short(samples, language, prompt, RETRY_MIN_WINDOW_SECONDS,
-                                            RETRY_WINDOW_PAD_SECONDS)
+                result = self._decode_short(
+                    samples, language, prompt, RETRY_MIN_WINDOW_SECONDS, RETRY_WINDOW_PAD_SECONDS
+                )
         if result is None:
             how = "standard 30 s window"
             result = self._decode_standard(samples, language, prompt)
-        _LOGGER.debug("Decoded %.2f s of audio in %.2f s (%s): %r", seconds, time.monotonic() - started, how,
-                      result[0])
+        _LOGGER.debug("Decoded %.2f s of audio in %.2f s (%s): %r", seconds, time.monotonic() - started, how, result[0])
         return result[0], result[1], how != "fitted window"
 
-    def _decode_short(self, samples: np.ndarray, language: str | None, prompt: str | None,
-                      min_window: float = MIN_WINDOW_SECONDS,
-                      pad: float = WINDOW_PAD_SECONDS) -> tuple[str, str | None] | None:
+    def _decode_short(
+        self,
+        samples: np.ndarray,
+        language: str | None,
+        prompt: str | None,
+        min_window: float = MIN_WINDOW_SECONDS,
+        pad: float = WINDOW_PAD_SECONDS,
+    ) -> tuple[str, str | None] | None:
         """Decode with an encoder window fitted to the audio (``pad`` seconds after it, at least
         ``min_window`` seconds); None when the result fails a check."""
         from faster_whisper.transcribe import get_suppressed_tokens
@@ -334,8 +339,9 @@ class SpeechToText:
         whisper = self._whisper
         features = whisper.feature_extractor(samples)[:, :-1]
         frames = features.shape[1]
-        window = min(_FULL_WINDOW_FRAMES, max(int(min_window * _FRAMES_PER_SECOND),
-                                              frames + int(pad * _FRAMES_PER_SECOND)))
+        window = min(
+            _FULL_WINDOW_FRAMES, max(int(min_window * _FRAMES_PER_SECOND), frames + int(pad * _FRAMES_PER_SECOND))
+        )
         features = np.pad(features[:, :window], ((0, 0), (0, max(0, window - frames))))
         encoded = whisper.encode(features)
         if language is None and whisper.model.is_multilingual:
@@ -343,13 +349,20 @@ class SpeechToText:
         tokenizer = self._tokenizer(language or "en")
         head: list[int] = []
         if prompt:
-            head = [tokenizer.sot_prev, *tokenizer.encode(" " + prompt)[-(whisper.max_length // 2 - 1):]]
+            head = [tokenizer.sot_prev, *tokenizer.encode(" " + prompt)[-(whisper.max_length // 2 - 1) :]]
         head += [*tokenizer.sot_sequence, tokenizer.no_timestamps]
         budget = min(whisper.max_length - len(head), int(16 + 10 * len(samples) / WHISPER_RATE))
         result = whisper.model.generate(
-            encoded, [head], beam_size=self.beam_size, patience=1.0, length_penalty=1.0,
-            max_length=len(head) + budget, return_scores=True, return_no_speech_prob=True,
-            suppress_blank=True, suppress_tokens=list(get_suppressed_tokens(tokenizer, [-1])),
+            encoded,
+            [head],
+            beam_size=self.beam_size,
+            patience=1.0,
+            length_penalty=1.0,
+            max_length=len(head) + budget,
+            return_scores=True,
+            return_no_speech_prob=True,
+            suppress_blank=True,
+            suppress_tokens=list(get_suppressed_tokens(tokenizer, [-1])),
         )[0]
         tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
         text = tokenizer.decode(tokens).strip()
@@ -364,13 +377,11 @@ class SpeechToText:
             or _repeats_words(text)
         )
         if suspicious:
-            _LOGGER.debug("Short-window result rejected (logprob %.2f, %d tokens): %r", avg_logprob,
-                          len(tokens), text)
+            _LOGGER.debug("Short-window result rejected (logprob %.2f, %d tokens): %r", avg_logprob, len(tokens), text)
             return None
         return text, language
 
-    def _decode_standard(self, samples: np.ndarray, language: str | None,
-                         prompt: str | None) -> tuple[str, str | None]:
+    def _decode_standard(self, samples: np.ndarray, language: str | None, prompt: str | None) -> tuple[str, str | None]:
         """faster-whisper's own path: 30 s windows, temperature fallback, optional Silero filter."""
         segments, info = self._whisper.transcribe(
             samples,

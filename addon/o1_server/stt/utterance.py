@@ -129,9 +129,9 @@ class Utterance:
         needed = self._samples + len(samples)
         if needed > len(self._audio):
             grown = np.zeros(max(needed, 2 * len(self._audio)), np.float32)
-            grown[:self._samples] = self._audio[:self._samples]
+            grown[: self._samples] = self._audio[: self._samples]
             self._audio = grown  # readers holding the old array still see the same prefix
-        self._audio[self._samples:needed] = samples
+        self._audio[self._samples : needed] = samples
         self._samples = needed
         if not self._vad_queued:
             # At most one analysis job per utterance waits in the queue; it catches up with everything
@@ -153,7 +153,7 @@ class Utterance:
                 break
             texts.append(future.result()[0])
         chunks = _chunked([t for t in texts if t])
-        ready = chunks[self._chunks_taken:]
+        ready = chunks[self._chunks_taken :]
         self._chunks_taken = len(chunks)
         return ready
 
@@ -178,8 +178,14 @@ class Utterance:
             raise
         chunks = _chunked([text for text, _, _ in results if text])
         language = next((lang for _, lang, _ in results if lang), None) or self.language
-        return TranscriptResult(text="".join(chunks), language=language, chunks=chunks, seconds=self.seconds,
-                                passes=self._passes, fallbacks=sum(1 for *_, fell in results if fell))
+        return TranscriptResult(
+            text="".join(chunks),
+            language=language,
+            chunks=chunks,
+            seconds=self.seconds,
+            passes=self._passes,
+            fallbacks=sum(1 for *_, fell in results if fell),
+        )
 
     def close(self) -> None:
         """Abandon the utterance: its queued decoding is cancelled (a running pass ends on its own)."""
@@ -201,7 +207,7 @@ class Utterance:
         total = available // VAD_WINDOW
         if total <= self._windows:
             return
-        windows = audio[self._windows * VAD_WINDOW:total * VAD_WINDOW].reshape(-1, VAD_WINDOW)
+        windows = audio[self._windows * VAD_WINDOW : total * VAD_WINDOW].reshape(-1, VAD_WINDOW)
         probs = self._stt._vad().process(windows, self._vad_state)
         first = self._windows
         self._windows = total
@@ -306,7 +312,7 @@ class Utterance:
         rest = self._samples - self._windows * VAD_WINDOW
         if rest > 0:
             window = np.zeros((1, VAD_WINDOW), np.float32)
-            window[0, :rest] = self._audio[self._windows * VAD_WINDOW:self._samples]
+            window[0, :rest] = self._audio[self._windows * VAD_WINDOW : self._samples]
             prob = float(self._stt._vad().process(window, self._vad_state)[0])
             self._windows += 1
             self._on_window(self._windows - 1, prob, self._audio)
@@ -321,7 +327,7 @@ def _repeats(tokens: list[int], min_block: int = 4) -> bool:
     """True when ``tokens`` end with the same block of >= ``min_block`` tokens twice in a row (whisper's
     loop failure; real speech rarely repeats four tokens back to back)."""
     n = len(tokens)
-    return any(tokens[n - block:] == tokens[n - 2 * block:n - block] for block in range(min_block, n // 2 + 1))
+    return any(tokens[n - block :] == tokens[n - 2 * block : n - block] for block in range(min_block, n // 2 + 1))
 
 
 def _repeats_words(text: str, min_block: int = 3) -> bool:
@@ -332,6 +338,6 @@ def _repeats_words(text: str, min_block: int = 3) -> bool:
     n = len(words)
     for block in range(min_block, n // 2 + 1):
         for start in range(n - 2 * block + 1):
-            if words[start:start + block] == words[start + block:start + 2 * block]:
+            if words[start : start + block] == words[start + block : start + 2 * block]:
                 return True
-    return any(words[start:] == words[:n - start] for start in range(1, n - 3) if n - start >= 4)
+    return any(words[start:] == words[: n - start] for start in range(1, n - 3) if n - start >= 4)

@@ -30,21 +30,24 @@ class _StreamingVad:
         options.enable_cpu_mem_arena = False
         options.log_severity_level = 4
         path = Path(get_assets_path()) / "silero_vad_v6.onnx"
-        self._session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"],
-                                                     sess_options=options)
+        self._session = onnxruntime.InferenceSession(
+            str(path), providers=["CPUExecutionProvider"], sess_options=options
+        )
 
     @staticmethod
     def new_state() -> dict[str, np.ndarray]:
-        return {"h": np.zeros((1, 1, 128), np.float32), "c": np.zeros((1, 1, 128), np.float32),
-                "context": np.zeros(_StreamingVad._CONTEXT, np.float32)}
+        return {
+            "h": np.zeros((1, 1, 128), np.float32),
+            "c": np.zeros((1, 1, 128), np.float32),
+            "context": np.zeros(_StreamingVad._CONTEXT, np.float32),
+        }
 
     def process(self, windows: np.ndarray, state: dict[str, np.ndarray]) -> np.ndarray:
         """Speech probabilities (shape ``(k,)``) of ``windows`` (shape ``(k, 512)``, float32)."""
         if not len(windows):
             return np.zeros(0, np.float32)
-        previous = np.concatenate([state["context"][None, :], windows[:-1, -self._CONTEXT:]], axis=0)
+        previous = np.concatenate([state["context"][None, :], windows[:-1, -self._CONTEXT :]], axis=0)
         batch = np.concatenate([previous, windows], axis=1).astype(np.float32)
-        probs, state["h"], state["c"] = self._session.run(None, {"input": batch, "h": state["h"],
-                                                                 "c": state["c"]})
-        state["context"] = windows[-1, -self._CONTEXT:].copy()
+        probs, state["h"], state["c"] = self._session.run(None, {"input": batch, "h": state["h"], "c": state["c"]})
+        state["context"] = windows[-1, -self._CONTEXT :].copy()
         return np.asarray(probs, dtype=np.float32).reshape(-1)

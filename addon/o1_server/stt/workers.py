@@ -35,8 +35,9 @@ class SerialWorker:
     def __init__(self, name: str, max_pending: int = DEFAULT_MAX_PENDING) -> None:
         self.name = name
         self.max_pending = max_pending
-        self._queue: collections.deque[
-            tuple[concurrent.futures.Future[Any], Callable[..., Any], tuple[Any, ...]]] = collections.deque()
+        self._queue: collections.deque[tuple[concurrent.futures.Future[Any], Callable[..., Any], tuple[Any, ...]]] = (
+            collections.deque()
+        )
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self._busy = False

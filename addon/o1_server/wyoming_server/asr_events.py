@@ -95,8 +95,11 @@ class AsrEvents(_HandlerBase):
             # Like Home Assistant's VoiceCommandSegmenter at its timeout (assist_pipeline/vad.py: the command
             # ends and what was heard is used), the utterance ends at the limit: its transcript is sent now,
             # the rest of the audio and the audio-stop are dropped quietly.
-            _LOGGER.warning("Utterance from %s passed the %g s limit: transcribing what came before it",
-                            self._peer, self.stt.max_seconds)
+            _LOGGER.warning(
+                "Utterance from %s passed the %g s limit: transcribing what came before it",
+                self._peer,
+                self.stt.max_seconds,
+            )
             stream.answered = True
             await self._transcribe(stream)
             return
@@ -148,10 +151,16 @@ class AsrEvents(_HandlerBase):
         except Exception as err:
             _LOGGER.exception("Speech-to-text failed")
             raise _Rejected("transcription_failed", f"speech-to-text failed: {err}") from err
-        _LOGGER.info("Transcribed %.1f s of audio %.2f s after audio-stop (%d passes, %d fallbacks): %r",
-                     result.seconds, time.monotonic() - started, result.passes, result.fallbacks, result.text)
+        _LOGGER.info(
+            "Transcribed %.1f s of audio %.2f s after audio-stop (%d passes, %d fallbacks): %r",
+            result.seconds,
+            time.monotonic() - started,
+            result.passes,
+            result.fallbacks,
+            result.text,
+        )
         language = stream.language or result.language or self.stt.language
         if self.stt.streaming:
-            await self._send_transcript_chunks(stream, result.chunks[stream.chunks_sent:])
+            await self._send_transcript_chunks(stream, result.chunks[stream.chunks_sent :])
             await self.write_event(TranscriptStop().event())
         await self.write_event(Transcript(text=result.text, language=language).event())

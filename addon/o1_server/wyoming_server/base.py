@@ -21,5 +21,6 @@ class _HandlerBase:
     _peer: str  # the client, as logged
 
     if TYPE_CHECKING:
+
         async def write_event(self, event: Event) -> None: ...  # AsyncEventHandler's
         async def _send_error(self, code: str, text: str) -> None: ...  # O1EventHandler's

@@ -24,7 +24,7 @@ ERROR_CODES = {
     "frame_timeout": "an event took too long to arrive once it began; closed",
     "internal_error": "an unexpected server error; see the server log",
     "sandbox_peer": "the connecting socket belongs to generated code (a sandbox uid) or its owner could not be "
-                    "found; closed before any event is read",
+    "found; closed before any event is read",
 }
 """Stable ``code`` values of the ``error`` events this server sends, with their meaning."""
 

@@ -71,8 +71,9 @@ class HandleEvents(_HandlerBase):
             conversation_id = str(conversation_id)
         language = transcript.language if isinstance(transcript.language, str) else None
         started = time.monotonic()
-        turn = asyncio.ensure_future(self.agent.ask(transcript.text, conversation_id=conversation_id,
-                                                    language=language, channel=self._channel))
+        turn = asyncio.ensure_future(
+            self.agent.ask(transcript.text, conversation_id=conversation_id, language=language, channel=self._channel)
+        )
         # Its outcome is always seen: a turn that failed just as this task was cancelled (server stop) was
         # logged as "Task exception was never retrieved".
         turn.add_done_callback(_seen)
@@ -102,8 +103,10 @@ class HandleEvents(_HandlerBase):
                 reply_context["conversation_id"] = conversation_id
         else:
             answer = reply.answer
-            reply_context = {"conversation_id": reply.conversation_id or conversation_id,
-                             "continue_conversation": bool(reply.continue_conversation)}
+            reply_context = {
+                "conversation_id": reply.conversation_id or conversation_id,
+                "continue_conversation": bool(reply.continue_conversation),
+            }
         _LOGGER.info("Answered %r in %.1f s: %r", transcript.text, time.monotonic() - started, answer)
         await self.write_event(Handled(text=answer, context=reply_context).event())
 

@@ -39,8 +39,18 @@ closed to make room (Home Assistant streams audio in real time, about every 10..
 
 # Event types this handler understands, parsed with the wyoming package's own classes.
 _EVENT_CLASSES: tuple[type[Eventable], ...] = (
-    Describe, Ping, SelectProgram, Transcribe, AudioStart, AudioChunk, AudioStop,
-    Synthesize, SynthesizeStart, SynthesizeChunk, SynthesizeStop, Transcript,
+    Describe,
+    Ping,
+    SelectProgram,
+    Transcribe,
+    AudioStart,
+    AudioChunk,
+    AudioStop,
+    Synthesize,
+    SynthesizeStart,
+    SynthesizeChunk,
+    SynthesizeStop,
+    Transcript,
 )
 
 
@@ -98,8 +108,9 @@ class O1EventHandler(AsrEvents, TtsEvents, HandleEvents, AsyncEventHandler):
                 self.waiting_since = time.monotonic()
                 self.mid_event = False
                 try:
-                    event = await _read_event(self.reader, self.idle_seconds, self.frame_seconds,
-                                              on_begin=self._event_began)
+                    event = await _read_event(
+                        self.reader, self.idle_seconds, self.frame_seconds, on_begin=self._event_began
+                    )
                 except _ReadTimeout as err:
                     _LOGGER.warning("Closing the connection from %s: %s", self._peer, err)
                     await self._send_error(err.code, str(err))

@@ -85,8 +85,7 @@ def build_info(
         voices=tts.voices(),
         supports_synthesize_streaming=True,
     )
-    o1_attribution = Attribution(name="Open Interpreter",
-                                 url="https://github.com/OpenInterpreter/open-interpreter")
+    o1_attribution = Attribution(name="Open Interpreter", url="https://github.com/OpenInterpreter/open-interpreter")
     handle = HandleProgram(
         name=HANDLE_PROGRAM,
         description="o1 agent: answers by writing and running code with Open Interpreter",

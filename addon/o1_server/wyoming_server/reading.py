@@ -44,8 +44,12 @@ class _ReadTimeout(Exception):
         self.code = code
 
 
-async def _read_event(reader: asyncio.StreamReader, idle_seconds: float | None = None,
-                      frame_seconds: float | None = None, on_begin: Any = None) -> Event | None:
+async def _read_event(
+    reader: asyncio.StreamReader,
+    idle_seconds: float | None = None,
+    frame_seconds: float | None = None,
+    on_begin: Any = None,
+) -> Event | None:
     """Read one event (JSON header line, optional data JSON, optional payload); None at end of stream.
 
     Same framing as ``wyoming.event.async_read_event``, but a bad line is reported instead of being
@@ -66,8 +70,9 @@ async def _read_event(reader: asyncio.StreamReader, idle_seconds: float | None =
         async with asyncio.timeout(frame_seconds):
             return await _read_rest(reader, first)
     except TimeoutError:
-        raise _ReadTimeout("frame_timeout",
-                           f"an event took longer than {frame_seconds:g} s to arrive; closing") from None
+        raise _ReadTimeout(
+            "frame_timeout", f"an event took longer than {frame_seconds:g} s to arrive; closing"
+        ) from None
 
 
 async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None:
@@ -90,10 +95,11 @@ async def _read_rest(reader: asyncio.StreamReader, first: bytes) -> Event | None
     data = header.get("data")
     data_length = header.get("data_length")
     payload_length = header.get("payload_length")
-    for name, value, limit in (("data_length", data_length, MAX_DATA_BYTES),
-                               ("payload_length", payload_length, MAX_PAYLOAD_BYTES)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < 0 or value > limit):
+    for name, value, limit in (
+        ("data_length", data_length, MAX_DATA_BYTES),
+        ("payload_length", payload_length, MAX_PAYLOAD_BYTES),
+    ):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > limit):
             raise _FramingError(f"bad {name} {value!r} (0..{limit} bytes)", fatal=True)
     try:  # read the whole event first, so that a bad part leaves the stream in step
         block = await reader.readexactly(data_length) if data_length else b""

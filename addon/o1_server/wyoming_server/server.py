@@ -54,10 +54,19 @@ class WyomingServer:
     event with code ``sandbox_peer`` and is closed before any of its events is read.
     """
 
-    def __init__(self, uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
-                 version: str, *, max_connections: int = MAX_CONNECTIONS,
-                 idle_seconds: float | None = IDLE_SECONDS, frame_seconds: float | None = FRAME_SECONDS,
-                 peer_guard: PeerGuard | None = None) -> None:
+    def __init__(
+        self,
+        uri: str,
+        stt: SpeechToText,
+        tts: TextToSpeech,
+        agent: Agent | None,
+        version: str,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        idle_seconds: float | None = IDLE_SECONDS,
+        frame_seconds: float | None = FRAME_SECONDS,
+        peer_guard: PeerGuard | None = None,
+    ) -> None:
         parsed = urlparse(uri)
         if parsed.scheme == "tcp":
             if parsed.hostname is None or parsed.port is None:
@@ -82,13 +91,17 @@ class WyomingServer:
     async def _make_room(self) -> bool:
         """Close the idlest connection (see :meth:`O1EventHandler.idle_for`); False when none is idle."""
         now = time.monotonic()
-        idle = [(seconds, task, handler) for task, handler in self._connections.items()
-                if (seconds := handler.idle_for(now)) is not None]
+        idle = [
+            (seconds, task, handler)
+            for task, handler in self._connections.items()
+            if (seconds := handler.idle_for(now)) is not None
+        ]
         if not idle:
             return False
         seconds, task, handler = max(idle, key=lambda item: item[0])
-        _LOGGER.warning("Closing the connection from %s (idle %.1f s) to make room for a new one",
-                        handler._peer, seconds)
+        _LOGGER.warning(
+            "Closing the connection from %s (idle %.1f s) to make room for a new one", handler._peer, seconds
+        )
         self._connections.pop(task, None)
         # Closing its socket ends its read at once (end of stream); its task then finishes on its own.
         await handler.evict("idle_timeout", f"closed after {seconds:.1f} s idle to make room for another client")
@@ -99,23 +112,32 @@ class WyomingServer:
         verdict = await self.guard.check(writer)
         if not verdict.allowed:
             with contextlib.suppress(ConnectionError, OSError, TimeoutError):
-                writer.write(_event_bytes(Error(text=f"connection refused: {verdict.reason}",
-                                                code=SANDBOX_PEER).event()))
+                writer.write(
+                    _event_bytes(Error(text=f"connection refused: {verdict.reason}", code=SANDBOX_PEER).event())
+                )
                 await asyncio.wait_for(writer.drain(), 2.0)
             writer.close()
             return
         if len(self._connections) >= self.max_connections and not await self._make_room():
-            _LOGGER.warning("Refusing a connection from %s: %d connections are open", _peer_name(writer),
-                            len(self._connections))
+            _LOGGER.warning(
+                "Refusing a connection from %s: %d connections are open", _peer_name(writer), len(self._connections)
+            )
             with contextlib.suppress(ConnectionError, OSError):
                 text = f"the server is serving {len(self._connections)} connections; try again later"
                 writer.write(_event_bytes(Error(text=text, code="busy").event()))
                 await writer.drain()
             writer.close()
             return
-        handler = O1EventHandler(reader, writer, stt=self.stt, tts=self.tts, agent=self.agent,
-                                 version=self.version, idle_seconds=self.idle_seconds,
-                                 frame_seconds=self.frame_seconds)
+        handler = O1EventHandler(
+            reader,
+            writer,
+            stt=self.stt,
+            tts=self.tts,
+            agent=self.agent,
+            version=self.version,
+            idle_seconds=self.idle_seconds,
+            frame_seconds=self.frame_seconds,
+        )
         task = asyncio.current_task()
         assert task is not None
         self._connections[task] = handler
@@ -131,8 +153,9 @@ class WyomingServer:
         if self._server is not None:
             return self.port
         if self._parsed.scheme == "tcp":
-            self._server = await asyncio.start_server(self._on_connect, host=self._parsed.hostname,
-                                                      port=self._parsed.port)
+            self._server = await asyncio.start_server(
+                self._on_connect, host=self._parsed.hostname, port=self._parsed.port
+            )
             self.port = self._server.sockets[0].getsockname()[1]
         else:
             Path(self._parsed.path).unlink(missing_ok=True)
@@ -159,8 +182,7 @@ class WyomingServer:
             Path(self._parsed.path).unlink(missing_ok=True)
 
 
-async def serve_wyoming(uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None,
-                        version: str) -> None:
+async def serve_wyoming(uri: str, stt: SpeechToText, tts: TextToSpeech, agent: Agent | None, version: str) -> None:
     """Serve Wyoming on ``uri`` (e.g. ``"tcp://0.0.0.0:10700"``) until cancelled, then close cleanly."""
     server = WyomingServer(uri, stt, tts, agent, version)
     await server.start()

@@ -71,7 +71,8 @@ class TtsEvents(_HandlerBase):
         step = SAMPLES_PER_CHUNK * width * channels
         for offset in range(0, len(audio), step):
             await self.write_event(
-                AudioChunk(rate=rate, width=width, channels=channels, audio=audio[offset:offset + step]).event())
+                AudioChunk(rate=rate, width=width, channels=channels, audio=audio[offset : offset + step]).event()
+            )
 
     async def _synthesize(self, request: Synthesize, event: Event) -> None:
         if self._text is not None:
@@ -106,8 +107,12 @@ class TtsEvents(_HandlerBase):
         if first_audio is None:
             raise _Rejected("invalid_text", "nothing to say in that text")
         await self.write_event(AudioStop().event())
-        _LOGGER.info("Synthesized %d characters: first audio after %.2f s, all after %.2f s", len(request.text),
-                     first_audio - started, time.monotonic() - started)
+        _LOGGER.info(
+            "Synthesized %d characters: first audio after %.2f s, all after %.2f s",
+            len(request.text),
+            first_audio - started,
+            time.monotonic() - started,
+        )
 
     async def _synthesize_start(self, request: SynthesizeStart, event: Event) -> None:
         if self._text is not None:

@@ -159,8 +159,9 @@ def unlock(name: str) -> State | States:
 
 def call_service(domain: str, service: str, entity_id: str | list[str] | None = None, **data: Any) -> States:
     """Call a Home Assistant service on exposed entities (ids or names); returns their states afterwards."""
-    return cast(States, _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id),
-                                     **data)))
+    return cast(
+        States, _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id), **data))
+    )
 
 
 def tool(*name_and_args: Any, **args: Any) -> Any:

@@ -24,13 +24,30 @@ _LOGGER = logging.getLogger(__name__)
 
 # HA LLM API tools that only read (``homeassistant.helpers.llm`` and core intents), besides those the
 # integration reports HA annotates ``read_only`` (``ToolAnnotations``). Every other tool acts on the home.
-READ_TOOLS = frozenset({"GetLiveContext", "GetDateTime", "GetCurrentLocation", "HassGetState",
-                        "HassGetWeather", "HassGetCurrentDate", "HassGetCurrentTime", "HassTimerStatus",
-                        "todo_get_items", "calendar_get_events"})
+READ_TOOLS = frozenset(
+    {
+        "GetLiveContext",
+        "GetDateTime",
+        "GetCurrentLocation",
+        "HassGetState",
+        "HassGetWeather",
+        "HassGetCurrentDate",
+        "HassGetCurrentTime",
+        "HassTimerStatus",
+        "todo_get_items",
+        "calendar_get_events",
+    }
+)
 # What turn_on/turn_off/toggle mean per domain when no intent tool is available (RestRelay).
-_ON_OFF = {"lock": ("lock", "unlock"), "cover": ("open_cover", "close_cover"), "valve": ("open_valve", "close_valve"),
-           "scene": ("turn_on", None), "script": ("turn_on", "turn_off"), "button": ("press", None),
-           "input_button": ("press", None)}
+_ON_OFF = {
+    "lock": ("lock", "unlock"),
+    "cover": ("open_cover", "close_cover"),
+    "valve": ("open_valve", "close_valve"),
+    "scene": ("turn_on", None),
+    "script": ("turn_on", "turn_off"),
+    "button": ("press", None),
+    "input_button": ("press", None),
+}
 _INTENT = {"turn_on": "HassTurnOn", "turn_off": "HassTurnOff", "toggle": "HassToggle"}
 # Namespaces of HA core's own tools (``<namespace>__<tool>``; "" = not namespaced, "assist" = a merged API).
 _CORE_NAMESPACES = frozenset({"", "assist", "homeassistant", "llm", "intent", "todo", "calendar", "weather"})
@@ -51,8 +68,15 @@ class HomeBroker:
     ``record(entry)`` writes an audit record, ``emit(event)`` sends a turn event; both may be None.
     """
 
-    def __init__(self, access: str, context: HomeContext, relay: Relay | None, record: Record | None = None,
-                 emit: Emit | None = None, max_calls: int = MAX_CALLS) -> None:
+    def __init__(
+        self,
+        access: str,
+        context: HomeContext,
+        relay: Relay | None,
+        record: Record | None = None,
+        emit: Emit | None = None,
+        max_calls: int = MAX_CALLS,
+    ) -> None:
         self.access = access
         self.context = context
         self.relay = relay
@@ -69,8 +93,11 @@ class HomeBroker:
     def handle(self, op: Any, args: Any) -> Any:
         """Run one request and return its JSON result. Raises HomeError; audits and emits either way."""
         started = time.monotonic()
-        entry: dict[str, Any] = {"op": op if isinstance(op, str) else repr(op)[:100],
-                                 "args": args if isinstance(args, dict) else {}, "access": self.access}
+        entry: dict[str, Any] = {
+            "op": op if isinstance(op, str) else repr(op)[:100],
+            "args": args if isinstance(args, dict) else {},
+            "access": self.access,
+        }
         try:
             result = self._handle(op, args)
         except HomeError as err:
@@ -151,8 +178,11 @@ class HomeBroker:
         need = self._access_needed(op, args)
         allowed = {"none": (), "read": ("read",), "control": ("read", "control")}.get(self.access, ())
         if need not in allowed:
-            raise HomeError("denied", f"This profile may {'only read' if self.access == 'read' else 'not use'} "
-                                      "Home Assistant, so I can't change anything in the home.")
+            raise HomeError(
+                "denied",
+                f"This profile may {'only read' if self.access == 'read' else 'not use'} "
+                "Home Assistant, so I can't change anything in the home.",
+            )
         with self._lock:
             self._calls += 1
             if self._calls > self._max_calls:
@@ -161,8 +191,9 @@ class HomeBroker:
         try:
             inspect.signature(method).bind(**args)
         except TypeError:
-            raise HomeError("invalid",
-                            f"o1_ha.{op} got arguments it does not take: {', '.join(args) or 'none'}.") from None
+            raise HomeError(
+                "invalid", f"o1_ha.{op} got arguments it does not take: {', '.join(args) or 'none'}."
+            ) from None
         return method(**args)
 
     def _access_needed(self, op: str, args: dict[str, Any]) -> str:
@@ -226,8 +257,15 @@ class HomeBroker:
             state = by_id.get(entity.entity_id)
             if state is None:
                 raise HomeError("not_found", f"Home Assistant has no state for {entity.name} right now.")
-            out.append({"entity_id": entity.entity_id, "name": entity.name, "state": state.get("state"),
-                        "attributes": state.get("attributes") or {}, "last_changed": state.get("last_changed")})
+            out.append(
+                {
+                    "entity_id": entity.entity_id,
+                    "name": entity.name,
+                    "state": state.get("state"),
+                    "attributes": state.get("attributes") or {},
+                    "last_changed": state.get("last_changed"),
+                }
+            )
         return out
 
     # -------------------------------------------------------------- read ops
@@ -283,8 +321,11 @@ class HomeBroker:
         # turn's cap (this request was counted once already), checked before anything is switched.
         with self._lock:
             if self._calls + len(group) - 1 > self._max_calls:
-                raise HomeError("denied", f"Switching {len(group)} devices would be more than {self._max_calls} "
-                                          "Home Assistant calls in one turn.")
+                raise HomeError(
+                    "denied",
+                    f"Switching {len(group)} devices would be more than {self._max_calls} "
+                    "Home Assistant calls in one turn.",
+                )
             self._calls += len(group) - 1
         done: list[dict[str, Any]] = []
         for entity in group:
@@ -346,10 +387,19 @@ class HomeBroker:
             json.dumps(data)
         except (TypeError, ValueError):
             raise HomeError("invalid", "Service data must be plain text, numbers, lists and dicts.") from None
-        answer = self._relay().call("o1.call_service", {"domain": domain, "service": service,
-                                                        "entity_id": [e.entity_id for e in entities], "data": data})
+        answer = self._relay().call(
+            "o1.call_service",
+            {"domain": domain, "service": service, "entity_id": [e.entity_id for e in entities], "data": data},
+        )
         by_id = {s.get("entity_id"): s for s in (answer or {}).get("states", []) if isinstance(s, dict)}
         if set(by_id) >= {e.entity_id for e in entities}:
-            return [{"entity_id": e.entity_id, "name": e.name, "state": by_id[e.entity_id].get("state"),
-                     "attributes": by_id[e.entity_id].get("attributes") or {}} for e in entities]
+            return [
+                {
+                    "entity_id": e.entity_id,
+                    "name": e.name,
+                    "state": by_id[e.entity_id].get("state"),
+                    "attributes": by_id[e.entity_id].get("attributes") or {},
+                }
+                for e in entities
+            ]
         return self._states(entities)

@@ -163,15 +163,27 @@ class HomeGateway:
     ``handle``, plain ``POST /api/conversation``); ``record`` writes audit entries.
     """
 
-    def __init__(self, run_dir: Path, record: Callable[[str, str, dict[str, Any]], None],
-                 direct: RestRelay | None = None, user: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        run_dir: Path,
+        record: Callable[[str, str, dict[str, Any]], None],
+        direct: RestRelay | None = None,
+        user: tuple[int, int] | None = None,
+    ) -> None:
         self.run_dir = run_dir
         self.direct = direct
         self.user = user
         self._record = record
 
-    def open(self, conversation_id: str, profile: str, access: str, turn: HomeTurn | None,
-             emit: Emit | None, user: tuple[int, int] | None = None) -> Capability | None:
+    def open(
+        self,
+        conversation_id: str,
+        profile: str,
+        access: str,
+        turn: HomeTurn | None,
+        emit: Emit | None,
+        user: tuple[int, int] | None = None,
+    ) -> Capability | None:
         """The turn's capability, or None when the profile has no Home Assistant access.
 
         ``user`` is the (uid, gid) the conversation's code runs as (default: the gateway's user)."""
@@ -185,6 +197,7 @@ class HomeGateway:
                 context = self.direct.context()
             except HomeError as err:
                 _LOGGER.warning("No Home Assistant context for %s: %s", conversation_id, err.message)
-        broker = HomeBroker(access, context or HomeContext(), relay,
-                            lambda entry: self._record(conversation_id, profile, entry), emit)
+        broker = HomeBroker(
+            access, context or HomeContext(), relay, lambda entry: self._record(conversation_id, profile, entry), emit
+        )
         return Capability(self.run_dir, broker, user or self.user)

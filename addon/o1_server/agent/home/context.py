@@ -36,8 +36,14 @@ class Entity:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON shape given to generated code."""
-        return {"entity_id": self.entity_id, "name": self.name, "domain": self.domain,
-                "aliases": list(self.names[1:]), "areas": list(self.areas), "state": self.state}
+        return {
+            "entity_id": self.entity_id,
+            "name": self.name,
+            "domain": self.domain,
+            "aliases": list(self.names[1:]),
+            "areas": list(self.areas),
+            "state": self.state,
+        }
 
 
 @dataclass(frozen=True)
@@ -77,9 +83,17 @@ class HomeContext:
         text = _parse_texts(data)
         lists = _parse_lists(data)
         turns = _parse_local_turns(data.get("local_turns") or [])
-        return cls(entities, text["device_id"], text["area"], text["extra_system_prompt"],
-                   tuple(lists["llm_apis"]), tuple(lists["tools"]), text["language"],
-                   tuple(t for t in lists["read_only_tools"] if t in lists["tools"]), turns)
+        return cls(
+            entities,
+            text["device_id"],
+            text["area"],
+            text["extra_system_prompt"],
+            tuple(lists["llm_apis"]),
+            tuple(lists["tools"]),
+            text["language"],
+            tuple(t for t in lists["read_only_tools"] if t in lists["tools"]),
+            turns,
+        )
 
 
 def _parse_entities(raw: Any) -> tuple[Entity, ...]:
@@ -93,14 +107,23 @@ def _parse_entity(item: Any) -> Entity:
         raise ValueError("each of 'home.entities' needs a valid 'entity_id'")
     names = [item.get("name"), *(item.get("aliases") or [])]
     areas = item.get("areas") or []
-    if not all(isinstance(n, str) for n in names if n is not None) or not isinstance(areas, list) \
-            or not all(isinstance(a, str) for a in areas):
+    if (
+        not all(isinstance(n, str) for n in names if n is not None)
+        or not isinstance(areas, list)
+        or not all(isinstance(a, str) for a in areas)
+    ):
         raise ValueError(f"'home.entities' {item['entity_id']}: names and areas must be strings")
     attributes = item.get("attributes")
     if not isinstance(attributes, dict):
         attributes = {}
-    return Entity(item["entity_id"], item["entity_id"].split(".", 1)[0], tuple(n for n in names if n),
-                  tuple(areas), None if item.get("state") is None else str(item["state"]), attributes)
+    return Entity(
+        item["entity_id"],
+        item["entity_id"].split(".", 1)[0],
+        tuple(n for n in names if n),
+        tuple(areas),
+        None if item.get("state") is None else str(item["state"]),
+        attributes,
+    )
 
 
 def _parse_texts(data: dict[str, Any]) -> dict[str, Any]:
@@ -120,11 +143,16 @@ def _parse_lists(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _parse_local_turns(turns: Any) -> tuple[tuple[str, str], ...]:
-    if not isinstance(turns, list) or len(turns) > MAX_LOCAL_TURNS or not all(
-            isinstance(t, dict) and isinstance(t.get("user"), str) and isinstance(t.get("answer"), str)
-            for t in turns):
-        raise ValueError(f"'home.local_turns' must be a list of at most {MAX_LOCAL_TURNS} "
-                         "{\"user\", \"answer\"} strings")
+    if (
+        not isinstance(turns, list)
+        or len(turns) > MAX_LOCAL_TURNS
+        or not all(
+            isinstance(t, dict) and isinstance(t.get("user"), str) and isinstance(t.get("answer"), str) for t in turns
+        )
+    ):
+        raise ValueError(
+            f'\'home.local_turns\' must be a list of at most {MAX_LOCAL_TURNS} {{"user", "answer"}} strings'
+        )
     return tuple((t["user"][:1000], t["answer"][:1000]) for t in turns)
 
 
@@ -164,12 +192,17 @@ def state_sentence(state: dict[str, Any]) -> str:
 
 def prompt_for(context: HomeContext, access: str) -> str:
     """The short text given to the LLM about the home: how to use ``o1_ha`` and the exposed devices."""
-    verbs = ("o1_ha.turn_on(name), o1_ha.turn_off(name), o1_ha.get_state(name), "
-             "o1_ha.call_service(domain, service, entity_id=...)" if access == "control"
-             else "o1_ha.get_state(name), o1_ha.states(domain) (you may only read the home, not change it)")
-    lines = [f"Home Assistant: use the o1_ha module (already imported): {verbs}. "
-             "Names may be spoken names like 'kitchen light'. Print what o1_ha returns: it is what Home "
-             "Assistant reports."]
+    verbs = (
+        "o1_ha.turn_on(name), o1_ha.turn_off(name), o1_ha.get_state(name), "
+        "o1_ha.call_service(domain, service, entity_id=...)"
+        if access == "control"
+        else "o1_ha.get_state(name), o1_ha.states(domain) (you may only read the home, not change it)"
+    )
+    lines = [
+        f"Home Assistant: use the o1_ha module (already imported): {verbs}. "
+        "Names may be spoken names like 'kitchen light'. Print what o1_ha returns: it is what Home "
+        "Assistant reports."
+    ]
     listed = []
     for entity in context.entities[:PROMPT_ENTITIES]:
         where = f", {entity.areas[0]}" if entity.areas else ""

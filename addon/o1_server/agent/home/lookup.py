@@ -29,8 +29,9 @@ def in_area(entity: Entity, area: str) -> bool:
     return norm(area) in {norm(a) for a in entity.areas}
 
 
-def find_entities(entities: tuple[Entity, ...] | list[Entity], phrase: str, domain: str | None = None,
-                  area: str | None = None) -> list[Entity]:
+def find_entities(
+    entities: tuple[Entity, ...] | list[Entity], phrase: str, domain: str | None = None, area: str | None = None
+) -> list[Entity]:
     """Entities matching a spoken phrase ("kitchen light", "front door", an entity id), best first.
 
     Exact entity id, then exact name/alias, then "<area> <name or domain>", then close spellings
@@ -75,8 +76,12 @@ def _area_combo(entity: Entity, wanted: str) -> bool:
 
 def _names_entity(entity: Entity, rest: str) -> bool:
     """Whether ``rest`` (a phrase without its area) is the entity's name, a word of it or its domain."""
-    return rest in {norm(n) for n in entity.names} or rest in (entity.domain, entity.domain.replace("_", " ") + "s") \
-        or rest.rstrip("s") == entity.domain or any(rest in norm(n).split() for n in entity.names)
+    return (
+        rest in {norm(n) for n in entity.names}
+        or rest in (entity.domain, entity.domain.replace("_", " ") + "s")
+        or rest.rstrip("s") == entity.domain
+        or any(rest in norm(n).split() for n in entity.names)
+    )
 
 
 def _closest(pool: list[Entity], wanted: str) -> list[Entity]:

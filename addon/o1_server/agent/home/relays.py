@@ -41,8 +41,9 @@ class StreamRelay:
     integration posts a result. ``turn_id`` is random and unguessable.
     """
 
-    def __init__(self, emit: Callable[[dict[str, Any]], None], tools: tuple[str, ...] = (),
-                 timeout: float = CALL_TIMEOUT) -> None:
+    def __init__(
+        self, emit: Callable[[dict[str, Any]], None], tools: tuple[str, ...] = (), timeout: float = CALL_TIMEOUT
+    ) -> None:
         self.turn_id = secrets.token_hex(16)
         self.intents = any(t == "HassTurnOn" or t.endswith("__HassTurnOn") for t in tools)
         self._emit = emit
@@ -110,8 +111,12 @@ class RestRelay:
 
     def _rest(self, method: str, path: str, body: Any = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(f"{self._url}/api/{path}", data=data, method=method, headers={
-            "Authorization": f"Bearer {self._token}", "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{self._url}/api/{path}",
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self._token}", "Content-Type": "application/json"},
+        )
         try:
             with urllib.request.urlopen(request, timeout=self._timeout) as response:
                 return json.loads(response.read() or b"null")
@@ -157,8 +162,16 @@ class RestRelay:
             eid = state.get("entity_id")
             if eid in exposed and is_entity_id(eid):
                 name = (state.get("attributes") or {}).get("friendly_name") or eid
-                entities.append(Entity(eid, eid.split(".", 1)[0], (str(name),), (), str(state.get("state")),
-                                       dict(state.get("attributes") or {})))
+                entities.append(
+                    Entity(
+                        eid,
+                        eid.split(".", 1)[0],
+                        (str(name),),
+                        (),
+                        str(state.get("state")),
+                        dict(state.get("attributes") or {}),
+                    )
+                )
         return HomeContext(tuple(entities))
 
     def call(self, name: str, args: dict[str, Any]) -> Any:

@@ -35,12 +35,19 @@ TABLE = (
     Category("read_only", "read", "running code", "run code that only reads and calculates", "allow", files=True),
     Category("writes_files", "write", "writing files", "change some files", "allow", files=True),
     Category("deletes_files", "delete", "deleting files", "delete some files", "confirm", files=True),
-    Category("outside_sandbox", "outside", "touching files outside my working folder",
-             "touch files outside my working folder", "deny", files=True),
+    Category(
+        "outside_sandbox",
+        "outside",
+        "touching files outside my working folder",
+        "touch files outside my working folder",
+        "deny",
+        files=True,
+    ),
     Category("network", "network", "using the internet", "use the internet", "confirm"),
     Category("installs_packages", "install", "installing software", "install software", "deny"),
-    Category("process_control", "process", "starting or controlling programs", "start or control other programs",
-             "deny"),
+    Category(
+        "process_control", "process", "starting or controlling programs", "start or control other programs", "deny"
+    ),
     Category("home_assistant", "home_assistant", "controlling Home Assistant", "control Home Assistant", "confirm"),
     Category("unparseable", "unparseable", "running code I can't check", "run code I can't check", "deny"),
 )

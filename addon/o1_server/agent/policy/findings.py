@@ -68,11 +68,17 @@ class _Report:
             self.paths[path] = None
         if path.startswith(("/dev/tcp/", "/dev/udp/")):
             host = path.split("/")[3] if path.count("/") >= 3 else ""
-            self.flag("network", f"{_quote(path)} opens a network connection",
-                      _Event("network", "connect to {}", host if HOLE not in host else "", "the internet"))
+            self.flag(
+                "network",
+                f"{_quote(path)} opens a network connection",
+                _Event("network", "connect to {}", host if HOLE not in host else "", "the internet"),
+            )
         if kind in ("write", "delete") and _is_git_control(path):
-            self.flag("process_control", f"{_quote(path)} holds git settings or hooks, which run programs",
-                      _Event("process", "change git settings that run programs"))
+            self.flag(
+                "process_control",
+                f"{_quote(path)} holds git settings or hooks, which run programs",
+                _Event("process", "change git settings that run programs"),
+            )
         outside = _is_outside(path, self.sandbox)
         if outside:
             self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")

@@ -109,8 +109,10 @@ def _files_phrase(targets: Sequence[str], fallback: str) -> str:
     vague = [p for p in paths if HOLE in p or NAME in p or _GLOB_CHARS & set(p) or _speak_path(p) is None]
     if len(paths) == 1 and not vague:
         return _speak_path(paths[0]) or "a file"
-    parents = {None if p.startswith((HOLE, NAME)) else posixpath.dirname(p.rstrip("/")).split(HOLE)[0].split(NAME)[0]
-               for p in paths}
+    parents = {
+        None if p.startswith((HOLE, NAME)) else posixpath.dirname(p.rstrip("/")).split(HOLE)[0].split(NAME)[0]
+        for p in paths
+    }
     parent = parents.pop() if len(parents) == 1 else None
     spoken_parent = _place(parent) if parent is not None else None
     place = f" in {spoken_parent}" if spoken_parent else ""

@@ -23,11 +23,23 @@ _MADE = ("/", "/usr", "/etc", "/tmp", "/proc", "/dev")
 _WITH_SOURCE = ("ro-bind", "bind", "ro-bind-try", "symlink")
 
 
-def bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds: Sequence[str | os.PathLike[str]],
-               user: tuple[int, int] | None) -> list[str]:
+def bwrap_argv(
+    iso: Isolation,
+    cwd: Path,
+    limits: Limits,
+    network: bool,
+    binds: Sequence[str | os.PathLike[str]],
+    user: tuple[int, int] | None,
+) -> list[str]:
     """bwrap's arguments up to and including the command prefix that drops to ``user`` (root only)."""
-    argv = [iso.bwrap or "bwrap", *(f"--unshare-{name}" for name in NAMESPACES), "--die-with-parent",
-            "--new-session", "--hostname", HOSTNAME]
+    argv = [
+        iso.bwrap or "bwrap",
+        *(f"--unshare-{name}" for name in NAMESPACES),
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        HOSTNAME,
+    ]
     if not iso.root:
         argv.append("--unshare-user")
     if not network:
@@ -37,8 +49,16 @@ def bwrap_argv(iso: Isolation, cwd: Path, limits: Limits, network: bool, binds: 
         argv += _mount_args(mount, made)
     argv += ["--chdir", str(cwd), "--"]
     if iso.root and user is not None:
-        argv += [iso.setpriv or "setpriv", f"--reuid={user[0]}", f"--regid={user[1]}", "--clear-groups",
-                 "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        argv += [
+            iso.setpriv or "setpriv",
+            f"--reuid={user[0]}",
+            f"--regid={user[1]}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+        ]
     return argv
 
 

@@ -53,8 +53,7 @@ class Cgroups:
         memory, pids = root / "memory", root / "pids"
         if not (memory / "cgroup.procs").exists() or not (pids / "cgroup.procs").exists():
             return None, f"no cgroup v2 at {root} and no cgroup v1 memory and pids hierarchies"
-        parents = [memory / own.get("memory", "/").lstrip("/") / "o1",
-                   pids / own.get("pids", "/").lstrip("/") / "o1"]
+        parents = [memory / own.get("memory", "/").lstrip("/") / "o1", pids / own.get("pids", "/").lstrip("/") / "o1"]
         try:
             for parent in parents:
                 parent.mkdir(exist_ok=True)

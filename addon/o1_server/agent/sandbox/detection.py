@@ -48,8 +48,9 @@ class Isolation:
             uids = f"the server's own uid {os.geteuid()} (not root: cannot give each conversation its own)"
         return {
             "mode": "bubblewrap" if self.bwrap else "rlimits",
-            "namespaces": (f"{self.bwrap_version}: private mount, pid, ipc, uts and network namespaces"
-                           if self.bwrap else "none"),
+            "namespaces": (
+                f"{self.bwrap_version}: private mount, pid, ipc, uts and network namespaces" if self.bwrap else "none"
+            ),
             "cgroups": self.cgroups_text if self.cgroups else "none",
             "uids": uids,
             "rlimits": "address space, file size, processes, no core dumps",
@@ -63,8 +64,10 @@ def detect(settings: SandboxSettings) -> Isolation:
     if settings.cgroups:
         iso.cgroups, iso.cgroups_text = Cgroups.detect()
         if iso.cgroups is None:
-            iso.missing.append(f"No cgroups for the block's process tree: {iso.cgroups_text}; memory and "
-                               "processes are bounded per process and per uid (rlimits) instead.")
+            iso.missing.append(
+                f"No cgroups for the block's process tree: {iso.cgroups_text}; memory and "
+                "processes are bounded per process and per uid (rlimits) instead."
+            )
     else:
         iso.missing.append("cgroups are turned off: memory and processes are bounded by rlimits only.")
     if not settings.bwrap:
@@ -78,16 +81,19 @@ def detect(settings: SandboxSettings) -> Isolation:
         iso.missing.append("bubblewrap (bwrap) is not installed (apt-get install bubblewrap): " + _fallback(iso))
         return iso
     if iso.root and setpriv is None:
-        iso.missing.append("setpriv (util-linux) is missing, so bubblewrap cannot drop to the conversation's "
-                           "uid: " + _fallback(iso))
+        iso.missing.append(
+            "setpriv (util-linux) is missing, so bubblewrap cannot drop to the conversation's uid: " + _fallback(iso)
+        )
         return iso
     iso.bwrap, iso.setpriv = bwrap, setpriv
     done = _probe(iso, bwrap)
     if done.returncode != 0:
         _check_python_reachable(iso)
         reason = (done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
-        iso.missing.append(f"bubblewrap cannot create namespaces here ({reason[0]}); in a container it needs "
-                           "CAP_SYS_ADMIN and an AppArmor profile that allows mounts: " + _fallback(iso))
+        iso.missing.append(
+            f"bubblewrap cannot create namespaces here ({reason[0]}); in a container it needs "
+            "CAP_SYS_ADMIN and an AppArmor profile that allows mounts: " + _fallback(iso)
+        )
         iso.bwrap = iso.setpriv = None
     return iso
 
@@ -111,10 +117,17 @@ def _probe(iso: Isolation, bwrap: str) -> subprocess.CompletedProcess[str]:
 
 def _fallback(iso: Isolation) -> str:
     """What a block runs under without bubblewrap, as a sentence."""
-    who = ("its conversation's own uid (every process of which is killed when the block ends)" if iso.uids
-           else "nobody (65534)" if iso.root else f"the server's own uid {os.geteuid()}")
-    return (f"blocks run as plain processes in a new session with rlimits, as {who}, without private mount, "
-            "pid or network namespaces (any block can reach the network).")
+    who = (
+        "its conversation's own uid (every process of which is killed when the block ends)"
+        if iso.uids
+        else "nobody (65534)"
+        if iso.root
+        else f"the server's own uid {os.geteuid()}"
+    )
+    return (
+        f"blocks run as plain processes in a new session with rlimits, as {who}, without private mount, "
+        "pid or network namespaces (any block can reach the network)."
+    )
 
 
 def python_reachable_by_others() -> bool:
@@ -133,9 +146,11 @@ def python_reachable_by_others() -> bool:
 
 def _check_python_reachable(iso: Isolation) -> None:
     if iso.uids and not python_reachable_by_others():
-        iso.missing.append(f"Without bubblewrap, Python blocks run as the conversation's uid, which cannot reach "
-                           f"the server's Python ({sys.executable}): install the server in a folder others can "
-                           "enter (e.g. /opt) or install bubblewrap.")
+        iso.missing.append(
+            f"Without bubblewrap, Python blocks run as the conversation's uid, which cannot reach "
+            f"the server's Python ({sys.executable}): install the server in a folder others can "
+            "enter (e.g. /opt) or install bubblewrap."
+        )
 
 
 def isolation() -> Isolation:
@@ -160,8 +175,13 @@ def prepare(sandbox_root: Path, uids: tuple[int, int] | None = DEFAULT_UIDS) -> 
         if left:
             _LOGGER.warning("Killed what %d block(s) of a previous server left running", left)
     info = iso.describe()
-    _LOGGER.info("Sandbox: %s; namespaces: %s; cgroups: %s; uids: %s", info["mode"], info["namespaces"],
-                 info["cgroups"], info["uids"])
+    _LOGGER.info(
+        "Sandbox: %s; namespaces: %s; cgroups: %s; uids: %s",
+        info["mode"],
+        info["namespaces"],
+        info["cgroups"],
+        info["uids"],
+    )
     for sentence in info["missing"]:
         _LOGGER.warning("Sandbox: %s", sentence)
     return info

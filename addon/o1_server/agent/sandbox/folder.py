@@ -170,8 +170,13 @@ def adopt_and_measure(folder: Path, user: tuple[int, int] | None, max_entries: i
 
     def visit(dirfd: int, name: str, _: str, st: os.stat_result) -> None:
         foreign = st.st_uid == 0 or not first <= st.st_uid < first + count
-        if (adopt and user is not None and st.st_uid != user[0] and foreign
-                and (stat_mod.S_ISDIR(st.st_mode) or st.st_nlink == 1)):
+        if (
+            adopt
+            and user is not None
+            and st.st_uid != user[0]
+            and foreign
+            and (stat_mod.S_ISDIR(st.st_mode) or st.st_nlink == 1)
+        ):
             try:
                 os.chown(name, user[0], user[1], dir_fd=dirfd, follow_symlinks=False)
             except OSError:

@@ -35,8 +35,7 @@ _LIBC = _libc()
 _PR_SET_PDEATHSIG = 1
 
 
-def preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_procs: list[str],
-            parent: int) -> None:
+def preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_procs: list[str], parent: int) -> None:
     """Child-side set-up between fork and exec: join the block's cgroups, die with the server, rlimits,
     and (without bubblewrap) drop to ``user`` last."""
     for procs in cgroup_procs:
@@ -91,8 +90,7 @@ class ExitWatch:
             self._fd = None
 
 
-def stop(proc: subprocess.Popen[bytes], block: Block | None, user: tuple[int, int] | None,
-         iso: Isolation) -> None:
+def stop(proc: subprocess.Popen[bytes], block: Block | None, user: tuple[int, int] | None, iso: Isolation) -> None:
     """Kill everything of one block: bwrap's process group (its PID namespace dies with it), the block's
     cgroups, and without namespaces every process of the conversation's own uid."""
     kill_group(proc)
@@ -113,8 +111,16 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
 def kill_uid(user: tuple[int, int]) -> None:
     """SIGKILL every process of ``user``'s uid: bash's built-in ``kill -KILL -1`` run as that uid."""
     try:
-        subprocess.run(["/bin/bash", "--noprofile", "--norc", "-c", "kill -s KILL -- -1"], user=user[0],
-                       group=user[1], extra_groups=[], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=10, cwd="/")
+        subprocess.run(
+            ["/bin/bash", "--noprofile", "--norc", "-c", "kill -s KILL -- -1"],
+            user=user[0],
+            group=user[1],
+            extra_groups=[],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=10,
+            cwd="/",
+        )
     except (OSError, subprocess.SubprocessError) as err:
         _LOGGER.warning("Could not kill the processes of uid %d: %s", user[0], err)

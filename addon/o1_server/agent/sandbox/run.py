@@ -45,9 +45,17 @@ def command_for(language: str, code: str) -> list[str]:
     raise ValueError(f"language {language!r} is not supported")
 
 
-def run_code(language: str, code: str, cwd: Path, limits: Limits, env: dict[str, str] | None = None,
-             cancel: threading.Event | None = None, *, network: bool = False,
-             binds: Sequence[str | os.PathLike[str]] = ()) -> ExecResult:
+def run_code(
+    language: str,
+    code: str,
+    cwd: Path,
+    limits: Limits,
+    env: dict[str, str] | None = None,
+    cancel: threading.Event | None = None,
+    *,
+    network: bool = False,
+    binds: Sequence[str | os.PathLike[str]] = (),
+) -> ExecResult:
     """Run one code block in ``cwd`` (its conversation folder) and return its ExecResult; never raises for
     anything the code does.
 
@@ -105,15 +113,23 @@ def _make_block(iso: Isolation, cwd: Path, limits: Limits) -> Block | None:
     if iso.cgroups is None:
         return None
     try:
-        return iso.cgroups.create(f"{root_tag(cwd.parent)}-{uuid.uuid4().hex[:12]}",
-                                  limits.memory_mb * MIB, limits.processes)
+        return iso.cgroups.create(
+            f"{root_tag(cwd.parent)}-{uuid.uuid4().hex[:12]}", limits.memory_mb * MIB, limits.processes
+        )
     except OSError as err:
         _LOGGER.warning("Block runs without its cgroup: %s", err)
         return None
 
 
-def _spawn(argv: list[str], cwd: Path, child_env: dict[str, str], limits: Limits, user: tuple[int, int] | None,
-           iso: Isolation, block: Block | None) -> subprocess.Popen[bytes]:
+def _spawn(
+    argv: list[str],
+    cwd: Path,
+    child_env: dict[str, str],
+    limits: Limits,
+    user: tuple[int, int] | None,
+    iso: Isolation,
+    block: Block | None,
+) -> subprocess.Popen[bytes]:
     """Start the block's process, leading its own session. Raises OSError or SubprocessError."""
     procs = block.procs_files() if block else []
     parent = os.getpid()
@@ -169,8 +185,16 @@ class _Ending:
     over_disk: str | None = None
 
 
-def _watch(proc: subprocess.Popen[bytes], block: Block | None, user: tuple[int, int] | None, iso: Isolation,
-           cwd: Path, limits: Limits, cancel: threading.Event | None, output: _Output) -> _Ending:
+def _watch(
+    proc: subprocess.Popen[bytes],
+    block: Block | None,
+    user: tuple[int, int] | None,
+    iso: Isolation,
+    cwd: Path,
+    limits: Limits,
+    cancel: threading.Event | None,
+    output: _Output,
+) -> _Ending:
     """Wait for the block to end, stopping it at its deadline, on ``cancel`` or when its folder grows past its
     caps (checked every 2 s); then kill whatever of it is left and remove its cgroups."""
     exited = ExitWatch(proc)
@@ -203,8 +227,9 @@ def _watch(proc: subprocess.Popen[bytes], block: Block | None, user: tuple[int, 
     return ending
 
 
-def _result(proc: subprocess.Popen[bytes], output: _Output, ending: _Ending, limits: Limits,
-            start: float) -> ExecResult:
+def _result(
+    proc: subprocess.Popen[bytes], output: _Output, ending: _Ending, limits: Limits, start: float
+) -> ExecResult:
     """The ExecResult of a block that has ended: its output, cut to size, and why it was stopped."""
     text = output.text()
     flooded = output.flooded

@@ -76,8 +76,7 @@ def per_conversation_uids() -> tuple[int, int] | None:
 def dedicated(user: tuple[int, int] | None) -> TypeGuard[tuple[int, int]]:
     """Whether ``user`` is a conversation's own uid (from the range), so every process of it is the block's."""
     uids = SETTINGS.uids
-    return (user is not None and os.geteuid() == 0 and uids is not None
-            and uids[0] <= user[0] < uids[0] + uids[1])
+    return user is not None and os.geteuid() == 0 and uids is not None and uids[0] <= user[0] < uids[0] + uids[1]
 
 
 def conversation_uid(folder: Path) -> tuple[int, int] | None:

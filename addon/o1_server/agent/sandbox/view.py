@@ -19,9 +19,29 @@ from .limits import MIB, Limits
 # Where the `o1_ha` helper lives: generated Python gets it pre-imported (and `import o1_ha` works too).
 HELPERS_DIR = Path(__file__).resolve().parent.parent / "helpers"
 # Files of /etc a program may need to start, resolve names or check certificates; nothing secret.
-ETC_FILES = ("passwd", "group", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "ld.so.cache",
-             "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "alternatives", "ssl", "ca-certificates",
-             "mime.types", "protocols", "services", "os-release", "debian_version", "python3", "python3.11")
+ETC_FILES = (
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "hosts",
+    "host.conf",
+    "resolv.conf",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "timezone",
+    "alternatives",
+    "ssl",
+    "ca-certificates",
+    "mime.types",
+    "protocols",
+    "services",
+    "os-release",
+    "debian_version",
+    "python3",
+    "python3.11",
+)
 # Top-level system folders shown read-only (or re-created as the same symlink, on a merged-/usr system).
 SYSTEM_FOLDERS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # Namespaces every box gets; the network one (unless the block may use the network) and, when the server is
@@ -51,8 +71,13 @@ class Mount:
 def python_paths() -> list[str]:
     """The folders of the Python that runs the server (and its venv), to show read-only in the box."""
     found: list[str] = []
-    for path in (sys.base_prefix, sys.base_exec_prefix, sys.prefix, sys.exec_prefix,
-                 os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))):
+    for path in (
+        sys.base_prefix,
+        sys.base_exec_prefix,
+        sys.prefix,
+        sys.exec_prefix,
+        os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))),
+    ):
         for candidate in (os.path.abspath(path), os.path.realpath(path)):
             if candidate == "/usr" or candidate.startswith("/usr/") or candidate in found:
                 continue
@@ -65,10 +90,13 @@ def mounts(cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike[str]] = 
     # The private /tmp (and /proc, /dev) first: a later mount on top of a bind would hide it, and the checkout
     # (the o1 helpers) or a conversation folder may well live under /tmp.
     tmp_size = limits.tmp_mb * MIB
-    view = [Mount("proc", "/proc"), Mount("dev", "/dev"),
-            Mount("tmpfs", "/dev/shm", perms="1777", size=tmp_size),  # POSIX semaphores, multiprocessing
-            Mount("tmpfs", "/tmp", perms="1777", size=tmp_size),
-            Mount("ro-bind", "/usr")]
+    view = [
+        Mount("proc", "/proc"),
+        Mount("dev", "/dev"),
+        Mount("tmpfs", "/dev/shm", perms="1777", size=tmp_size),  # POSIX semaphores, multiprocessing
+        Mount("tmpfs", "/tmp", perms="1777", size=tmp_size),
+        Mount("ro-bind", "/usr"),
+    ]
     for name in SYSTEM_FOLDERS:
         path = f"/{name}"
         if os.path.islink(path):

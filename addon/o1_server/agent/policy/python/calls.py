@@ -65,15 +65,26 @@ class _Calls(_ScannerBase):
         """The method that analyses this call's arguments, or None."""
         if qualname is None:
             return self.call_method if isinstance(node.func, ast.Attribute) else None
-        tables = ((_OPENERS, self.call_open), (_DELETERS, self.call_delete), (_WRITERS, self.call_write),
-                  (_REFLECTION, self.call_reflection), (_DYNAMIC_CODE, self.call_eval),
-                  (_OS_OPEN, self.call_os_open), (_FORKS, self.call_fork),
-                  (allowlist.PATH_READERS, self.call_read), (_CHDIR, self.call_chdir))
+        tables = (
+            (_OPENERS, self.call_open),
+            (_DELETERS, self.call_delete),
+            (_WRITERS, self.call_write),
+            (_REFLECTION, self.call_reflection),
+            (_DYNAMIC_CODE, self.call_eval),
+            (_OS_OPEN, self.call_os_open),
+            (_FORKS, self.call_fork),
+            (allowlist.PATH_READERS, self.call_read),
+            (_CHDIR, self.call_chdir),
+        )
         handler = next((h for table, h in tables if qualname in table), None)
         if handler is None and _runs_command(qualname):
             handler = self.call_command
-        if handler is None and qualname.startswith("pathlib.") and qualname.rsplit(".", 1)[-1] in (
-                allowlist.PATH_METHODS | set(_PATH_WRITE_METHODS) | _PATH_DELETE_METHODS):
+        if (
+            handler is None
+            and qualname.startswith("pathlib.")
+            and qualname.rsplit(".", 1)[-1]
+            in (allowlist.PATH_METHODS | set(_PATH_WRITE_METHODS) | _PATH_DELETE_METHODS)
+        ):
             handler = self.call_path_unbound
         if handler is None and qualname.startswith("o1_ha.") and _is_known(qualname):
             handler = self.call_home_assistant
@@ -120,8 +131,11 @@ class _Calls(_ScannerBase):
         for text in self.scope.values(node):
             if _URL.match(text):
                 host = _host_of(text)
-                self.report.flag("network", f"uses the address {_quote(text)}",
-                                 _Event("network", "connect to {}", host, "the internet"))
+                self.report.flag(
+                    "network",
+                    f"uses the address {_quote(text)}",
+                    _Event("network", "connect to {}", host, "the internet"),
+                )
             else:
                 self.report.candidate(text)
 
@@ -161,8 +175,11 @@ class _Calls(_ScannerBase):
             return
         commands = self.scope.values(argv_node)
         if not commands or all(c == HOLE for c in commands):
-            self.report.flag("process_control", f"{qualname} runs a command I can't read",
-                             _Event("process", "run a command I can't check in advance"))
+            self.report.flag(
+                "process_control",
+                f"{qualname} runs a command I can't read",
+                _Event("process", "run a command I can't check in advance"),
+            )
         for command in commands:
             nested.scan("shell", command, self.report, self.depth + 1)
 
@@ -177,8 +194,11 @@ class _Calls(_ScannerBase):
             except (SyntaxError, ValueError):
                 pass
         else:
-            self.report.flag("process_control", f"{qualname} runs code built at run time",
-                             _Event("process", "run code I can't check in advance"))
+            self.report.flag(
+                "process_control",
+                f"{qualname} runs code built at run time",
+                _Event("process", "run code I can't check in advance"),
+            )
 
     def call_reflection(self, node: ast.Call, qualname: str) -> None:
         """getattr/setattr with a computed name or on a module, globals(), vars() ...: dynamic code."""
@@ -193,39 +213,53 @@ class _Calls(_ScannerBase):
             static_name = len(names) == 1 and HOLE not in names[0] and names[0].isidentifier()
             if static_name and self.scope.qualname(node.args[0]) is None:
                 # getattr(obj, "name") on an ordinary object: the same check as obj.name
-                attribute = ast.Attribute(value=node.args[0], attr=names[0],
-                                          ctx=ast.Load() if qualname == "getattr" else ast.Store())
-                if ((names[0].startswith("__") and names[0].endswith("__") and names[0] not in _SAFE_DUNDERS)
-                        or names[0] in allowlist.NEVER_ATTRS):
+                attribute = ast.Attribute(
+                    value=node.args[0], attr=names[0], ctx=ast.Load() if qualname == "getattr" else ast.Store()
+                )
+                if (names[0].startswith("__") and names[0].endswith("__") and names[0] not in _SAFE_DUNDERS) or names[
+                    0
+                ] in allowlist.NEVER_ATTRS:
                     self.internals(f"reaches into Python internals ({names[0]})")
                 elif qualname == "getattr":
                     if id(node) in self.called:
                         self.called.add(id(attribute))
                     self.check_attribute(attribute, None)
                 return
-        self.report.flag("process_control", f"{qualname} looks up names at run time",
-                         _Event("process", "run code I can't check in advance"))
+        self.report.flag(
+            "process_control",
+            f"{qualname} looks up names at run time",
+            _Event("process", "run code I can't check in advance"),
+        )
 
     def call_fork(self, node: ast.Call, qualname: str) -> None:
         """os.fork inside a loop is a fork bomb."""
         if self.loops:
-            self.report.flag("process_control", f"{qualname} inside a loop, like a fork bomb",
-                             _Event("fork_bomb", "start a fork bomb that floods the computer with processes"))
+            self.report.flag(
+                "process_control",
+                f"{qualname} inside a loop, like a fork bomb",
+                _Event("fork_bomb", "start a fork bomb that floods the computer with processes"),
+            )
 
     def call_home_assistant(self, node: ast.Call, qualname: str) -> None:
         """o1_ha.get_state reads; every other o1_ha function acts on the home; anything else reached through
         the module (``o1_ha.os.system``, ``o1_ha._socket``...) is not a Home Assistant call at all."""
         function = qualname.split(".", 1)[1]
         if function not in _HA_FUNCTIONS:
-            self.report.flag("process_control", f"o1_ha.{function} is not one of o1_ha's functions",
-                             _Event("process", "start or control other programs"))
+            self.report.flag(
+                "process_control",
+                f"o1_ha.{function} is not one of o1_ha's functions",
+                _Event("process", "start or control other programs"),
+            )
             return
         if function in _HA_READS:
             return
         action = _ha_action(self.scope, node) if function == "call_service" else ""
         fallback = f"run {function.replace('_', ' ')}"
-        self.report.flag("home_assistant", f"o1_ha.{function} acts on Home Assistant",
-                         _Event("home_assistant", "ask Home Assistant to {}", action, fallback))
+        self.report.flag(
+            "home_assistant",
+            f"o1_ha.{function} acts on Home Assistant",
+            _Event("home_assistant", "ask Home Assistant to {}", action, fallback),
+        )
 
 
 def _ha_action(scope: _Scope, node: ast.Call) -> str:

@@ -36,18 +36,20 @@ class _Files(_ScannerBase):
     def call_read(self, node: ast.Call, qualname: str) -> None:
         """os.listdir, os.stat, os.path.getsize, glob.glob ...: the path they read is checked like open()'s."""
         path = self.arg(node, allowlist.PATH_READERS[qualname], "path", "pathname", "top", "filename", "s")
-        paths = ((".",) if path is None and qualname in allowlist.PATH_DEFAULT_CWD else self.paths(path))
+        paths = (".",) if path is None and qualname in allowlist.PATH_DEFAULT_CWD else self.paths(path)
         for value in paths:
-            self.report.touch(value, "read", "read {}" if not qualname.endswith(("listdir", "scandir", "walk"))
-                              else "list {}")
+            self.report.touch(
+                value, "read", "read {}" if not qualname.endswith(("listdir", "scandir", "walk")) else "list {}"
+            )
         if qualname == "os.path.samefile":
             for value in self.paths(self.arg(node, 1, "f2")):
                 self.report.touch(value, "read", "read {}")
 
     def call_chdir(self, node: ast.Call, qualname: str) -> None:
         """os.chdir and friends: relative paths after it can't be judged, so it counts as leaving the sandbox."""
-        self.report.flag("outside_sandbox", f"{qualname} changes the working folder",
-                         _Event("outside", "leave my working folder"))
+        self.report.flag(
+            "outside_sandbox", f"{qualname} changes the working folder", _Event("outside", "leave my working folder")
+        )
         if qualname == "os.chroot":
             self.internals("os.chroot changes the root folder")
 
@@ -84,8 +86,11 @@ class _Files(_ScannerBase):
 
     def call_write(self, node: ast.Call, qualname: str) -> None:
         if qualname == "shutil.unpack_archive":  # members named ../x or /x land wherever they say (3.11 tarfile)
-            self.report.flag("outside_sandbox", "an archive's files may land outside the sandbox",
-                             _Event("outside", "unpack files that may land outside my working folder"))
+            self.report.flag(
+                "outside_sandbox",
+                "an archive's files may land outside the sandbox",
+                _Event("outside", "unpack files that may land outside my working folder"),
+            )
         self.call_write_paths(node, qualname)
 
     def call_write_paths(self, node: ast.Call, qualname: str) -> None:
@@ -113,8 +118,11 @@ class _Files(_ScannerBase):
             self.report.flag("deletes_files", f"{method} deletes {_quote_all(targets)}")
             for target in targets:
                 self.report.touch(target, "delete", "delete {}")
-        elif method in _PATH_WRITE_METHODS or method == "rename" or (
-                method == "replace" and (self.is_path(func.value) or (one_arg and not receiver))):
+        elif (
+            method in _PATH_WRITE_METHODS
+            or method == "rename"
+            or (method == "replace" and (self.is_path(func.value) or (one_arg and not receiver)))
+        ):
             self.path_write(method, receiver, node)
         elif method in _PATH_QUERY_METHODS:
             for path in receiver or (HOLE,):
@@ -133,8 +141,9 @@ class _Files(_ScannerBase):
             saved_to = self.arg(node, 0, "path", "fname", "path_or_buf", "excel_writer")
             self.open_paths(self.paths(saved_to), True, method)
         elif method in _PROCESS_METHODS:
-            self.report.flag("process_control", f"calls .{method}()",
-                             _Event("process", "start or control other programs"))
+            self.report.flag(
+                "process_control", f"calls .{method}()", _Event("process", "start or control other programs")
+            )
 
     def is_path(self, node: ast.AST) -> bool:
         """Whether an expression is a pathlib path (``Path(...)``, ``p / 'x'`` or a name bound to one)."""

@@ -73,8 +73,11 @@ class _Flow(_ScannerBase):
         self.scope.env = dict(saved[0])
         self.assigned = set(saved[1])
 
-    def join(self, start: tuple[dict[str, tuple[str, ...]], frozenset[str]],
-             *ends: tuple[dict[str, tuple[str, ...]], frozenset[str]]) -> None:
+    def join(
+        self,
+        start: tuple[dict[str, tuple[str, ...]], frozenset[str]],
+        *ends: tuple[dict[str, tuple[str, ...]], frozenset[str]],
+    ) -> None:
         """After branches: a name keeps values only if every branch knows them (their union); a name first
         bound in some branch keeps what those branches know."""
         env: dict[str, tuple[str, ...]] = {}
@@ -150,8 +153,11 @@ class _Flow(_ScannerBase):
         """Remember what a name now holds; names in a tuple target get their element, or nothing known."""
         if isinstance(target, (ast.Tuple, ast.List)):
             elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
-            if elements is not None and len(elements) == len(target.elts) and not any(
-                    isinstance(e, ast.Starred) for e in [*elements, *target.elts]):
+            if (
+                elements is not None
+                and len(elements) == len(target.elts)
+                and not any(isinstance(e, ast.Starred) for e in [*elements, *target.elts])
+            ):
                 for element, item in zip(target.elts, elements, strict=True):  # lengths checked above
                     self.bind(element, item, self.scope.values(item))
             else:
@@ -190,7 +196,7 @@ class _Flow(_ScannerBase):
         if func == "enumerate" and args and len(items) == 2:
             items[1] = self.scope.values(args[0])
         elif func == "zip":
-            items = [self.scope.values(a) for a in args[: len(items)]] + items[len(args):]
+            items = [self.scope.values(a) for a in args[: len(items)]] + items[len(args) :]
         elif func == "os.walk" and len(items) == 3:
             top = self.scope.values(args[0]) if args else (".",)
             items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]

@@ -15,10 +15,43 @@ from . import allowlist
 
 # Names a persistent Jupyter kernel may know without an import in this block (an earlier block imported them).
 _DEFAULT_NAMES = {
-    **{m: m for m in ("os", "sys", "shutil", "subprocess", "socket", "signal", "ctypes", "multiprocessing",
-                      "importlib", "pathlib", "glob", "io", "codecs", "tempfile", "urllib", "http", "requests",
-                      "httpx", "aiohttp", "ftplib", "smtplib", "telnetlib", "pty", "runpy", "pip", "o1_ha",
-                      "asyncio", "zipfile", "tarfile", "numpy", "pandas", "builtins")},
+    **{
+        m: m
+        for m in (
+            "os",
+            "sys",
+            "shutil",
+            "subprocess",
+            "socket",
+            "signal",
+            "ctypes",
+            "multiprocessing",
+            "importlib",
+            "pathlib",
+            "glob",
+            "io",
+            "codecs",
+            "tempfile",
+            "urllib",
+            "http",
+            "requests",
+            "httpx",
+            "aiohttp",
+            "ftplib",
+            "smtplib",
+            "telnetlib",
+            "pty",
+            "runpy",
+            "pip",
+            "o1_ha",
+            "asyncio",
+            "zipfile",
+            "tarfile",
+            "numpy",
+            "pandas",
+            "builtins",
+        )
+    },
     "Path": "pathlib.Path",
     "np": "numpy",
     "pd": "pandas",
@@ -32,8 +65,29 @@ _DEFAULT_NAMES = {
 }
 # Builtins that name themselves (``open`` is the qualified name ``open``), so the rule tables can list them.
 _BUILTINS = frozenset(
-    {"open", "eval", "exec", "compile", "__import__", "getattr", "print", "globals", "locals", "vars",
-     "breakpoint", "str", "repr", "len", "input", "setattr", "delattr", "format", "isinstance", "int", "float"}
+    {
+        "open",
+        "eval",
+        "exec",
+        "compile",
+        "__import__",
+        "getattr",
+        "print",
+        "globals",
+        "locals",
+        "vars",
+        "breakpoint",
+        "str",
+        "repr",
+        "len",
+        "input",
+        "setattr",
+        "delattr",
+        "format",
+        "isinstance",
+        "int",
+        "float",
+    }
 )
 _BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
 
@@ -46,8 +100,13 @@ def _bound_names(tree: ast.AST) -> frozenset[str]:
             names.add(node.id)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
-                               ast.MatchStar)) and node.name:  # a def or class always has a name
+        elif (
+            isinstance(
+                node,
+                (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs, ast.MatchStar),
+            )
+            and node.name
+        ):  # a def or class always has a name
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
@@ -84,8 +143,13 @@ def _user_attrs(tree: ast.AST) -> frozenset[str]:
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     names.add(item.name)
-                for target in (item.targets if isinstance(item, ast.Assign) else
-                               [item.target] if isinstance(item, ast.AnnAssign) else []):
+                for target in (
+                    item.targets
+                    if isinstance(item, ast.Assign)
+                    else [item.target]
+                    if isinstance(item, ast.AnnAssign)
+                    else []
+                ):
                     names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
         elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
             names.add(node.attr)
@@ -109,6 +173,7 @@ class _Names:
         self.import_names: set[str] = set()  # names bound by import: they keep resolving to the module
 
     if TYPE_CHECKING:
+
         def values(self, node: ast.AST | None) -> tuple[str, ...]: ...  # defined by the subclass .values._Scope
 
     def qualname(self, node: ast.AST) -> str | None:
@@ -117,9 +182,14 @@ class _Names:
             name = self.aliases.get(node.id)
             if name is None and node.id not in self.shadowed:
                 name = _DEFAULT_NAMES.get(node.id)
-            if name is None and node.id in _BUILTINS and (
+            if (
+                name is None
+                and node.id in _BUILTINS
+                and (
                     node.id in allowlist.DANGEROUS_BUILTINS  # rebinding exec on some path doesn't make it safe
-                    or (node.id not in self.shadowed and node.id not in self.local_names)):
+                    or (node.id not in self.shadowed and node.id not in self.local_names)
+                )
+            ):
                 name = node.id
             return name.removeprefix("builtins.") if name else None
         if isinstance(node, ast.Attribute):

@@ -55,8 +55,11 @@ class _References(_ScannerBase):
 
     def unchecked(self, what: str) -> None:
         """Something that is not on the allowlist: the block can't be ``read_only`` (fails closed)."""
-        self.report.flag("unparseable", f"{what}, which is not on my list of things I can check",
-                         _Event("unparseable", "run code I can't check"))
+        self.report.flag(
+            "unparseable",
+            f"{what}, which is not on my list of things I can check",
+            _Event("unparseable", "run code I can't check"),
+        )
 
     def internals(self, what: str) -> None:
         """Reaching interpreter internals or a callable by an indirect route: process_control."""
@@ -90,8 +93,11 @@ class _References(_ScannerBase):
             if alias.name == "*":
                 self.apply_rules(module)
                 if module in ("os", "shutil", "subprocess", "builtins", "importlib", "ctypes"):
-                    self.report.flag("process_control", f"imports everything from {module}",
-                                     _Event("process", "run code I can't check in advance"))
+                    self.report.flag(
+                        "process_control",
+                        f"imports everything from {module}",
+                        _Event("process", "run code I can't check in advance"),
+                    )
                 elif module not in allowlist.IMPORTABLE or not _star_safe(module):
                     self.unchecked(f"imports everything from {module}")
                 self.star_modules.append(module)
@@ -135,8 +141,11 @@ class _References(_ScannerBase):
         elif qualname in _CHDIR:
             self.report.flag("outside_sandbox", f"uses {qualname}", _Event("outside", "leave my working folder"))
         elif qualname.startswith("o1_ha.") and qualname[6:] not in allowlist.HA_READS:
-            self.report.flag("home_assistant", f"uses {qualname}",
-                             _Event("home_assistant", "ask Home Assistant to {}", "", "do something"))
+            self.report.flag(
+                "home_assistant",
+                f"uses {qualname}",
+                _Event("home_assistant", "ask Home Assistant to {}", "", "do something"),
+            )
         if qualname in _PATH_BUILDERS:
             return
         self.internals(f"uses {qualname} without calling it directly")
@@ -148,8 +157,9 @@ class _References(_ScannerBase):
             return
         name = node.id
         if name in ("__builtins__", "__loader__", "__spec__", "__build_class__"):
-            self.report.flag("process_control", f"reaches into {name}",
-                             _Event("process", "run code I can't check in advance"))
+            self.report.flag(
+                "process_control", f"reaches into {name}", _Event("process", "run code I can't check in advance")
+            )
             return
         qualname = self.scope.qualname(node)
         self.reference(node, qualname)
@@ -188,8 +198,11 @@ class _References(_ScannerBase):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
         if attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS:
-            self.report.flag("process_control", f"reaches into Python internals ({attr})",
-                             _Event("process", "run code I can't check in advance"))
+            self.report.flag(
+                "process_control",
+                f"reaches into Python internals ({attr})",
+                _Event("process", "run code I can't check in advance"),
+            )
         elif attr in allowlist.NEVER_ATTRS:
             self.internals(f"reaches into Python internals ({attr})")
         qualname = self.scope.qualname(node)
@@ -209,8 +222,9 @@ class _References(_ScannerBase):
         """The allowlist check of ``x.attr``: a module member by its dotted name, any other value's attribute
         by name (safe attributes, attributes the code defines, path methods that were analysed)."""
         attr = node.attr
-        if ((attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS)
-                or attr in allowlist.NEVER_ATTRS):
+        if (
+            attr.startswith("__") and attr.endswith("__") and attr not in _SAFE_DUNDERS
+        ) or attr in allowlist.NEVER_ATTRS:
             return  # already process_control
         if not isinstance(node.ctx, ast.Load):
             base = self.scope.qualname(node.value)

@@ -134,8 +134,15 @@ _SHELL_RUNNERS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"}
 )
 _ARGV_RUNNERS = frozenset(
-    {"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output", "subprocess.Popen",
-     "asyncio.create_subprocess_exec", "pty.spawn"}
+    {
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.Popen",
+        "asyncio.create_subprocess_exec",
+        "pty.spawn",
+    }
 )
 _DYNAMIC_CODE = frozenset({"eval", "exec", "compile"})
 _REFLECTION = frozenset({"getattr", "setattr", "delattr", "globals", "locals", "vars", "breakpoint"})
@@ -144,27 +151,53 @@ _PROCESS_METHODS = frozenset({"system", "popen", "fork", "forkpty", "kill", "kil
 _CHDIR = frozenset({"os.chdir", "os.fchdir", "os.chroot", "contextlib.chdir"})
 
 _OPENERS = {  # qualified name -> default mode
-    "open": "r", "io.open": "r", "codecs.open": "r", "gzip.open": "rb", "bz2.open": "rb", "lzma.open": "rb",
-    "tarfile.open": "r", "zipfile.ZipFile": "r", "shelve.open": "c", "dbm.open": "r",
+    "open": "r",
+    "io.open": "r",
+    "codecs.open": "r",
+    "gzip.open": "rb",
+    "bz2.open": "rb",
+    "lzma.open": "rb",
+    "tarfile.open": "r",
+    "zipfile.ZipFile": "r",
+    "shelve.open": "c",
+    "dbm.open": "r",
 }
 _OS_OPEN = frozenset({"os.open"})
 _DELETERS = {  # qualified name -> spoken template
-    "os.remove": "delete {}", "os.unlink": "delete {}", "os.rmdir": "delete {}", "os.removedirs": "delete {}",
-    "shutil.rmtree": "delete {}", "shutil.move": "move {}", "os.truncate": "empty {}",
+    "os.remove": "delete {}",
+    "os.unlink": "delete {}",
+    "os.rmdir": "delete {}",
+    "os.removedirs": "delete {}",
+    "shutil.rmtree": "delete {}",
+    "shutil.move": "move {}",
+    "os.truncate": "empty {}",
 }
 _WRITERS = {  # qualified name -> (index of the written path, spoken template); other path arguments are read
-    "os.mkdir": (0, "create {}"), "os.makedirs": (0, "create {}"), "os.mkfifo": (0, "create {}"),
-    "os.mknod": (0, "create {}"), "os.rename": (1, "rename files to {}"), "os.renames": (1, "rename files to {}"),
-    "os.replace": (1, "rename files to {}"), "os.symlink": (1, "create a link at {}"),
+    "os.mkdir": (0, "create {}"),
+    "os.makedirs": (0, "create {}"),
+    "os.mkfifo": (0, "create {}"),
+    "os.mknod": (0, "create {}"),
+    "os.rename": (1, "rename files to {}"),
+    "os.renames": (1, "rename files to {}"),
+    "os.replace": (1, "rename files to {}"),
+    "os.symlink": (1, "create a link at {}"),
     "os.link": (1, "create a link at {}"),
-    "os.chmod": (0, "change the permissions of {}"), "os.chown": (0, "change the owner of {}"),
-    "os.lchown": (0, "change the owner of {}"), "os.utime": (0, "change {}"),
-    "shutil.copy": (1, "copy files to {}"), "shutil.copy2": (1, "copy files to {}"),
-    "shutil.copyfile": (1, "copy files to {}"), "shutil.copytree": (1, "copy files to {}"),
-    "shutil.copymode": (1, "change the permissions of {}"), "shutil.copystat": (1, "change {}"),
-    "shutil.chown": (0, "change the owner of {}"), "shutil.make_archive": (0, "create the archive {}"),
-    "shutil.unpack_archive": (1, "unpack files into {}"), "numpy.save": (0, "write to {}"),
-    "numpy.savetxt": (0, "write to {}"), "numpy.savez": (0, "write to {}"),
+    "os.chmod": (0, "change the permissions of {}"),
+    "os.chown": (0, "change the owner of {}"),
+    "os.lchown": (0, "change the owner of {}"),
+    "os.utime": (0, "change {}"),
+    "shutil.copy": (1, "copy files to {}"),
+    "shutil.copy2": (1, "copy files to {}"),
+    "shutil.copyfile": (1, "copy files to {}"),
+    "shutil.copytree": (1, "copy files to {}"),
+    "shutil.copymode": (1, "change the permissions of {}"),
+    "shutil.copystat": (1, "change {}"),
+    "shutil.chown": (0, "change the owner of {}"),
+    "shutil.make_archive": (0, "create the archive {}"),
+    "shutil.unpack_archive": (1, "unpack files into {}"),
+    "numpy.save": (0, "write to {}"),
+    "numpy.savetxt": (0, "write to {}"),
+    "numpy.savez": (0, "write to {}"),
     "numpy.savez_compressed": (0, "write to {}"),
 }
 _PATH_BUILDERS = frozenset(
@@ -173,47 +206,170 @@ _PATH_BUILDERS = frozenset(
 _PATH_DELETE_METHODS = frozenset({"unlink", "rmdir"})
 _PATH_READ_METHODS = frozenset({"read_text", "read_bytes"})
 _PATH_QUERY_METHODS = frozenset(
-    {"read_text", "read_bytes", "exists", "is_file", "is_dir", "is_symlink", "is_mount", "stat", "lstat", "iterdir",
-     "glob", "rglob", "samefile", "owner", "group", "readlink", "is_block_device", "is_char_device", "is_fifo",
-     "is_socket"}
+    {
+        "read_text",
+        "read_bytes",
+        "exists",
+        "is_file",
+        "is_dir",
+        "is_symlink",
+        "is_mount",
+        "stat",
+        "lstat",
+        "iterdir",
+        "glob",
+        "rglob",
+        "samefile",
+        "owner",
+        "group",
+        "readlink",
+        "is_block_device",
+        "is_char_device",
+        "is_fifo",
+        "is_socket",
+    }
 )
 _PATH_WRITE_METHODS = {
-    "write_text": "write to {}", "write_bytes": "write to {}", "touch": "create {}", "mkdir": "create {}",
-    "symlink_to": "create a link at {}", "hardlink_to": "create a link at {}", "chmod": "change the permissions of {}",
-    "lchmod": "change the permissions of {}", "link_to": "create a link at {}",
+    "write_text": "write to {}",
+    "write_bytes": "write to {}",
+    "touch": "create {}",
+    "mkdir": "create {}",
+    "symlink_to": "create a link at {}",
+    "hardlink_to": "create a link at {}",
+    "chmod": "change the permissions of {}",
+    "lchmod": "change the permissions of {}",
+    "link_to": "create a link at {}",
 }
 _SAVE_METHODS = frozenset(
-    {"savefig", "save", "to_csv", "to_excel", "to_json", "to_parquet", "to_pickle", "to_feather", "to_hdf",
-     "to_html", "to_latex", "to_markdown", "to_stata", "to_xml", "to_file"}
+    {
+        "savefig",
+        "save",
+        "to_csv",
+        "to_excel",
+        "to_json",
+        "to_parquet",
+        "to_pickle",
+        "to_feather",
+        "to_hdf",
+        "to_html",
+        "to_latex",
+        "to_markdown",
+        "to_stata",
+        "to_xml",
+        "to_file",
+    }
 )
 
 # Calls whose string arguments are text rather than paths (not checked against the sandbox).
-_TEXT_CALLS = frozenset({"print", "str", "repr", "len", "format", "input", "isinstance", "int", "float",
-                         "shutil.disk_usage"})  # disk_usage reads only the size of the disk holding the path
+_TEXT_CALLS = frozenset(
+    {"print", "str", "repr", "len", "format", "input", "isinstance", "int", "float", "shutil.disk_usage"}
+)  # disk_usage reads only the size of the disk holding the path
 _TEXT_PREFIXES = ("logging.", "re.", "o1_ha.", "json.", "datetime.", "time.", "urllib.parse.")
 _TEXT_METHODS = frozenset(
-    {"split", "rsplit", "join", "replace", "startswith", "endswith", "strip", "lstrip", "rstrip", "partition",
-     "rpartition", "count", "find", "rfind", "index", "rindex", "format", "removeprefix", "removesuffix", "encode",
-     "decode", "center", "ljust", "rjust", "translate", "get", "append", "extend", "add", "insert", "pop",
-     "setdefault", "write", "writelines", "sub", "match", "search", "fullmatch", "findall", "info", "debug",
-     "warning", "error", "strftime", "strptime", "update"}
+    {
+        "split",
+        "rsplit",
+        "join",
+        "replace",
+        "startswith",
+        "endswith",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "partition",
+        "rpartition",
+        "count",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "format",
+        "removeprefix",
+        "removesuffix",
+        "encode",
+        "decode",
+        "center",
+        "ljust",
+        "rjust",
+        "translate",
+        "get",
+        "append",
+        "extend",
+        "add",
+        "insert",
+        "pop",
+        "setdefault",
+        "write",
+        "writelines",
+        "sub",
+        "match",
+        "search",
+        "fullmatch",
+        "findall",
+        "info",
+        "debug",
+        "warning",
+        "error",
+        "strftime",
+        "strptime",
+        "update",
+    }
 )
-_DATE_NOW = frozenset({"datetime.date.today", "datetime.datetime.now", "datetime.datetime.today",
-                       "datetime.datetime.utcnow", "time.time", "time.time_ns", "time.monotonic"})
+_DATE_NOW = frozenset(
+    {
+        "datetime.date.today",
+        "datetime.datetime.now",
+        "datetime.datetime.today",
+        "datetime.datetime.utcnow",
+        "time.time",
+        "time.time_ns",
+        "time.monotonic",
+    }
+)
 
 _HA_READS = allowlist.HA_READS  # read-only o1_ha calls
 # o1_ha's public functions (agent/helpers/o1_ha.py); any other name reached through the module is suspect.
 _HA_FUNCTIONS = allowlist.HA_READS | allowlist.HA_ACTIONS
 
 _SAFE_DUNDERS = frozenset(
-    {"__name__", "__doc__", "__file__", "__init__", "__version__", "__qualname__", "__module__", "__enter__",
-     "__exit__", "__len__", "__str__", "__repr__", "__main__", "__all__", "__annotations__"}
+    {
+        "__name__",
+        "__doc__",
+        "__file__",
+        "__init__",
+        "__version__",
+        "__qualname__",
+        "__module__",
+        "__enter__",
+        "__exit__",
+        "__len__",
+        "__str__",
+        "__repr__",
+        "__main__",
+        "__all__",
+        "__annotations__",
+    }
 )
 _STDLIB = frozenset(sys.stdlib_module_names) | {"requests", "httpx", "aiohttp", "urllib3", "numpy", "pandas"}
 # Submodules reached as attributes of their package (``os.path.join``), not modules reached through another.
-_SUBMODULES = frozenset({"os.path", "collections.abc", "urllib.parse", "urllib.request", "urllib.error",
-                         "http.client", "http.server", "concurrent.futures", "importlib.util", "logging.config",
-                         "xml.etree", "email.mime", "json.decoder", "json.encoder"})
+_SUBMODULES = frozenset(
+    {
+        "os.path",
+        "collections.abc",
+        "urllib.parse",
+        "urllib.request",
+        "urllib.error",
+        "http.client",
+        "http.server",
+        "concurrent.futures",
+        "importlib.util",
+        "logging.config",
+        "xml.etree",
+        "email.mime",
+        "json.decoder",
+        "json.encoder",
+    }
+)
 
 
 def _rule_matches(pattern: str, qualname: str) -> bool:
@@ -259,8 +415,18 @@ def _is_known(qualname: str) -> bool:
         return True
     if qualname.startswith("o1_ha."):
         return qualname[6:] in allowlist.HA_READS | allowlist.HA_ACTIONS
-    tables = (_OPENERS, _DELETERS, _WRITERS, _OS_OPEN, _FORKS, _DYNAMIC_CODE, _REFLECTION, allowlist.PATH_READERS,
-              _CHDIR, _PATH_BUILDERS)
+    tables = (
+        _OPENERS,
+        _DELETERS,
+        _WRITERS,
+        _OS_OPEN,
+        _FORKS,
+        _DYNAMIC_CODE,
+        _REFLECTION,
+        allowlist.PATH_READERS,
+        _CHDIR,
+        _PATH_BUILDERS,
+    )
     return any(qualname in table for table in tables) or _runs_command(qualname) or qualname == "__import__"
 
 

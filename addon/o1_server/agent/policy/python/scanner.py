@@ -28,8 +28,9 @@ def _scan_python(code: str, report: _Report, depth: int) -> None:
         if tree is None:
             line = getattr(exc, "lineno", None)
             where = f" on line {line}" if line else ""
-            report.flag("unparseable", f"Python syntax error{where}",
-                        _Event("unparseable", "run Python code I can't check"))
+            report.flag(
+                "unparseable", f"Python syntax error{where}", _Event("unparseable", "run Python code I can't check")
+            )
             return
     _PythonScanner(report, depth, tree).visit(tree)
 
@@ -47,8 +48,11 @@ def _parse_ipython(code: str, report: _Report, depth: int) -> ast.Module | None:
     for command in shell:
         nested.scan("shell", command, report, depth + 1)
     for magic in magics:
-        report.flag("process_control", f"uses the IPython magic %{magic}",
-                    _Event("process", "run {}", f"the notebook command {magic}", "a notebook command"))
+        report.flag(
+            "process_control",
+            f"uses the IPython magic %{magic}",
+            _Event("process", "run {}", f"the notebook command {magic}", "a notebook command"),
+        )
     return tree
 
 

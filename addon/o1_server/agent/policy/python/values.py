@@ -43,9 +43,11 @@ class _Scope(_Names):
         return () if node.id in self.volatile else self.env.get(node.id, ())
 
     def values_JoinedStr(self, node: ast.JoinedStr) -> tuple[str, ...]:
-        parts = [self.values(v.value if isinstance(v, ast.FormattedValue) else v)
-                 or ((NAME,) if isinstance(v, ast.FormattedValue) and self.slash_free(v) else (HOLE,))
-                 for v in node.values]
+        parts = [
+            self.values(v.value if isinstance(v, ast.FormattedValue) else v)
+            or ((NAME,) if isinstance(v, ast.FormattedValue) and self.slash_free(v) else (HOLE,))
+            for v in node.values
+        ]
         return _combine(parts, "".join)
 
     def slash_free(self, node: ast.FormattedValue) -> bool:
@@ -63,8 +65,13 @@ class _Scope(_Names):
             name = self.trusted(value.func)
             if name in ("int", "len", "float") or name in _DATE_NOW:
                 return True
-            if (isinstance(value.func, ast.Attribute) and value.func.attr == "strftime" and isinstance(
-                    value.func.value, ast.Call) and self.trusted(value.func.value.func) in _DATE_NOW and value.args):
+            if (
+                isinstance(value.func, ast.Attribute)
+                and value.func.attr == "strftime"
+                and isinstance(value.func.value, ast.Call)
+                and self.trusted(value.func.value.func) in _DATE_NOW
+                and value.args
+            ):
                 fmt = self.values(value.args[0])
                 return len(fmt) == 1 and re.fullmatch(r"([^/%\\.]|%[YmdHMSjyIpfaAbBUWGuVz%])*", fmt[0]) is not None
         return False
@@ -119,9 +126,29 @@ class _Scope(_Names):
             return (".",)
         if func in ("os.getenv", "os.environ.get") and args and args[0] == ("HOME",):
             return ("~",)
-        if func in ("str", "os.fspath", "os.path.abspath", "os.path.normpath", "os.path.realpath",
-                    "os.path.expanduser", "os.path.expandvars", "glob.glob", "glob.iglob", "sorted", "list", "tuple",
-                    "set", "frozenset", "reversed", "iter", "next") and node.args:
+        if (
+            func
+            in (
+                "str",
+                "os.fspath",
+                "os.path.abspath",
+                "os.path.normpath",
+                "os.path.realpath",
+                "os.path.expanduser",
+                "os.path.expandvars",
+                "glob.glob",
+                "glob.iglob",
+                "sorted",
+                "list",
+                "tuple",
+                "set",
+                "frozenset",
+                "reversed",
+                "iter",
+                "next",
+            )
+            and node.args
+        ):
             return self.values(node.args[0])
         if func == "filter" and len(node.args) == 2:
             return self.values(node.args[1])

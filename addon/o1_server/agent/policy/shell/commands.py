@@ -67,9 +67,11 @@ class _Commands:
             )
             return
         args = list(argv[1:])
-        if any(a.startswith(("--files0-from", "--files-from", "--exclude-from")) for a in args) or (
-                name in ("tar", "cpio", "rsync") and "-T" in args) or (
-                name.endswith("sum") and any(a in ("-c", "--check") for a in args)):
+        if (
+            any(a.startswith(("--files0-from", "--files-from", "--exclude-from")) for a in args)
+            or (name in ("tar", "cpio", "rsync") and "-T" in args)
+            or (name.endswith("sum") and any(a in ("-c", "--check") for a in args))
+        ):
             # the files read are listed in another file, only known at run time
             self.report.touch(HOLE, "read", "read {}")
         self.dispatch(name, args, stdin_code)
@@ -91,12 +93,17 @@ class _Commands:
         elif name in _PROCESS_PHRASES:
             self.report.flag("process_control", f"runs {name}", _Event("process", _PROCESS_PHRASES[name]))
         elif (name == "date" and any(a.startswith(("-s", "--set")) for a in args)) or (
-                name in ("hostname", "history") and args and not all(a in ("-f", "-s", "-i", "-I", "-d", "-a", "-A")
-                                                                     for a in args)):
+            name in ("hostname", "history")
+            and args
+            and not all(a in ("-f", "-s", "-i", "-I", "-d", "-a", "-A") for a in args)
+        ):
             self.report.flag("process_control", f"{name} changes the system", _Event("process", f"change the {name}"))
         elif name == "hash" and any(a.startswith("-") and "p" in a for a in args):
-            self.report.flag("process_control", "hash -p makes a command name run another program",
-                             _Event("process", "change which programs commands run"))
+            self.report.flag(
+                "process_control",
+                "hash -p makes a command name run another program",
+                _Event("process", "change which programs commands run"),
+            )
         elif name in ("export", "declare", "typeset", "local", "readonly"):
             for arg in args:
                 if not arg.startswith("-"):
@@ -174,10 +181,16 @@ class _Commands:
         scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
         scripts += [] if given else operands[:1]
         if any(a in ("-f", "--file") or a.startswith("--file=") for a in args) or any(map(_sed_script_risky, scripts)):
-            self.report.flag("process_control", f"{name} script can run commands or write files I can't check",
-                             _Event("process", "run a sed script I can't check"))
-        in_place = any(a.startswith(("-i", "--in-place")) or (a.startswith("-") and not a.startswith("--") and "i" in a)
-                       for a in args if a not in ("-e", "-f"))
+            self.report.flag(
+                "process_control",
+                f"{name} script can run commands or write files I can't check",
+                _Event("process", "run a sed script I can't check"),
+            )
+        in_place = any(
+            a.startswith(("-i", "--in-place")) or (a.startswith("-") and not a.startswith("--") and "i" in a)
+            for a in args
+            if a not in ("-e", "-f")
+        )
         for target in files or ([HOLE] if in_place else []):
             self.report.touch(target, "write" if in_place else "read", "edit {}" if in_place else "read {}")
         if in_place:
@@ -188,8 +201,11 @@ class _Commands:
         operands = _operands(args, frozenset({"-F", "-v", "-f"}))
         program = operands[0] if operands and "-f" not in args else ""
         if not program or re.search(r"system|\||getline|@load|@include|ENVIRON\s*\[", program):
-            self.report.flag("process_control", f"{name} program runs commands or reads what I can't check",
-                             _Event("process", "run commands from awk"))
+            self.report.flag(
+                "process_control",
+                f"{name} program runs commands or reads what I can't check",
+                _Event("process", "run commands from awk"),
+            )
         for match in re.finditer(r"\bprintf?\b[^;}\n]*?(>>?)\s*(\"([^\"]*)\"|[^\s;}]+)", program):
             self.report.flag("writes_files", f"{name} program writes files", _Event("write", "write files with awk"))
             self.report.touch(match.group(3) if match.group(3) is not None else HOLE, "write", "write to {}")
@@ -199,17 +215,34 @@ class _Commands:
     def archive(self, name: str, args: list[str]) -> None:
         """tar, zip, unzip, gzip ... change files; options that run a program are process_control."""
         self.report.flag("writes_files", f"{name} changes files", _Event("write", f"change files with {name}"))
-        runs = ("--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command", "--info-script",
-                "--new-volume-script", "-TT", "--unzip-command", "--filter")
-        if name == "tar" and any(a in ("-P", "--absolute-names") or re.fullmatch(r"-[A-Za-z]*P[A-Za-z]*", a)
-                                 for a in args):
-            self.report.flag("outside_sandbox", "tar -P writes absolute paths",
-                             _Event("outside", "unpack files outside my working folder"))
+        runs = (
+            "--to-command",
+            "--checkpoint-action",
+            "--use-compress-program",
+            "--rsh-command",
+            "--info-script",
+            "--new-volume-script",
+            "-TT",
+            "--unzip-command",
+            "--filter",
+        )
+        if name == "tar" and any(
+            a in ("-P", "--absolute-names") or re.fullmatch(r"-[A-Za-z]*P[A-Za-z]*", a) for a in args
+        ):
+            self.report.flag(
+                "outside_sandbox",
+                "tar -P writes absolute paths",
+                _Event("outside", "unpack files outside my working folder"),
+            )
         clustered = name == "tar" and any(re.fullmatch(r"-?[A-Za-z]*[IF][A-Za-z]*", a) for a in args[:1])
-        if clustered or any(a.startswith(runs) or (name == "tar" and re.fullmatch(r"-[A-Za-z]*[IF][A-Za-z]*", a))
-                            for a in args):
-            self.report.flag("process_control", f"{name} is told to run another program",
-                             _Event("process", f"run programs from {name}"))
+        if clustered or any(
+            a.startswith(runs) or (name == "tar" and re.fullmatch(r"-[A-Za-z]*[IF][A-Za-z]*", a)) for a in args
+        ):
+            self.report.flag(
+                "process_control",
+                f"{name} is told to run another program",
+                _Event("process", f"run programs from {name}"),
+            )
         for i, arg in enumerate(args[:-1]):
             if arg in ("-C", "--directory", "-d"):
                 self.report.touch(args[i + 1], "write", "unpack files into {}")
@@ -227,8 +260,11 @@ class _Commands:
                 for start in starts:
                     self.report.touch(posixpath.join(start, NAME), "delete", "delete {}")
             elif arg in ("-exec", "-execdir", "-ok", "-okdir"):
-                self.report.flag("process_control", f"find {arg} runs a command for each file",
-                                 _Event("process", "run a command for each file found"))
+                self.report.flag(
+                    "process_control",
+                    f"find {arg} runs a command for each file",
+                    _Event("process", "run a command for each file found"),
+                )
                 inner = list(itertools.takewhile(lambda a: a not in (";", "+"), rest[i + 1 :]))
                 self.scan([found if a == "{}" else a.replace("{}", found) for a in inner])
             elif arg in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(rest):
@@ -237,8 +273,11 @@ class _Commands:
 
     def xargs(self, name: str, args: list[str]) -> None:
         """xargs runs its command with arguments read from its input."""
-        self.report.flag("process_control", "xargs runs a command with words read at run time",
-                         _Event("process", "run a command with words it reads at run time"))
+        self.report.flag(
+            "process_control",
+            "xargs runs a command with words read at run time",
+            _Event("process", "run a command with words it reads at run time"),
+        )
         value_opts = frozenset({"-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-a", "-E", "--delimiter"})
         index, replace = 0, None
         while index < len(args) and args[index].startswith("-"):
@@ -257,8 +296,11 @@ class _Commands:
         if name in _PATTERN_READERS and not any(a in ("-e", "-f") for a in args):
             operands = operands[1:]
         if any(a.startswith(("--compress-program", "--pre", "--preprocessor")) for a in args):
-            self.report.flag("process_control", f"{name} is told to run another program",
-                             _Event("process", f"run programs from {name}"))
+            self.report.flag(
+                "process_control",
+                f"{name} is told to run another program",
+                _Event("process", f"run programs from {name}"),
+            )
         for i, arg in enumerate(args[:-1]):
             if arg in ("-f", "--file") and name in _PATTERN_READERS:
                 self.report.touch(args[i + 1], "read", "read {}")
@@ -295,16 +337,52 @@ class _Commands:
         """git: clone/pull/fetch/push use the network; read-only subcommands read; the rest writes."""
         operands = _operands(args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}))
         sub = operands[0] if operands else ""
-        runs = ("-c", "--config-env", "--exec-path", "--upload-pack", "--receive-pack", "--output", "-O",
-                "--open-files-in-pager", "--ext-diff", "-x", "--exec", "--extcmd", "--tool", "--git-dir",
-                "--work-tree")
-        config_write = sub == "config" and not any(a in ("--get", "--get-all", "--get-regexp", "--list", "-l")
-                                                     for a in args)
-        if config_write or any(a.startswith(runs) for a in args) or sub in (
-                "difftool", "mergetool", "filter-branch", "bisect", "rebase", "daemon", "instaweb", "credential",
-                "send-email", "archive", "hook", "var", "help") or operands[1:2] == ["foreach"]:
-            self.report.flag("process_control", f"git {sub or 'command'} can run programs",
-                             _Event("process", "run programs through git"))
+        runs = (
+            "-c",
+            "--config-env",
+            "--exec-path",
+            "--upload-pack",
+            "--receive-pack",
+            "--output",
+            "-O",
+            "--open-files-in-pager",
+            "--ext-diff",
+            "-x",
+            "--exec",
+            "--extcmd",
+            "--tool",
+            "--git-dir",
+            "--work-tree",
+        )
+        config_write = sub == "config" and not any(
+            a in ("--get", "--get-all", "--get-regexp", "--list", "-l") for a in args
+        )
+        if (
+            config_write
+            or any(a.startswith(runs) for a in args)
+            or sub
+            in (
+                "difftool",
+                "mergetool",
+                "filter-branch",
+                "bisect",
+                "rebase",
+                "daemon",
+                "instaweb",
+                "credential",
+                "send-email",
+                "archive",
+                "hook",
+                "var",
+                "help",
+            )
+            or operands[1:2] == ["foreach"]
+        ):
+            self.report.flag(
+                "process_control",
+                f"git {sub or 'command'} can run programs",
+                _Event("process", "run programs through git"),
+            )
         if "--no-index" in args:
             for target in operands[1:]:
                 self.report.touch(target, "read", "read {}")
@@ -313,16 +391,28 @@ class _Commands:
             if sub in ("clone", "pull", "submodule"):
                 self.report.flag("writes_files", f"git {sub} writes files", _Event("write", "change files with git"))
         elif sub not in _GIT_READ:
-            self.report.flag("writes_files", f"git {sub or 'command'} changes the repository",
-                             _Event("write", "change files with git"))
+            self.report.flag(
+                "writes_files",
+                f"git {sub or 'command'} changes the repository",
+                _Event("write", "change files with git"),
+            )
 
     def install(self, name: str, args: list[str]) -> None:
         """Package managers: installs_packages, naming the packages after install/add."""
         operands = _operands(args, frozenset({"-r", "-c", "-i", "-t", "-e", "-f", "--index-url", "--target"}))
         if name in ("uv", "pipx", "conda", "mamba") and operands[:1] in (["pip"], ["run"]):
             operands = operands[1:]
-        verbs = {"install": "install", "add": "install", "i": "install", "get": "install", "-S": "install",
-                 "remove": "remove", "uninstall": "remove", "purge": "remove", "rm": "remove"}
+        verbs = {
+            "install": "install",
+            "add": "install",
+            "i": "install",
+            "get": "install",
+            "-S": "install",
+            "remove": "remove",
+            "uninstall": "remove",
+            "purge": "remove",
+            "rm": "remove",
+        }
         sub = operands[0] if operands else ""
         verb = verbs.get(sub, "use")
         packages = operands[1:] if sub in verbs else operands[:1] if name in ("npx", "uvx") else []
@@ -335,8 +425,11 @@ class _Commands:
         """python -c CODE is classified as Python; -m pip installs; a script file is an unknown program."""
         option = _interpreter_option(args, "cm", frozenset({"-W", "-X", "--check-hash-based-pycs"}), attached=True)
         if option or stdin_code is not None:
-            self.report.flag("process_control", f"{name} starts another Python interpreter",
-                             _Event("process", "start another Python interpreter"))
+            self.report.flag(
+                "process_control",
+                f"{name} starts another Python interpreter",
+                _Event("process", "start another Python interpreter"),
+            )
         if option and option[0] == "c":
             nested.scan("python", option[1], self.report, self.depth + 1)
         elif option:
@@ -354,15 +447,19 @@ class _Commands:
             category, clause = _PY_MODULE_CLAUSES[module]
             self.report.flag(category, f"python -m {module}", _Event(KIND[category], clause))
         elif module not in _PY_READ_MODULES:
-            self.report.flag("process_control", f"runs the Python module {_quote(module)}",
-                             _Event("process", "run {}", f"the Python module {module}", "a Python module"))
+            self.report.flag(
+                "process_control",
+                f"runs the Python module {_quote(module)}",
+                _Event("process", "run {}", f"the Python module {module}", "a Python module"),
+            )
 
     def shell(self, name: str, args: list[str], stdin_code: str | None) -> None:
         """sh -c CODE and here-documents are classified as shell; a script file is an unknown program."""
         option = _interpreter_option(args, "c", frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}))
         if option or stdin_code is not None:
-            self.report.flag("process_control", f"{name} starts another shell",
-                             _Event("process", "start another shell"))
+            self.report.flag(
+                "process_control", f"{name} starts another shell", _Event("process", "start another shell")
+            )
         if option:
             nested.scan("shell", option[1], self.report, self.depth + 1)
         elif stdin_code is not None and not _operands(args):
@@ -373,12 +470,18 @@ class _Commands:
     def run_script(self, name: str, script: str, language: str) -> None:
         """An interpreter runs a script file, or code from its input, that we can't see."""
         if script:
-            self.report.flag("process_control", f"{name} runs {_quote(script)}",
-                             _Event("process", "run {}", f"the {language} script {script}", f"a {language} script"))
+            self.report.flag(
+                "process_control",
+                f"{name} runs {_quote(script)}",
+                _Event("process", "run {}", f"the {language} script {script}", f"a {language} script"),
+            )
             self.report.touch(script, "read", "read {}")
         else:
-            self.report.flag("process_control", f"{name} runs code from its input",
-                             _Event("process", f"run {language} code from its input"))
+            self.report.flag(
+                "process_control",
+                f"{name} runs code from its input",
+                _Event("process", f"run {language} code from its input"),
+            )
 
     def wrapper(self, name: str, args: list[str]) -> None:
         """sudo, nohup, exec, timeout, env ...: classify the wrapped command too."""
@@ -400,29 +503,41 @@ class _Commands:
 
     def eval(self, name: str, args: list[str]) -> None:
         """eval runs its arguments as shell code."""
-        self.report.flag("process_control", "eval runs code built at run time",
-                         _Event("process", "run a command I can't check in advance"))
+        self.report.flag(
+            "process_control",
+            "eval runs code built at run time",
+            _Event("process", "run a command I can't check in advance"),
+        )
         if args:
             nested.scan("shell", " ".join(args), self.report, self.depth + 1)
 
     def source(self, name: str, args: list[str]) -> None:
         """source / . runs a script in the current shell."""
         script = (args or [HOLE])[0]
-        self.report.flag("process_control", f"{name} runs {_quote(script)}",
-                         _Event("process", "run {}", f"the shell script {script}", "a shell script"))
+        self.report.flag(
+            "process_control",
+            f"{name} runs {_quote(script)}",
+            _Event("process", "run {}", f"the shell script {script}", "a shell script"),
+        )
         self.report.touch(script, "read", "read {}")
 
     def unknown(self, name: str, args: list[str]) -> None:
         """Programs we don't know are not assumed to be harmless."""
-        self.report.flag("process_control", f"runs {_quote(name)}, a program I don't know",
-                         _Event("process", "run {}", f"the program {name}", "an unknown program"))
+        self.report.flag(
+            "process_control",
+            f"runs {_quote(name)}, a program I don't know",
+            _Event("process", "run {}", f"the program {name}", "an unknown program"),
+        )
 
 
 def _check_variable(name: str, report: _Report) -> None:
     """Flag setting a variable that changes which programs run or what they load."""
     if _RISKY_VARIABLE.fullmatch(name):
-        report.flag("process_control", f"sets {name}, which changes what programs run",
-                    _Event("process", "change how programs are started"))
+        report.flag(
+            "process_control",
+            f"sets {name}, which changes what programs run",
+            _Event("process", "change how programs are started"),
+        )
 
 
 def _scan_argv(argv: Sequence[str], report: _Report, depth: int) -> None:

@@ -167,9 +167,7 @@ class _ShellScanner:
         body = node.parts[-1] if node.parts else None
         if not name or body is None:
             return
-        calls_itself = any(
-            n.kind == "command" and self.argv(n)[:1] == [name] for n in _walk(body)
-        )
+        calls_itself = any(n.kind == "command" and self.argv(n)[:1] == [name] for n in _walk(body))
         if calls_itself:
             self.report.flag(
                 "process_control",
