@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from o1_server.agent.gate import MAX_BLOCK_CHARS, NO_DECISION, Gate, Turn
+from o1_server.agent.gate import MAX_BLOCK_BYTES, NO_DECISION, Gate, Turn
 from o1_server.agent.sandbox import ExecResult
 from o1_server.agent.types import CodeBlock
 from tests.support.scripted_llm import ScriptedLLM
@@ -60,7 +60,7 @@ def test_only_the_admitted_code_runs(make_agent, tmp_path: Path) -> None:
 
 async def test_a_block_too_long_to_check_never_runs(make_agent, llm: ScriptedLLM) -> None:
     agent = make_agent(policy={"unparseable": "allow", "writes_files": "allow"})
-    long_code = MARKER + "\n" + "#" * (MAX_BLOCK_CHARS + 1)
+    long_code = MARKER + "\n" + "#" * (MAX_BLOCK_BYTES + 1)
     llm.script(code(long_code), "Done.")
     reply = await agent.ask("make a file", "long", profile="t")
     [block] = reply.code_blocks

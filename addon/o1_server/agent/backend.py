@@ -484,8 +484,14 @@ class OpenInterpreterBackend:
     def _fit(self, text: str) -> None:
         """Drop (or shorten) old turns so that the next request fits the context window with room to answer.
 
-        Room is kept for two replies (before and after a code block) and one block's output.
+        Room is kept for two replies (before and after a code block) and one block's output. Lone surrogates in
+        the history (a model's reply may hold "\\ud800" as a JSON escape) become "?" first: the request could not
+        be encoded otherwise, and every later turn of the conversation would fail.
         """
+        for message in self._oi.messages:
+            content = message.get("content")
+            if isinstance(content, str):
+                message["content"] = content.encode("utf-8", "replace").decode("utf-8")
         budget = self._context_window - 2 * self._max_tokens - self._oi.max_output // 2 - 64
         fixed = self._counter.count(self._oi.system_message) + self._counter.count(text) + 2 * _MESSAGE_OVERHEAD
         before = len(self._oi.messages)

@@ -20,14 +20,17 @@ from typing import Any
 from . import policy
 from .audit import AuditError, AuditLog
 from .profiles import Profile
-from .sandbox import ExecResult
+from .sandbox import REFUSED, ExecResult
 from .types import CodeBlock
 
 _LOGGER = logging.getLogger(__name__)
 
-MAX_BLOCK_CHARS = policy.MAX_CODE_CHARS
-"""Longest code block, in characters, that may run at all (longer ones cannot be checked)."""
+MAX_BLOCK_BYTES = policy.MAX_CODE_CHARS
+"""Longest code block, in bytes of UTF-8, that may run at all: longer ones cannot be checked, and the sandbox
+passes a block as one argument, which Linux caps at 128 KiB (``MAX_ARG_STRLEN``)."""
 NO_DECISION = "no decision was made for this block"
+NOT_RUN = "the block never reached the sandbox"
+CONFIRMED = "confirmed by the user"
 
 
 @dataclass(frozen=True)
@@ -70,34 +73,52 @@ class Gate:
         """Decide one proposed block: True when it may run now (then :meth:`run` runs it). Every refusal is
         audited and told to the client here."""
         code = code.strip("\n")
-        self._admitted = None
-        if self.turn.cancelled.is_set():
-            return False  # the turn was stopped (deadline, cancel, reset): no code runs after that
+        self._drop_unrun()
+        if self.turn.cancelled.is_set():  # the turn was stopped (deadline, cancel, reset): no code runs after that
+            self._refuse(CodeBlock(language, code, decision="cancelled", reason="the turn was stopped"))
+            return False
+        block, summary = self._decide(language, code)
+        if block.decision == "allow":
+            self.blocks.append(block)
+            self._admitted = block
+            return True
+        if block.decision == "confirm":
+            self._hold({"block": block.as_dict(), "summary": summary, "channel": self.turn.channel})
+        self._refuse(block)
+        return False
+
+    def confirm(self, language: str, code: str) -> CodeBlock:
+        """The user said yes to a held block: it is checked and decided again under the profile as it is now (it
+        may have been tightened since, and a held block comes back from disk). Unless that denies it, it is
+        ``allow`` ("confirmed by the user") and :meth:`run` runs it. Returns the block; a refusal is audited."""
+        code = code.strip("\n")
+        self._drop_unrun()
+        block, _ = self._decide(language, code)
+        if block.decision not in ("allow", "confirm"):
+            self._refuse(block)
+            return block
+        block.decision, block.reason = "allow", CONFIRMED
+        self.blocks.append(block)
+        self._admitted = block
+        return block
+
+    def _decide(self, language: str, code: str) -> tuple[CodeBlock, str]:
+        """Steps 1-4 for one block: the checks, then classify and decide. Returns the block (its decision and
+        reason set) and the spoken summary of what it would do."""
         refused = self._check(language, code)
         if refused is not None:
-            self.blocks.append(refused)
-            if refused.decision == "deny":
-                self.held.append(refused)
-            self._record(refused)
-            return False
+            return refused, ""
         language = canonical_language(language)
         found = policy.classify(language, code, self.turn.workdir)
         decision = policy.decide(self.turn.profile.policy, found)
         block = CodeBlock(
             language, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason
         )
-        self.blocks.append(block)
-        if decision.action == "allow":
-            self._admitted = block
-            return True
-        self.held.append(block)
-        if decision.action == "confirm":
-            self._hold({"block": block.as_dict(), "summary": found.summary, "channel": self.turn.channel})
-        self._record(block)
-        return False
+        return block, found.summary
 
     def _check(self, language: str, code: str) -> CodeBlock | None:
-        """The checks before any analysis: the per-turn cap, the profile's languages, the block's size."""
+        """The checks before any analysis: the per-turn cap, the profile's languages, the block's size and
+        characters (a NUL byte or a lone surrogate cannot be passed to a program)."""
         cap = self.turn.profile.limits["blocks_per_turn"]
         if len([b for b in self.blocks if b.decision == "allow"]) >= cap:
             return CodeBlock(language, code, decision="skipped", reason=f"more than {cap} code blocks in one turn")
@@ -110,33 +131,65 @@ class Gate:
                 category=["unparseable"],
                 reason=f"This profile does not run {language or 'that kind of'} code.",
             )
-        if len(code) > MAX_BLOCK_CHARS:
+        try:
+            size = len(code.encode("utf-8"))
+        except UnicodeEncodeError:
+            size = -1
+        if size < 0 or "\x00" in code:
             return CodeBlock(
                 language,
                 code,
                 decision="deny",
                 category=["unparseable"],
-                reason=f"That code is too long to check (over {MAX_BLOCK_CHARS:,} characters).",
+                reason="That code holds a character no program can be given (a NUL byte or a broken character).",
+            )
+        if size > MAX_BLOCK_BYTES:
+            return CodeBlock(
+                language,
+                code,
+                decision="deny",
+                category=["unparseable"],
+                reason=f"That code is too long to check (over {MAX_BLOCK_BYTES:,} bytes).",
             )
         return None
 
-    def confirm(self, block: CodeBlock) -> None:
-        """The user said yes to a held block: it is decided (``allow``, "confirmed by the user")."""
+    def finish(self) -> None:
+        """The turn's LLM stream is over: a block admitted but never run is recorded as not run."""
+        self._drop_unrun()
+
+    def _drop_unrun(self) -> None:
+        """An admitted block that Open Interpreter never ran (it routed the block elsewhere, or proposed another
+        first) did not run: it becomes ``skipped`` and is audited, so no ``allow`` stands without its record."""
+        block, self._admitted = self._admitted, None
+        if block is not None:
+            block.decision, block.reason = "skipped", NOT_RUN
+            self._record(block)
+
+    def _refuse(self, block: CodeBlock) -> None:
+        """A block that does not run: kept in the turn (held when denied or waiting), audited, told."""
         self.blocks.append(block)
-        self._admitted = block
+        if block.decision in ("deny", "confirm"):
+            self.held.append(block)
+        self._record(block)
 
     # ------------------------------------------------------------------ steps 5-7: audit start, run, audit end
     def run(self, language: str, code: str) -> str:
         """Run the admitted block and return the output the LLM will see. The audit record is on disk (fsynced)
         before the code starts; when it cannot be written the code does not run, the block's decision becomes
         ``audit_failed`` and the rest of the turn is stopped. Any other block is refused and audited."""
-        block, self._admitted = self._admitted, None
+        block = self._admitted
         if block is None or block.code != code.strip("\n"):
+            self._drop_unrun()
             return self._refuse_undecided(language, code)
+        self._admitted = None
         record_id = self._audit_start(block)
         if record_id is None:
             return f"(not run: {block.reason})"
-        result = self._run_block(block)
+        try:
+            result = self._run_block(block)
+        except Exception as err:  # the sandbox never raises for the code: anything else ends here, logged
+            _LOGGER.exception("The sandbox failed on a block in %r", self.turn.conversation_id)
+            result = ExecResult(REFUSED, f"[not run: the sandbox failed: {type(err).__name__}]", 0.0)
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
@@ -151,10 +204,9 @@ class Gate:
         _LOGGER.error(
             "A %s block reached the sandbox without a decision in %r: not run", language, self.turn.conversation_id
         )
-        block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"], reason=NO_DECISION)
-        self.blocks.append(block)
-        self.held.append(block)
-        self._record(block)
+        self._refuse(
+            CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"], reason=NO_DECISION)
+        )
         return f"(not run: {NO_DECISION})"
 
     def _audit_start(self, block: CodeBlock) -> str | None:

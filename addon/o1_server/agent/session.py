@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
@@ -50,7 +50,9 @@ PRUNE_EVERY = 50
 """Saves between two retention passes (see :meth:`SessionManager.prune`)."""
 ORPHAN_SECONDS = 3600.0
 """Age, in seconds, from which a sandbox folder with no saved conversation and no live session is deleted."""
-_YES = re.compile(r"^\s*(yes|yeah|yep|sure|ok|okay|do it|go ahead|please do|confirm(ed)?)\b", re.I)
+_YES_WORDS = r"(yes|yeah|yep|yup|sure|ok|okay|do it|go ahead|go for it|please do|confirm(ed)?|ja|jawohl|oui|s[ií])"
+# A confirmation is a yes and nothing else ("Yes, do it." "Okay!"): "Okay, cancel that." or "ok no" is not one.
+_YES = re.compile(rf"^\s*(please\s+)?{_YES_WORDS}([\s,]+({_YES_WORDS}|please))*[\s.!]*$", re.I)
 
 
 class Session:
@@ -79,7 +81,7 @@ class Session:
         self.workdir = conversation_dir(sandbox_root, self.storage_id, user)
         self.audit = audit
         self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
-        self.pending: dict[str, Any] | None = (state or {}).get("pending")
+        self.pending: dict[str, Any] | None = valid_pending((state or {}).get("pending"), conversation_id)
         self.last_used = time.monotonic()
         self.lock = threading.Lock()
         self.cancelled = threading.Event()  # set by stop(), cleared when the turn ends
@@ -281,8 +283,11 @@ class Session:
         files_before = folder_state(self.workdir)
         try:
             prompt = self.profile.message_template.replace("{text}", text)
-            for delta in self.backend.send(prompt, gate.admit, from_output):
-                answer.feed(delta)
+            try:
+                for delta in self.backend.send(prompt, gate.admit, from_output):
+                    answer.feed(delta)
+            finally:
+                gate.finish()  # a block admitted but never run is recorded as not run
         except BackendError as err:
             # A failed turn leaves no trace in the conversation: a half-written history (a question without
             # an answer, an empty reply) would be saved and could break every later turn.
@@ -352,23 +357,29 @@ class Session:
         return answer.model_text or "Sorry, I don't have an answer to that."
 
     def _answer_pending(self, text: str) -> AgentReply:
-        """The user answered a confirmation question: 'yes' runs exactly the held block, anything else cancels."""
+        """The user answered a confirmation question: a plain 'yes' runs exactly the held block (checked and
+        decided again first, see :meth:`Gate.confirm`), anything else cancels it."""
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
-        block = CodeBlock(
-            data["language"], data["code"], decision="allow", category=data["category"], reason="confirmed by the user"
-        )
-        if not _YES.match(text):
-            block.decision = "cancelled"
-            block.reason = "the user did not confirm"
+        if not is_yes(text):
+            block = CodeBlock(
+                data["language"],
+                data["code"],
+                decision="cancelled",
+                category=data["category"],
+                reason="the user did not confirm",
+            )
             self._record(block)
             self.backend.messages.append({"role": "user", "type": "message", "content": text})
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
             said = self._answer(live=False).finish("Okay, I won't do it.")
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         gate = self._new_gate(pending.get("channel", LOCAL_CHANNEL))
-        gate.confirm(block)
+        block = gate.confirm(data["language"], data["code"])
+        if block.decision != "allow":  # the profile no longer allows it (or the block cannot run at all)
+            said = self._answer(live=False).finish(block.reason or "I won't run that.")
+            return AgentReply(self.conversation_id, self.profile.name, said, [block])
         files_before = folder_state(self.workdir)
         output = gate.run(block.language, block.code)
         if block.decision == "audit_failed":
@@ -408,6 +419,33 @@ class Session:
             self._record(block)
         finally:
             self._emit = emit
+
+
+def is_yes(text: str) -> bool:
+    """Whether a reply to a confirmation question is a plain yes (English, and the German, French, Spanish and
+    Italian one-word yes)."""
+    return _YES.match(text) is not None
+
+
+def valid_pending(pending: Any, conversation_id: str = "") -> dict[str, Any] | None:
+    """A held confirmation as saved (``{"block": {"language", "code", "category": [...]}, "summary", "channel"}``),
+    or None (logged) when a saved one has another shape: it is dropped, never run or half-read."""
+    if pending is None:
+        return None
+    block = pending.get("block") if isinstance(pending, dict) else None
+    ok = (
+        isinstance(block, dict)
+        and isinstance(block.get("language"), str)
+        and isinstance(block.get("code"), str)
+        and isinstance(block.get("category"), list)
+        and all(isinstance(c, str) for c in block["category"])
+        and isinstance(pending.get("summary"), str)
+        and isinstance(pending.get("channel", LOCAL_CHANNEL), str)
+    )
+    if not ok:
+        _LOGGER.warning("Dropped a saved confirmation of another shape in %r", conversation_id)
+        return None
+    return cast(dict[str, Any], pending)
 
 
 def _last_error_line(output: str) -> str:

@@ -80,7 +80,7 @@ def run_code(
     block = _make_block(iso, cwd, limits)
     try:
         proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block)
-    except (OSError, subprocess.SubprocessError) as err:
+    except (OSError, ValueError, subprocess.SubprocessError) as err:  # ValueError: a NUL byte in the code
         if block:
             block.remove()
         return ExecResult(REFUSED, f"[not run: the sandbox could not start: {err}]", time.monotonic() - start)
