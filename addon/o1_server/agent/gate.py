@@ -73,7 +73,7 @@ class Gate:
         """Decide one proposed block: True when it may run now (then :meth:`run` runs it). Every refusal is
         audited and told to the client here."""
         code = code.strip("\n")
-        self._drop_unrun()
+        self.drop_unrun()
         if self.turn.cancelled.is_set():  # the turn was stopped (deadline, cancel, reset): no code runs after that
             self._refuse(CodeBlock(language, code, decision="cancelled", reason="the turn was stopped"))
             return False
@@ -92,7 +92,7 @@ class Gate:
         may have been tightened since, and a held block comes back from disk). Unless that denies it, it is
         ``allow`` ("confirmed by the user") and :meth:`run` runs it. Returns the block; a refusal is audited."""
         code = code.strip("\n")
-        self._drop_unrun()
+        self.drop_unrun()
         block, _ = self._decide(language, code)
         if block.decision not in ("allow", "confirm"):
             self._refuse(block)
@@ -105,61 +105,38 @@ class Gate:
     def _decide(self, language: str, code: str) -> tuple[CodeBlock, str]:
         """Steps 1-4 for one block: the checks, then classify and decide. Returns the block (its decision and
         reason set) and the spoken summary of what it would do."""
-        refused = self._check(language, code)
+        name = canonical_language(language)
+        refused = self._check(language, name, code)
         if refused is not None:
             return refused, ""
-        language = canonical_language(language)
-        found = policy.classify(language, code, self.turn.workdir)
+        found = policy.classify(name, code, self.turn.workdir)
         decision = policy.decide(self.turn.profile.policy, found)
         block = CodeBlock(
-            language, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason
+            name, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason
         )
         return block, found.summary
 
-    def _check(self, language: str, code: str) -> CodeBlock | None:
-        """The checks before any analysis: the per-turn cap, the profile's languages, the block's size and
-        characters (a NUL byte or a lone surrogate cannot be passed to a program)."""
+    def _check(self, language: str, name: str, code: str) -> CodeBlock | None:
+        """The checks before any analysis (``name``: the canonical ``language``): the per-turn cap, the profile's
+        languages, the block's characters (a NUL byte or a lone surrogate cannot be passed to a program) and
+        size."""
         cap = self.turn.profile.limits["blocks_per_turn"]
         if len([b for b in self.blocks if b.decision == "allow"]) >= cap:
             return CodeBlock(language, code, decision="skipped", reason=f"more than {cap} code blocks in one turn")
-        language = canonical_language(language)
-        if language not in self.turn.profile.languages:
-            return CodeBlock(
-                language,
-                code,
-                decision="deny",
-                category=["unparseable"],
-                reason=f"This profile does not run {language or 'that kind of'} code.",
-            )
-        try:
-            size = len(code.encode("utf-8"))
-        except UnicodeEncodeError:
-            size = -1
-        if size < 0 or "\x00" in code:
-            return CodeBlock(
-                language,
-                code,
-                decision="deny",
-                category=["unparseable"],
-                reason="That code holds a character no program can be given (a NUL byte or a broken character).",
-            )
-        if size > MAX_BLOCK_BYTES:
-            return CodeBlock(
-                language,
-                code,
-                decision="deny",
-                category=["unparseable"],
-                reason=f"That code is too long to check (over {MAX_BLOCK_BYTES:,} bytes).",
-            )
-        return None
+        if name not in self.turn.profile.languages:
+            reason = f"This profile does not run {name or 'that kind of'} code."
+        elif "\x00" in code or not _encodable(code):
+            reason = "That code holds a character no program can be given (a NUL byte or a broken character)."
+        elif len(code.encode("utf-8")) > MAX_BLOCK_BYTES:
+            reason = f"That code is too long to check (over {MAX_BLOCK_BYTES:,} bytes)."
+        else:
+            return None
+        return CodeBlock(name, code, decision="deny", category=["unparseable"], reason=reason)
 
-    def finish(self) -> None:
-        """The turn's LLM stream is over: a block admitted but never run is recorded as not run."""
-        self._drop_unrun()
-
-    def _drop_unrun(self) -> None:
-        """An admitted block that Open Interpreter never ran (it routed the block elsewhere, or proposed another
-        first) did not run: it becomes ``skipped`` and is audited, so no ``allow`` stands without its record."""
+    def drop_unrun(self) -> None:
+        """An admitted block that Open Interpreter never ran (it routed the block elsewhere, proposed another
+        first, or the turn's stream ended) did not run: it becomes ``skipped`` and is audited, so no ``allow``
+        stands without its record."""
         block, self._admitted = self._admitted, None
         if block is not None:
             block.decision, block.reason = "skipped", NOT_RUN
@@ -179,7 +156,7 @@ class Gate:
         ``audit_failed`` and the rest of the turn is stopped. Any other block is refused and audited."""
         block = self._admitted
         if block is None or block.code != code.strip("\n"):
-            self._drop_unrun()
+            self.drop_unrun()
             return self._refuse_undecided(language, code)
         self._admitted = None
         record_id = self._audit_start(block)
@@ -236,6 +213,15 @@ def record(audit: AuditLog, conversation_id: str, profile: str, block: CodeBlock
         audit.record(conversation_id, profile, block)
     except AuditError as err:
         _LOGGER.error("Could not audit a %s block in %r: %s", block.decision, conversation_id, err.__cause__)
+
+
+def _encodable(code: str) -> bool:
+    """Whether ``code`` can be written as UTF-8 (a lone surrogate cannot)."""
+    try:
+        code.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def canonical_language(language: str) -> str:

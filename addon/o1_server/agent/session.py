@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
-from .gate import NO_DECISION, Gate, Turn, record
+from .gate import Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
 from .sandbox import (
@@ -129,16 +129,9 @@ class Session:
 
     def execute(self, language: str, code: str) -> str:
         """The sandbox step of the turn's gate (Open Interpreter calls it to run a block): only the block the
-        gate just admitted runs (see :mod:`.gate`); without a gate nothing runs."""
-        gate = self._gate
-        if gate is None:
-            block = CodeBlock(language, code.strip("\n"), decision="deny", category=["unparseable"], reason=NO_DECISION)
-            _LOGGER.error(
-                "A %s block reached the sandbox outside a turn in %r: not run", language, self.conversation_id
-            )
-            self._record(block)
-            return f"(not run: {NO_DECISION})"
-        return gate.run(language, code)
+        gate just admitted runs (see :mod:`.gate`). Outside a turn a gate of its own, which admitted nothing,
+        refuses and audits it."""
+        return (self._gate or self._gate_for(LOCAL_CHANNEL)).run(language, code)
 
     def _run_block(self, block: CodeBlock) -> ExecResult:
         """Run an admitted block in the conversation's folder. The network is shared only with a block the
@@ -157,10 +150,14 @@ class Session:
             binds=binds,
         )
 
-    def _new_gate(self, channel: str) -> Gate:
-        """The gate of one turn (see :mod:`.gate`)."""
+    def _gate_for(self, channel: str) -> Gate:
+        """A gate for this conversation's blocks asked on ``channel`` (see :mod:`.gate`)."""
         turn = Turn(self.conversation_id, self.profile, self.workdir, self.audit, self.cancelled, channel)
-        self._gate = Gate(turn, self._run_block, self._emit_block, self._hold)
+        return Gate(turn, self._run_block, self._emit_block, self._hold)
+
+    def _new_gate(self, channel: str) -> Gate:
+        """The gate of the turn that starts now."""
+        self._gate = self._gate_for(channel)
         return self._gate
 
     def _hold(self, pending: dict[str, Any]) -> None:
@@ -287,7 +284,7 @@ class Session:
                 for delta in self.backend.send(prompt, gate.admit, from_output):
                     answer.feed(delta)
             finally:
-                gate.finish()  # a block admitted but never run is recorded as not run
+                gate.drop_unrun()  # a block admitted but never run is recorded as not run
         except BackendError as err:
             # A failed turn leaves no trace in the conversation: a half-written history (a question without
             # an answer, an empty reply) would be saved and could break every later turn.

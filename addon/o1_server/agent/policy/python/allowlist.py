@@ -468,25 +468,11 @@ NEVER_ATTRS = frozenset(
         "obj",
     }
 )
-# Names the classifier checks as path operations (or text formatting) rather than allowing by name.
-PATH_METHODS = frozenset(
+# Path methods by what they do to the path (the rules in ``rules.py`` speak of them by these tables).
+PATH_QUERY_METHODS = frozenset(
     {
-        "open",
         "read_text",
         "read_bytes",
-        "write_text",
-        "write_bytes",
-        "touch",
-        "mkdir",
-        "rmdir",
-        "unlink",
-        "rename",
-        "replace",
-        "symlink_to",
-        "hardlink_to",
-        "link_to",
-        "chmod",
-        "lchmod",
         "exists",
         "is_file",
         "is_dir",
@@ -501,14 +487,30 @@ PATH_METHODS = frozenset(
         "owner",
         "group",
         "readlink",
-        "expanduser",
-        "format",
-        "format_map",
         "is_block_device",
         "is_char_device",
         "is_fifo",
         "is_socket",
     }
+)
+PATH_DELETE_METHODS = frozenset({"unlink", "rmdir"})
+PATH_WRITE_METHODS = {  # method -> spoken template
+    "write_text": "write to {}",
+    "write_bytes": "write to {}",
+    "touch": "create {}",
+    "mkdir": "create {}",
+    "symlink_to": "create a link at {}",
+    "hardlink_to": "create a link at {}",
+    "chmod": "change the permissions of {}",
+    "lchmod": "change the permissions of {}",
+    "link_to": "create a link at {}",
+}
+# Names the classifier checks as path operations (or text formatting) rather than allowing by name.
+PATH_METHODS = (
+    PATH_QUERY_METHODS
+    | PATH_DELETE_METHODS
+    | frozenset(PATH_WRITE_METHODS)
+    | frozenset({"open", "rename", "replace", "expanduser", "format", "format_map"})
 )
 # Hand-picked attributes of file objects (reading, and writing to files open() already classified).
 _FILE_ATTRS = {

@@ -126,9 +126,6 @@ _PY_RULES: tuple[tuple[str, str, str, str], ...] = (
 )
 # Read-only facts about the machine ("how many CPU cores?"), in modules that are otherwise risky.
 _PY_SAFE = ("urllib.parse.*", "urllib.error.*", "multiprocessing.cpu_count")
-# Modules with a safe part: importing them is not flagged, every use of the module or its names still is
-# (a reference to the module itself, as in ``getattr(multiprocessing, name)``, included).
-_JUDGED_BY_USE = frozenset({"multiprocessing"})
 
 _SHELL_RUNNERS = frozenset(
     {"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"}
@@ -203,43 +200,9 @@ _WRITERS = {  # qualified name -> (index of the written path, spoken template); 
 _PATH_BUILDERS = frozenset(
     {"os.path.join", "posixpath.join", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"}
 )
-_PATH_DELETE_METHODS = frozenset({"unlink", "rmdir"})
-_PATH_READ_METHODS = frozenset({"read_text", "read_bytes"})
-_PATH_QUERY_METHODS = frozenset(
-    {
-        "read_text",
-        "read_bytes",
-        "exists",
-        "is_file",
-        "is_dir",
-        "is_symlink",
-        "is_mount",
-        "stat",
-        "lstat",
-        "iterdir",
-        "glob",
-        "rglob",
-        "samefile",
-        "owner",
-        "group",
-        "readlink",
-        "is_block_device",
-        "is_char_device",
-        "is_fifo",
-        "is_socket",
-    }
-)
-_PATH_WRITE_METHODS = {
-    "write_text": "write to {}",
-    "write_bytes": "write to {}",
-    "touch": "create {}",
-    "mkdir": "create {}",
-    "symlink_to": "create a link at {}",
-    "hardlink_to": "create a link at {}",
-    "chmod": "change the permissions of {}",
-    "lchmod": "change the permissions of {}",
-    "link_to": "create a link at {}",
-}
+_PATH_DELETE_METHODS = allowlist.PATH_DELETE_METHODS
+_PATH_QUERY_METHODS = allowlist.PATH_QUERY_METHODS
+_PATH_WRITE_METHODS = allowlist.PATH_WRITE_METHODS
 _SAVE_METHODS = frozenset(
     {
         "savefig",

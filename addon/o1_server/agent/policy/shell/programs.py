@@ -14,20 +14,14 @@ _PIP_NAME = re.compile(r"pip(\d+(\.\d+)?)?")
 _INTERPRETERS = _SHELLS | frozenset(
     {"perl", "ruby", "node", "nodejs", "php", "lua", "Rscript", "deno", "bun", "osascript"}
 )
-_QUIET = frozenset(
+# Quiet commands whose arguments are text, never files.
+_TEXT_COMMANDS = frozenset(
     {
         "echo",
         "printf",
         "expr",
-        "bc",
-        "date",
-        "true",
-        "false",
-        ":",
         "test",
         "[",
-        "seq",
-        "sleep",
         "export",
         "unset",
         "local",
@@ -41,11 +35,26 @@ _QUIET = frozenset(
         "exit",
         "break",
         "continue",
+        ":",
+        "true",
+        "false",
+        "alias",
+        "type",
+        "which",
+        "whereis",
         "read",
+        "seq",
+        "factor",
+    }
+)
+# Commands that only print or set shell state: the text commands, and these, which may read a file named to them.
+_QUIET = _TEXT_COMMANDS | frozenset(
+    {
+        "bc",
+        "date",
+        "sleep",
         "wait",
         "jobs",
-        "type",
-        "alias",
         "pwd",
         "whoami",
         "id",
@@ -55,11 +64,8 @@ _QUIET = frozenset(
         "free",
         "ps",
         "cal",
-        "factor",
         "history",
         "printenv",
-        "which",
-        "whereis",
         "hostname",
         "lscpu",
         "lsblk",
@@ -357,42 +363,6 @@ _READER_OUTPUT_OPTS = {
     "less": ("-o", "-O", "--log-file", "--LOG-FILE"),
     "more": ("-o",),
 }
-
-
-# Quiet commands whose arguments are text, never files.
-_TEXT_COMMANDS = frozenset(
-    {
-        "echo",
-        "printf",
-        "expr",
-        "test",
-        "[",
-        "export",
-        "unset",
-        "local",
-        "declare",
-        "typeset",
-        "readonly",
-        "let",
-        "set",
-        "shift",
-        "return",
-        "exit",
-        "break",
-        "continue",
-        ":",
-        "true",
-        "false",
-        "alias",
-        "type",
-        "which",
-        "whereis",
-        "hash",
-        "read",
-        "seq",
-        "factor",
-    }
-)
 
 
 def _rule_for(name: str) -> str:
