@@ -691,3 +691,83 @@ async def test_an_exposure_answer_of_another_shape_is_one_clear_failure(answer: 
         assert err.value.code == "unavailable" and "exposed" in err.value.message
     finally:
         await runner.cleanup()
+
+
+@pytest.fixture
+async def listener() -> AsyncIterator[tuple[str, list[tuple[str, str]]]]:
+    """A stand-in for Home Assistant (or the Supervisor's proxy in front of it) on 127.0.0.1 that records every
+    request that reaches it, on any path: what a relay really sent."""
+    seen: list[tuple[str, str]] = []
+
+    async def anything(request: web.Request) -> web.Response:
+        seen.append((request.method, request.raw_path))
+        return web.json_response([])
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", anything)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    yield f"http://127.0.0.1:{runner.addresses[0][1]}", seen
+    await runner.cleanup()
+
+
+@pytest.mark.parametrize("service", [
+    "../homeassistant/restart", "turn_on/../../states/light.kitchen", "turn_on?x=1", "turn_on#", "Turn_On",
+    "turn on", "turn_on\n", "", "..", "%2e%2e", "turn_on/", "lock.unlock",
+])
+async def test_service_names_cannot_reach_another_route(listener, service: str) -> None:
+    """A service name is a slug (``[a-z0-9_]+``): dot segments written into it reached the REST URL as they were,
+    and behind a proxy that collapses them they would have restarted Home Assistant or forged a state. Judged by
+    the requests that reach the listener: none."""
+    from o1_server.agent.home import RestRelay
+
+    url, seen = listener
+    broker = HomeBroker("control", CTX, RestRelay(url, HA_SECRET))
+    for domain, name in (("light", service), (service, "turn_on")):
+        with pytest.raises(HomeError) as err:
+            await asyncio.to_thread(broker.handle, "call_service",
+                                    {"domain": domain, "service": name, "entity_id": "kitchen light"})
+        assert err.value.code == "invalid", err.value
+    assert seen == []
+    with pytest.raises(HomeError, match="no state"):  # the listener keeps no states: the call itself went out
+        await asyncio.to_thread(broker.handle, "call_service",
+                                {"domain": "light", "service": "turn_on", "entity_id": "kitchen light"})
+    assert ("POST", "/api/services/light/turn_on") in seen  # the listener does see a real call
+
+
+def test_service_data_too_deep_to_check_is_refused(tmp_path: Path) -> None:
+    """Service data nested past the depth the exposure check reads (32) used to pass unchecked, and an
+    unexposed entity id at level 40 reached Home Assistant. Now it is refused, and nothing is called."""
+    relay, audited = Recorder(), []
+    cap = Capability(tmp_path / "run", HomeBroker("control", CTX, relay, audited.append))
+    deep: Any = "light.garage"
+    for _ in range(40):
+        deep = [deep]
+    shallow: Any = "light.kitchen"
+    for _ in range(10):
+        shallow = {"x": shallow}
+    hall = {"domain": "light", "service": "turn_on", "entity_id": "light.hall"}
+    try:
+        answers = raw(cap.path, {"op": "call_service", "args": {**hall, "group_members": deep}},
+                      {"op": "call_service", "args": {**hall, "variables": shallow}})
+    finally:
+        cap.close()
+    assert answers[0].get("error") == "invalid" and "nested too deeply" in answers[0]["message"], answers[0]
+    assert answers[1]["ok"], answers[1]
+    assert [c[1]["data"] for c in relay.home.calls if c[0] == "o1.call_service"] == [{"variables": shallow}]
+    assert [e["outcome"] for e in audited] == ["error", "ok"]
+
+
+@pytest.mark.parametrize("op", ["find", "get_state", "turn_on", "call_service", "states", "tool"])
+def test_a_self_argument_is_a_clean_answer(tmp_path: Path, op: str, caplog: pytest.LogCaptureFixture) -> None:
+    """``self`` as a keyword (generated code can send any name) raised a TypeError inside the call, logged as a
+    traceback; it is now an ``invalid`` answer like any argument the operation does not take."""
+    relay = Recorder()
+    cap = Capability(tmp_path / "run", HomeBroker("control", CTX, relay))
+    try:
+        (answer,) = raw(cap.path, {"op": op, "args": {"self": "x", "name": "kitchen light"}})
+    finally:
+        cap.close()
+    assert answer.get("error") == "invalid" and "self" in answer["message"], answer
+    assert "Traceback" not in caplog.text and relay.home.calls == []

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .context import Entity, HomeContext, is_entity_id, named_entities, state_sentence
+from .context import Entity, HomeContext, TooDeep, is_entity_id, is_slug, named_entities, state_sentence
 from .lookup import MAX_NAME, find_entities, group_of, in_area
 from .relays import Relay
 from .wire import CONTROL_OPS, MAX_CALLS, READ_OPS, HomeError
@@ -189,6 +189,8 @@ class HomeBroker:
                 raise HomeError("denied", f"That is more than {self._max_calls} Home Assistant calls in one turn.")
         method = getattr(self, f"_op_{op}")
         try:
+            if "self" in args:  # the bound method's own first parameter: binding it would fail inside the call
+                raise TypeError("self")
             inspect.signature(method).bind(**args)
         except TypeError:
             raise HomeError(
@@ -361,8 +363,12 @@ class HomeBroker:
         return self._service(domain, service, [entity], data)[0]
 
     def _op_call_service(self, domain: str, service: str, entity_id: Any = None, **data: Any) -> list[dict[str, Any]]:
-        if not isinstance(domain, str) or not isinstance(service, str) or "." in domain:
-            raise HomeError("invalid", "call_service needs a domain and a service name.")
+        if not is_slug(domain) or not is_slug(service):
+            # Names go into Home Assistant's service registry and the REST path (/api/services/<d>/<s>): only
+            # the characters HA itself uses, so nothing like "../homeassistant/restart" can reach another route.
+            raise HomeError(
+                "invalid", "call_service needs a domain and a service name in lower-case letters, digits and _."
+            )
         if entity_id is None:
             raise HomeError("invalid", "call_service needs entity_id: the exposed devices it acts on.")
         names = [entity_id] if isinstance(entity_id, str) else entity_id
@@ -372,10 +378,15 @@ class HomeBroker:
         return self._service(domain, service, entities, data)
 
     def _service(self, domain: str, service: str, entities: list[Entity], data: dict[str, Any]) -> list[dict[str, Any]]:
+        if not is_slug(domain) or not is_slug(service):  # every path to a service call passes here
+            raise HomeError("invalid", f"{domain!r}.{service!r} is not a service name.")
         if set(data) & _TARGET_KEYS:
             raise HomeError("invalid", "Name the devices with entity_id only.")
         exposed = {e.entity_id for e in self.context.entities}
-        hidden = next((eid for eid in named_entities(data) if eid not in exposed), None)
+        try:
+            hidden = next((eid for eid in named_entities(data) if eid not in exposed), None)
+        except TooDeep:
+            raise HomeError("invalid", "That service data is nested too deeply for me to check.") from None
         if hidden is not None:  # an entity named in the data (group_members, entities...) is acted on too
             raise HomeError("denied", f"{hidden} is not exposed to me, so I can't use it.")
         if domain == "homeassistant" and service not in _HA_ENTITY_SERVICES:

@@ -161,13 +161,27 @@ def is_entity_id(value: Any) -> bool:
     return isinstance(value, str) and re.fullmatch(r"[a-z0-9_]+\.[a-z0-9_]+", value) is not None
 
 
+MAX_DATA_DEPTH = 32
+"""Deepest nesting of lists and dicts accepted in service data (the wire itself accepts 64)."""
+
+
+class TooDeep(ValueError):
+    """Service data nested deeper than :data:`MAX_DATA_DEPTH`: it cannot be checked, so it is refused."""
+
+
+def is_slug(value: Any) -> bool:
+    """Whether ``value`` is a domain or service name as Home Assistant writes them (``[a-z0-9_]+``)."""
+    return isinstance(value, str) and re.fullmatch(r"[a-z0-9_]+", value) is not None
+
+
 def named_entities(data: Any, depth: int = 0) -> Iterator[str]:
     """Every text in service data (values and keys, at any depth) that Home Assistant could read as an entity
     id: ``cv.entity_id``/``cv.entity_ids`` lower-case it and split comma-separated lists, so "Lock.Front_Door,
     light.x" names two (``media_player.join``'s ``group_members``, ``tts.speak``'s ``media_player_entity_id``,
-    ``scene.apply``'s ``entities``, a script's variables...)."""
-    if depth > 32:
-        return
+    ``scene.apply``'s ``entities``, a script's variables...). Raises TooDeep past :data:`MAX_DATA_DEPTH`
+    levels: what is not looked at is not let through."""
+    if depth > MAX_DATA_DEPTH:
+        raise TooDeep(f"service data nested deeper than {MAX_DATA_DEPTH} levels")
     if isinstance(data, str):
         for part in data.split(","):
             part = part.strip().lower()

@@ -11,6 +11,7 @@ import json
 import secrets
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -181,6 +182,8 @@ class RestRelay:
             return {"states": [s for s in self._rest("GET", "states") or [] if s.get("entity_id") in wanted]}
         if name == "o1.call_service":
             body = {**args.get("data", {}), "entity_id": args["entity_id"]}
-            self._rest("POST", f"services/{args['domain']}/{args['service']}", body)
+            # Quoted one by one, so that neither name can add a path segment (the broker only passes slugs).
+            path = "/".join(urllib.parse.quote(str(args[k]), safe="") for k in ("domain", "service"))
+            self._rest("POST", f"services/{path}", body)
             return self.call("o1.get_states", {"entity_ids": args["entity_id"]})
         raise HomeError("invalid", f"Home Assistant's {name} tool is only available through the o1 integration.")
