@@ -123,3 +123,29 @@ def test_a_block_runs_when_the_server_holds_over_1024_descriptors(tmp_path: Path
         for fd in held:
             os.close(fd)
     assert result.exit_status == 0 and result.output == "1", result
+
+
+@pytest.mark.parametrize("config", [".gitconfig", ".config/git/config"])
+def test_code_cannot_plant_configuration_that_a_later_program_obeys(tmp_path: Path, config: str) -> None:
+    """Two blocks a profile may allow (one writes a file, one runs git): git read HOME's configuration, and HOME
+    was the conversation folder, so ``core.fsmonitor`` ran a command of the first block's choosing (it deleted a
+    file without asking). HOME is no longer a place the block can write, and git reads no global file. Judged
+    by the effect: the victim file is still there and the planted command never ran."""
+    (tmp_path / "victim.txt").write_text("keep me")
+    planted = ('[core]\n\tfsmonitor = "rm -f victim.txt; touch ran; false"\n'
+               '[filter "x"]\n\tclean = "touch ran"\n\tsmudge = "touch ran"\n')
+    write = f"import os\nos.makedirs(os.path.dirname({config!r}) or '.', exist_ok=True)\n" \
+            f"open({config!r}, 'w').write({planted!r})"
+    assert run_code("python", write, tmp_path, Limits()).exit_status == 0
+    result = run_code("shell", "git init -q && git add -A && git status --short | head -3", tmp_path, Limits())
+    assert result.exit_status == 0, result.output
+    assert (tmp_path / "victim.txt").read_text() == "keep me"
+    assert not (tmp_path / "ran").exists()
+
+
+def test_home_is_neither_the_folder_nor_writable(tmp_path: Path) -> None:
+    out = run_code("python", "import os, pathlib\nprint(os.environ['HOME'], pathlib.Path.home().exists())\n"
+                   "try:\n    os.makedirs(os.path.expanduser('~/.config'))\n    print('made')\n"
+                   "except OSError as e:\n    print(type(e).__name__)", tmp_path, Limits())
+    home, exists, made = out.output.split()
+    assert home != str(tmp_path) and exists == "False" and made != "made", out.output

@@ -112,11 +112,28 @@ def mounts(cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike[str]] = 
     return view
 
 
+NO_HOME = "/nonexistent"
+"""HOME and the XDG folders of every block: a path that does not exist, as for Debian's system users (Debian
+Policy 9.2). Programs read their per-user configuration there (git's ``~/.gitconfig`` and
+``~/.config/git/config``, curl's ``.curlrc``, wget's ``.wgetrc``, ``.netrc``...): with HOME in the writable
+conversation folder, code could plant a configuration that an allowed program then obeyed."""
+
+
 def environment(cwd: Path, env: dict[str, str] | None = None) -> dict[str, str]:
-    """The whole environment of a block working in ``cwd``: nothing of the server's, plus ``env``."""
+    """The whole environment of a block working in ``cwd``: nothing of the server's, plus ``env``. Nothing in
+    it points a program at configuration the block could write: HOME and XDG are :data:`NO_HOME`, and git reads
+    neither a system nor a global file (its repository's own ``.git/config`` is the classifier's business)."""
     child_env = {
         "PATH": PATH,
-        "HOME": str(cwd),
+        "HOME": NO_HOME,
+        "XDG_CONFIG_HOME": f"{NO_HOME}/.config",
+        "XDG_DATA_HOME": f"{NO_HOME}/.local/share",
+        "XDG_STATE_HOME": f"{NO_HOME}/.local/state",
+        "XDG_CACHE_HOME": f"{NO_HOME}/.cache",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_ATTR_NOSYSTEM": "1",
+        "GIT_TERMINAL_PROMPT": "0",
         "LANG": "C.UTF-8",
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
