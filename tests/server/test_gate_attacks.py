@@ -22,8 +22,8 @@ def fence(src: str, language: str = "python") -> str:
     return f"```{language}\n{src}\n```"
 
 
-def sess(agent, cid, profile="t"):
-    return agent.sessions.get(cid, agent.profile(profile))
+def sess(agent, cid, profile="t", channel="local"):
+    return agent.sessions.get(cid, agent.profile(profile), channel)
 
 
 def decisions(agent, cid):
@@ -156,13 +156,13 @@ async def test_confirm_other_channel(make_agent, llm: ScriptedLLM) -> None:
     agent = make_agent(policy={"writes_files": "confirm"})
     llm.script(fence(MARK), "Done.", "Nothing.", "Nothing.")
     r1 = await agent.ask("go", "ch", profile="t", channel="http")
-    s = sess(agent, "ch")
+    s = sess(agent, "ch", channel="http")
     assert s.pending is not None, r1
+    # Another transport's "yes" is another conversation: it neither runs nor cancels the HTTP one's block.
     await agent.ask("yes", "ch", profile="t", channel="wyoming:evil")
-    assert not (s.workdir / "ran.txt").exists()
+    assert not (s.workdir / "ran.txt").exists() and s.pending is not None
     await agent.ask("yes", "ch", profile="t", channel="http")
-    assert not (s.workdir / "ran.txt").exists()
-    print(decisions(agent, "ch"))
+    assert (s.workdir / "ran.txt").exists()
 
 
 async def test_confirm_after_reset(make_agent, llm: ScriptedLLM) -> None:

@@ -185,8 +185,9 @@ class O1Agent:
         host>`` (the Wyoming ``handle`` program), ``01:<peer host>`` (the 01 light WebSocket), or
         :data:`LOCAL_CHANNEL` for in-process callers. A confirmation question belongs to the channel that
         was asked it: a message from another channel cancels the held block (never runs it) and is answered
-        as a new message. A conversation belongs to its profile: the same id under another profile is a
-        separate conversation (see ``SessionManager``).
+        as a new message. A conversation belongs to its profile and its transport: the same id under
+        another profile, or arriving over another transport (HTTP, Wyoming, 01), is a separate conversation
+        (see ``SessionManager``).
 
         ``home`` is the Home Assistant context the integration sent. With ``relay`` the caller runs Home
         Assistant tools itself: the stream also yields ``{"type": "tool_call", "turn_id", "id", "name",
@@ -207,7 +208,7 @@ class O1Agent:
         conversation_id = conversation_id or uuid.uuid4().hex
         # Off the event loop: a new conversation's folder is made and given its uid (a scan of every sibling
         # folder), and a saved one is read from disk.
-        session = await asyncio.to_thread(self.sessions.get, conversation_id, chosen)
+        session = await asyncio.to_thread(self.sessions.get, conversation_id, chosen, channel)
         deadline = asyncio.get_running_loop().time() + chosen.limits["seconds_per_turn"]
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

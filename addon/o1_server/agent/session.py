@@ -46,6 +46,20 @@ Emit = Callable[[dict[str, Any]], None]
 LOCAL_CHANNEL = "local"
 """The channel of in-process callers (tests, tools). Servers name theirs: ``http``, ``wyoming:<host>``,
 ``01:<host>`` (see ``O1Agent.ask_stream``)."""
+UNMARKED_REALM = "http"
+"""The realm of a conversation saved before conversations recorded theirs (the integration's HTTP API)."""
+
+
+REALMS = ("http", "wyoming", "01", LOCAL_CHANNEL)
+
+
+def realm_of(channel: str) -> str:
+    """The kind of transport a channel is (``http``, ``wyoming``, ``01``, ``local``): a conversation belongs to
+    the realm that made it. The token-protected HTTP API and the unauthenticated Wyoming and 01 transports never
+    continue each other's conversations."""
+    return channel.split(":", 1)[0] or LOCAL_CHANNEL
+
+
 PRUNE_EVERY = 50
 """Saves between two retention passes (see :meth:`SessionManager.prune`)."""
 ORPHAN_SECONDS = 3600.0
@@ -69,8 +83,10 @@ class Session:
         home: HomeGateway | None = None,
         user: tuple[int, int] | None = None,
         storage_id: str | None = None,
+        realm: str = LOCAL_CHANNEL,
     ) -> None:
         self.conversation_id = conversation_id
+        self.realm = realm  # the transport that made it (see realm_of): only that one continues it
         # Names this (conversation, profile) pair on disk: its session file and its working folder (see
         # SessionManager.get); the conversation id itself unless another profile already owns that id.
         self.storage_id = storage_id or conversation_id
@@ -101,6 +117,7 @@ class Session:
             "conversation_id": self.conversation_id,
             "storage_id": self.storage_id,
             "profile": self.profile.name,
+            "realm": self.realm,
             "messages": self._backend.messages if self._backend else self._messages,
             "turns": self.turns,
             "pending": self.pending,
@@ -489,12 +506,15 @@ def folder_diff(
 
 
 class SessionManager:
-    """Sessions by (conversation id, profile), loaded from and saved to ``<data_dir>/sessions``.
+    """Sessions by (conversation id, profile, realm), loaded from and saved to ``<data_dir>/sessions``.
 
-    A conversation belongs to the profile that created it: another profile asking with the same conversation
-    id gets a separate session (its own history, pending question and working folder), stored under the
-    derived id ``<conversation id> NUL <profile>``; switching back finds the first profile's session intact,
-    in memory and on disk.
+    A conversation belongs to the profile and the realm (the transport, :func:`realm_of`) that created it:
+    another profile, or the same id arriving over another transport, gets a separate session (its own
+    history, pending question and working folder), stored under the derived id ``<conversation id> NUL
+    <profile>`` (HTTP) or ``<conversation id> NUL <profile> NUL <realm>``; switching back finds the first
+    session intact, in memory and on disk. So an unauthenticated Wyoming ``transcript`` carrying the id of a
+    conversation made through the token-protected HTTP API starts a new conversation: it never sees the
+    other's history or files.
 
     Retention: :meth:`prune` deletes saved conversations (their ``.json`` file and their sandbox folder) unused
     for more than ``max_age_days`` days, and the least recently used beyond ``max_count``, and sandbox folders
@@ -527,7 +547,7 @@ class SessionManager:
         self.audit = audit
         self.idle_seconds = idle_seconds
         self._factory = backend_factory
-        self._sessions: dict[tuple[str, str], Session] = {}
+        self._sessions: dict[tuple[str, str, str], Session] = {}
         self._lock = threading.Lock()
         self.max_age_days = max_age_days
         self.max_count = max_count
@@ -558,43 +578,49 @@ class SessionManager:
             raise ValueError(str(path))
         return state
 
-    def _owner(self, conversation_id: str) -> str | None:
-        """The profile owning the plain conversation id (live or saved), '' for an unreadable file, or None."""
-        for (_, profile), session in self._sessions.items():
+    def _owner(self, conversation_id: str) -> tuple[str, str] | None:
+        """The (profile, realm) owning the plain conversation id (live or saved), ("", "") for an unreadable
+        file, or None."""
+        for (_, profile, realm), session in self._sessions.items():
             if session.storage_id == conversation_id:
-                return profile
+                return profile, realm
         try:
             state = self._load(conversation_id)
         except ValueError:
-            return ""  # taken by a file we cannot read: never overwrite it
-        return None if state is None else str(state.get("profile"))
+            return "", ""  # taken by a file we cannot read: never overwrite it
+        if state is None:
+            return None
+        return str(state.get("profile")), str(state.get("realm", UNMARKED_REALM))
 
-    def _storage_id(self, conversation_id: str, profile: str) -> str:
-        """Where the (conversation, profile) pair lives: the plain id for its owner (or a new conversation),
-        the derived id for every other profile."""
+    def _storage_id(self, conversation_id: str, profile: str, realm: str) -> str:
+        """Where the (conversation, profile, realm) lives: the plain id for its owner (or a new conversation),
+        a derived id for every other."""
         owner = self._owner(conversation_id)
-        if owner is None or owner == profile:
+        if owner is None or owner == (profile, realm):
             return conversation_id
-        return f"{conversation_id}\x00{profile}"
+        return f"{conversation_id}\x00{profile}" + ("" if realm == UNMARKED_REALM else f"\x00{realm}")
 
-    def get(self, conversation_id: str, profile: Profile) -> Session:
-        """Return the session of ``conversation_id`` under ``profile`` (restored from disk if saved), creating
-        it if new. Another profile's session of the same id is never touched."""
+    def get(self, conversation_id: str, profile: Profile, channel: str = LOCAL_CHANNEL) -> Session:
+        """Return the session of ``conversation_id`` under ``profile`` for ``channel``'s realm (restored from
+        disk if saved), creating it if new. A session of another profile or realm is never touched."""
+        realm = realm_of(channel)
         with self._lock:
             self._expire()
-            key = (conversation_id, profile.name)
+            key = (conversation_id, profile.name, realm)
             session = self._sessions.get(key)
             if session is not None:
                 return session
-            storage_id = self._storage_id(conversation_id, profile.name)
+            storage_id = self._storage_id(conversation_id, profile.name, realm)
             try:
                 state = self._load(storage_id)
             except ValueError:
                 state = None  # unreadable: start afresh (save() replaces it)
             if state is not None and (
-                state.get("profile") != profile.name or state.get("conversation_id") != conversation_id
+                state.get("profile") != profile.name
+                or state.get("conversation_id") != conversation_id
+                or state.get("realm", UNMARKED_REALM) != realm
             ):
-                state = None  # pragma: no cover - a hash collision of safe_name
+                state = None  # another realm's file under a derived id of the old scheme, or a hash collision
             session = Session(
                 conversation_id,
                 profile,
@@ -605,6 +631,7 @@ class SessionManager:
                 self.home,
                 self.user,
                 storage_id=storage_id,
+                realm=realm,
             )
             self._sessions[key] = session
             return session
@@ -692,24 +719,28 @@ class SessionManager:
             )
         return len(doomed)
 
-    def find(self, conversation_id: str, profile: str | None = None) -> dict[str, Any] | None:
-        """Return the saved or live state of a conversation (its owner's, or ``profile``'s), or None.
+    def find(self, conversation_id: str, profile: str | None = None, realm: str | None = None) -> dict[str, Any] | None:
+        """Return the saved or live state of a conversation (its owner's, or ``profile``'s in ``realm``: the
+        owner's realm when it is the owner's profile, else HTTP's), or None.
 
         The state has ``storage_id`` (see :meth:`workdir`)."""
         with self._lock:
+            owner = self._owner(conversation_id)
             if profile is None:
-                profile = self._owner(conversation_id) or None
-                if profile is None:
+                if not owner or not owner[0]:
                     return None
-            session = self._sessions.get((conversation_id, profile))
-            storage_id = self._storage_id(conversation_id, profile)
+                profile = owner[0]
+            if realm is None:
+                realm = owner[1] if owner and owner[0] == profile else UNMARKED_REALM
+            session = self._sessions.get((conversation_id, profile, realm))
+            storage_id = self._storage_id(conversation_id, profile, realm)
         if session is not None:
             return session.state()
         try:
             state = self._load(storage_id)
         except ValueError:
             return None
-        if state is None or state.get("profile") != profile:
+        if state is None or state.get("profile") != profile or state.get("realm", UNMARKED_REALM) != realm:
             return None
         state.setdefault("storage_id", storage_id)
         return state
@@ -721,21 +752,20 @@ class SessionManager:
     def cancel(self, conversation_id: str) -> bool:
         """Ask the running turns of a conversation (any profile) to stop. Returns whether one was live."""
         with self._lock:
-            live = [s for (cid, _), s in self._sessions.items() if cid == conversation_id and s.active]
+            live = [s for (cid, _, _), s in self._sessions.items() if cid == conversation_id and s.active]
         for session in live:
             session.stop()
         return bool(live)
 
     def reset(self, conversation_id: str, profiles: Iterable[str] = ()) -> bool:
-        """Forget a conversation under every profile (memory, disk, working folders). ``profiles`` names the
-        profiles whose separate sessions of this id may be on disk. Returns whether anything existed."""
+        """Forget a conversation under every profile and realm (memory, disk, working folders). ``profiles``
+        names the profiles whose separate sessions of this id may be on disk. Returns whether anything existed."""
         with self._lock:
             dropped = [self._sessions.pop(k) for k in [k for k in self._sessions if k[0] == conversation_id]]
-        storage_ids = {
-            conversation_id,
-            *(s.storage_id for s in dropped),
-            *(f"{conversation_id}\x00{name}" for name in profiles),
-        }
+        storage_ids = {conversation_id, *(s.storage_id for s in dropped)}
+        for name in profiles:
+            storage_ids.add(f"{conversation_id}\x00{name}")
+            storage_ids.update(f"{conversation_id}\x00{name}\x00{realm}" for realm in REALMS)
         existed = bool(dropped)
         for session in dropped:
             session.deleted = True
