@@ -570,3 +570,50 @@ async def test_agent_conversations_cannot_read_each_other(make_agent, llm: Scrip
     assert block.decision == "allow" and "snooped" in block.output, block.output
     assert "alice-diary-secret" not in block.output
     assert (a_dir / "diary.txt").read_text() == "alice-diary-secret\n"
+
+
+# ------------------------------------------------------------------------------------------------ seccomp
+SECCOMP_PROBES = {
+    # name: (code, what a permitted call would print)
+    "user namespace (unshare -U)": ("shell", "unshare -Ur id"),
+    "mount namespace (unshare -m)": ("shell", "unshare -m true"),
+    "user namespace by clone flags": ("python", "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                                      "print(libc.unshare(0x10000000), ctypes.get_errno())"),
+    "ptrace of a child": ("python", "import ctypes, os, time\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                          "pid = os.fork()\nif pid == 0:\n    time.sleep(2)\n    os._exit(0)\n"
+                          "print(libc.ptrace(16, pid, 0, 0), ctypes.get_errno())"),  # PTRACE_ATTACH
+    "keyctl": ("python", "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+               "print(libc.syscall(250, 0, 0, 0, 0), ctypes.get_errno())"),  # keyctl(GET_KEYRING_ID)
+    "bpf": ("python", "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+            "print(libc.syscall(321, 0, 0, 0), ctypes.get_errno())"),
+    "io_uring_setup": ("python", "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                       "buf = ctypes.create_string_buffer(120)\nprint(libc.syscall(425, 4, buf), ctypes.get_errno())"),
+}
+
+
+@pytest.mark.parametrize("name", list(SECCOMP_PROBES))
+def test_the_box_refuses_namespaces_tracing_and_kernel_interfaces(tmp_path: Path, name: str) -> None:
+    """Everything allowed by the classifier (EVERYTHING) and still refused by the kernel: code could create a
+    user namespace in the box (root inside it, mounts of its own). Judged by the call's own result: EPERM (1)."""
+    _need_bwrap()
+    if not sandbox.isolation().seccomp:
+        pytest.skip("no seccomp filter here: " + " ".join(sandbox.isolation().missing))
+    language, src = SECCOMP_PROBES[name]
+    result = run_code(language, src, tmp_path, Limits())
+    if language == "shell":
+        assert result.exit_status != 0 and "Operation not permitted" in result.output, result.output
+    else:
+        assert result.output.split()[-2:] == ["-1", "1"], result.output  # the call failed with EPERM
+
+
+def test_ordinary_processes_and_threads_still_work_under_seccomp(tmp_path: Path) -> None:
+    _need_bwrap()
+    src = ("import multiprocessing, subprocess, threading\n"
+           "def square(x):\n    return x * x\n"
+           "if __name__ == '__main__':\n"
+           "    t = threading.Thread(target=print, args=('thread',)); t.start(); t.join()\n"
+           "    with multiprocessing.Pool(2) as pool:\n        print(pool.map(square, [1, 2, 3]))\n"
+           "    print(subprocess.run(['sh', '-c', 'echo child; (sleep 0.1 &); wait'], capture_output=True, "
+           "text=True).stdout.strip())")
+    result = run_code("python", src, tmp_path, Limits())
+    assert result.exit_status == 0 and result.output.split("\n") == ["thread", "[1, 4, 9]", "child"], result.output

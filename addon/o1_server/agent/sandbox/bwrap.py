@@ -30,8 +30,11 @@ def bwrap_argv(
     network: bool,
     binds: Sequence[str | os.PathLike[str]],
     user: tuple[int, int] | None,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
-    """bwrap's arguments up to and including the command prefix that drops to ``user`` (root only)."""
+    """bwrap's arguments up to and including the command prefix that drops to ``user`` (root only).
+    ``seccomp_fd``: a descriptor holding the compiled seccomp filter (``seccomp.program_fd``), which the
+    caller passes to bubblewrap (``pass_fds``)."""
     argv = [
         iso.bwrap or "bwrap",
         *(f"--unshare-{name}" for name in NAMESPACES),
@@ -44,6 +47,8 @@ def bwrap_argv(
         argv.append("--unshare-user")
     if not network:
         argv.append("--unshare-net")
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
     made = set(_MADE)
     for mount in mounts(cwd, limits, binds):
         argv += _mount_args(mount, made)

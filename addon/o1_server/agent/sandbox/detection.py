@@ -21,6 +21,7 @@ from .bwrap import bwrap_argv
 from .cgroups import Cgroups, root_tag
 from .config import SETTINGS, SandboxSettings, configure
 from .limits import DEFAULT_UIDS, Limits
+from .seccomp import DENIED, SeccompUnavailable, filter_program, program_fd
 
 _LOGGER = logging.getLogger(__package__)
 
@@ -36,6 +37,7 @@ class Isolation:
     cgroups_text: str = ""
     uids: tuple[int, int] | None = None
     root: bool = False
+    seccomp: bool = False  # blocks run under seccomp.filter_program (bubblewrap only)
     missing: list[str] = field(default_factory=list)
 
     def describe(self) -> dict[str, Any]:
@@ -52,6 +54,9 @@ class Isolation:
                 f"{self.bwrap_version}: private mount, pid, ipc, uts and network namespaces" if self.bwrap else "none"
             ),
             "cgroups": self.cgroups_text if self.cgroups else "none",
+            "seccomp": f"{len(DENIED) + 2} system calls denied (namespaces, mounts, ptrace, keyring, bpf...)"
+            if self.seccomp
+            else "none",
             "uids": uids,
             "rlimits": "address space, file size, processes, no core dumps",
             "missing": list(self.missing),
@@ -86,6 +91,11 @@ def detect(settings: SandboxSettings) -> Isolation:
         )
         return iso
     iso.bwrap, iso.setpriv = bwrap, setpriv
+    try:
+        filter_program()
+        iso.seccomp = True
+    except SeccompUnavailable as err:
+        iso.missing.append(f"No seccomp filter: {err}; install libseccomp2 and the pyseccomp package.")
     done = _probe(iso, bwrap)
     if done.returncode != 0:
         _check_python_reachable(iso)
@@ -104,8 +114,20 @@ def _probe(iso: Isolation, bwrap: str) -> subprocess.CompletedProcess[str]:
     try:
         probe.mkdir(mode=0o700)
         user = (iso.uids[0], iso.uids[0]) if iso.uids else ((65534, 65534) if iso.root else None)
-        argv = [*bwrap_argv(iso, probe, Limits(), False, (), user), "/bin/sh", "-c", "exit 0"]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+        fd = program_fd() if iso.seccomp else None
+        try:
+            argv = [*bwrap_argv(iso, probe, Limits(), False, (), user, fd), "/bin/sh", "-c", "exit 0"]
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                text=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+                pass_fds=() if fd is None else (fd,),
+            )
+        finally:
+            if fd is not None:
+                os.close(fd)
         version = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10)
         iso.bwrap_version = version.stdout.strip() or "bubblewrap"
     except (OSError, subprocess.SubprocessError) as err:

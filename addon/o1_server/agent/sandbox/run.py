@@ -27,6 +27,7 @@ from .detection import Isolation, isolation
 from .folder import adopt_and_measure, over_limits, usage_over
 from .limits import KILLED, MIB, REFUSED, ExecResult, Limits
 from .processes import ExitWatch, kill_group, kill_uid, preexec, stop
+from .seccomp import program_fd
 from .uids import conversation_uid, dedicated
 from .view import HELPERS_DIR, environment
 
@@ -73,17 +74,25 @@ def run_code(
     refused = _refusal(cwd, user, limits)
     if refused is not None:
         return refused
-    if iso.bwrap:
-        argv = bwrap_argv(iso, cwd, limits, network, binds, user) + argv
-    elif dedicated(user):
-        kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
-    block = _make_block(iso, cwd, limits)
+    seccomp_fd: int | None = None
     try:
-        proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block)
-    except (OSError, ValueError, subprocess.SubprocessError) as err:  # ValueError: a NUL byte in the code
-        if block:
-            block.remove()
+        if iso.bwrap:
+            seccomp_fd = program_fd() if iso.seccomp else None
+            argv = bwrap_argv(iso, cwd, limits, network, binds, user, seccomp_fd) + argv
+        elif dedicated(user):
+            kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
+        block = _make_block(iso, cwd, limits)
+        try:
+            proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block, seccomp_fd)
+        except (OSError, ValueError, subprocess.SubprocessError) as err:  # ValueError: a NUL byte in the code
+            if block:
+                block.remove()
+            return ExecResult(REFUSED, f"[not run: the sandbox could not start: {err}]", time.monotonic() - start)
+    except OSError as err:  # no memfd for the filter: the block does not start without it
         return ExecResult(REFUSED, f"[not run: the sandbox could not start: {err}]", time.monotonic() - start)
+    finally:
+        if seccomp_fd is not None:
+            os.close(seccomp_fd)
     output = _Output(proc, limits)
     ending = _watch(proc, block, user, iso, cwd, limits, cancel, output)
     return _result(proc, output, ending, limits, start)
@@ -129,8 +138,10 @@ def _spawn(
     user: tuple[int, int] | None,
     iso: Isolation,
     block: Block | None,
+    seccomp_fd: int | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start the block's process, leading its own session. Raises OSError or SubprocessError."""
+    """Start the block's process, leading its own session (``seccomp_fd`` is passed on to bubblewrap).
+    Raises OSError or SubprocessError."""
     procs = block.procs_files() if block else []
     parent = os.getpid()
     drop = not iso.bwrap
@@ -142,6 +153,7 @@ def _spawn(
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        pass_fds=() if seccomp_fd is None else (seccomp_fd,),
         preexec_fn=lambda: preexec(limits, user, drop, procs, parent),
     )
 
