@@ -1,6 +1,6 @@
 """Answers for the ear: property tests over the whole class of LLM replies and program outputs.
 
-Each property is one rule of speech cleaning (docs/server.md, the speech_cleaning.py section), checked on text
+Each property is one rule of speech cleaning (docs/server.md, the "Speech cleaning" section), checked on text
 hypothesis builds from words joined by every kind of markup a model writes (markdown, HTML, JSON, tool calls, code
 fences), plus the examples that were seen going wrong.
 """

@@ -144,6 +144,10 @@ def test_python_reprs_are_said_as_words() -> None:
     assert speakable(repr({"ok": True, "left": None})) == "ok yes, left none"
     assert speakable(repr(set())) == "none" and speakable(repr({"x"})) == "x"
     assert speakable(repr(list(range(10)))) == "0, 1, 2, 3, 4 and 5 more"
+    assert speakable(repr(datetime.timedelta(days=3, hours=2, seconds=5.5))) == "3 days, 2 hours and 5.5 seconds"
+    assert speakable(repr(datetime.timedelta(minutes=90)), language="de") == "1 Stunde und 30 Minuten"
+    assert speakable(repr(datetime.timedelta(microseconds=1500))) == "0.0015 seconds"
+    assert speakable(repr(datetime.timedelta(0))) == "0 seconds"
     assert speakable("Found ['a.txt', 'b.txt'] in drafts.") == "Found a.txt and b.txt in drafts."
 
 

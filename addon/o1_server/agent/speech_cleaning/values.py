@@ -15,7 +15,7 @@ from .language import join, locale_for, word
 
 MAX_ITEMS = 6  # a list said in full up to this many items; longer: the first ones and "n more"
 MAX_LEAVES = 16  # a value with more scalars than this (or nested deeper than 2) is not read at all
-BYTE_FIELDS = frozenset({"total", "used", "free", "size", "bytes", "available", "avail"})
+BYTE_FIELDS = frozenset({"total", "used", "free", "size", "bytes", "available", "avail", "st_size"})
 _UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
 _START = re.compile(r"[\[{(]|(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\(")
 _CONTAINERS = {"set", "frozenset", "list", "tuple", "dict_keys", "dict_values", "deque", "Counter", "OrderedDict"}
@@ -68,6 +68,23 @@ class _Sayer:
         said = [f"{key.replace('_', ' ')} {value}" for key, value in pairs]
         return ", ".join(said) if said else word(self.language, "none")
 
+    def duration(self, fields: dict[str, object]) -> str:
+        """A ``datetime.timedelta`` repr's fields as "3 days, 2 hours and 5.5 seconds" (Babel's unit names)."""
+        days, seconds, micro = (fields.pop(k, 0) for k in ("days", "seconds", "microseconds"))
+        if fields or not all(isinstance(v, int) and v >= 0 for v in (days, seconds, micro)):
+            raise NotSaid
+        assert isinstance(days, int) and isinstance(seconds, int) and isinstance(micro, int)
+        exact = f"{seconds % 60 + micro / 1_000_000:.6f}".rstrip("0").rstrip(".")
+        amounts = (("day", days), ("hour", seconds // 3600), ("minute", seconds // 60 % 60))
+        said = [self.unit(amount, name) for name, amount in amounts if amount]
+        if exact != "0" or not said:
+            said.append(self.unit(float(exact) if "." in exact else int(exact), "second"))
+        return join(said, self.language)
+
+    def unit(self, amount: float, name: str) -> str:
+        locale = locale_for(self.language)  # up to 6 decimals: microseconds are said, never rounded away
+        return str(format_unit(amount, f"duration-{name}", length="long", format="#,##0.######", locale=locale))
+
     # ------------------------------------------------------------ JSON
     def json(self, value: object, depth: int = 0) -> str:
         if depth > 2:
@@ -106,6 +123,9 @@ class _Sayer:
             return datetime.datetime(*args[:6]).isoformat(" ", "minutes")
         if short == "time" and 1 <= len(args) <= 4:
             return datetime.time(*args[:2]).isoformat("minutes")
+        if short == "timedelta" and len(node.args) <= 3:
+            fields = dict(zip(("days", "seconds", "microseconds"), map(ast.literal_eval, node.args), strict=False))
+            return self.duration(fields | {str(k.arg): ast.literal_eval(k.value) for k in node.keywords})
         if short == "Decimal" and len(node.args) == 1 and not node.keywords:
             return self.scalar(str(ast.literal_eval(node.args[0])))
         if short in _CONTAINERS and len(node.args) <= 1 and not node.keywords:
