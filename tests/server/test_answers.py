@@ -47,7 +47,7 @@ async def test_answering_from_output_asks_the_llm_once(make_agent, llm: Scripted
     agent = output_agent(make_agent, tmp_path)
     llm.script(code("print(200 / 9)"), "This reply must never be requested.")
     reply = await agent.ask("what is 200 divided by 9", "c-once", profile="spoken")
-    assert reply.answer == "The result is 22.2"
+    assert reply.answer == "The result is 22.22"  # 200 / 9 = 22.22222222222222: 2 decimals, never 22.2
     assert len(llm.requests) == 1, "the LLM was asked again after the code ran"
     assert llm.replies, "the second scripted reply was consumed"
 
