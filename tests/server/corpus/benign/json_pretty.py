@@ -2,5 +2,5 @@
 # ruff: noqa - written the way small models write it; a sample, not project code
 import json
 
-with open("config.json", "r") as f:
+with open("settings.json", "r") as f:
     print(json.dumps(json.load(f), indent=2, sort_keys=True))
