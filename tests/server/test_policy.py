@@ -253,7 +253,7 @@ FAIL_CLOSED = [
     ("module-attribute-store", "python", "import math\nmath.pi = 3", {P}),
     ("sys-path", "python", "import sys\nsys.path.insert(0, '.')", {P}),
     ("help", "python", "help()", {U}),
-    ("unknown-module", "python", "import numpy", {U}),
+    ("unknown-module", "python", "import pandas", {U}),
     ("relative-import", "python", "from . import x", {U}),
     ("star-import-safe", "python", "from math import *\nprint(sqrt(2))", {R}),
     ("star-import-unchecked", "python", "from platform import *", {U}),
@@ -284,6 +284,22 @@ FAIL_CLOSED = [
     ("listing-then-sizes", "python", "import os\nfor f in sorted(os.listdir('.')):\n    print(f, os.path.getsize(f))", {R}),
     ("walk", "python", "import os\nfor root, dirs, files in os.walk('.'):\n    print([os.path.join(root, f) for f in files])",
      {R}),
+    ("listed-names-in-a-list", "python",
+     "import os\nfiles = [f for f in os.listdir('.') if f.endswith('.txt')]\nfor f in files:\n"
+     "    print(open(f).read())", {R}),
+    ("listed-names-of-etc-in-a-list", "python",
+     "import os\nfiles = [f for f in os.listdir('/etc')]\nfor f in files:\n    print(open('/etc/' + f).read())", {OUT}),
+    ("listed-names-of-parent", "python",
+     "import os\nprint([open(os.path.join('..', f)).read() for f in os.listdir('..')])", {OUT}),
+    ("listed-names-rebuilt", "python",
+     "import os\nfor f in [n.replace('a', '/') for n in os.listdir('.')]:\n    open(f)", {OUT}),
+    ("listed-names-written", "python", "import os\nfor f in {n: 1 for n in os.listdir('drafts')}:\n"
+     "    open(os.path.join('drafts', f), 'w')", {W}),
+    ("numpy-on-numbers", "python",
+     "import numpy as np\na = np.array([3, 4])\nprint(np.sqrt(a.sum()), np.mean(a), a.std())", {R}),
+    ("numpy-reads-a-file", "python", "import numpy as np\nprint(np.loadtxt('notes.txt'))", {U}),
+    ("numpy-tofile", "python", "import numpy as np\nnp.arange(3).tofile('x.bin')", {U}),
+    ("numpy-native", "python", "import numpy as np\nprint(np.ctypeslib)", {U}),
     ("shell-substituted-path", "shell", "cat $(echo /etc/passwd)", {OUT}),
     ("shell-ansi-c-quoting", "shell", "cat $'\\x2fetc/passwd'", {OUT}),
     ("shell-ansi-c-command", "shell", "$'\\x72\\x6d' -rf /", {P}),
@@ -364,6 +380,9 @@ FLOW_ESCAPES = [
     ("walrus-in-condition", f"p = {_X}\n(p := 'notes.txt') if len('') else 0\nopen(p, 'w')"),
     ("comprehension-variable", f"p = {_X}\n[0 for p in ['notes.txt']]\nopen(p, 'w')"),
     ("generator-runs-later", f"p = 'notes.txt'\ng = (open(p, 'w') for _ in [1])\np = {_X}\nlist(g)"),
+    ("generator-values-later", f"import os\nd = '.'\ng = (os.path.join(d, f) for f in os.listdir('.'))\nd = {_X}\n"
+                               "for p in g:\n    open(p, 'w')"),
+    ("comprehension-shadows", f"f = 'notes.txt'\nfor n in [f for f in [{_X}]]:\n    open(n, 'w')"),
     ("lambda-runs-later", f"p = 'notes.txt'\nf = lambda: open(p, 'w')\np = {_X}\nf()"),
     ("class-attribute", f"p = {_X}\nclass A:\n    p = 'notes.txt'\nopen(p, 'w')"),
     ("while-not-run", f"p = {_X}\nwhile False:\n    p = 'notes.txt'\nopen(p, 'w')"),
@@ -376,6 +395,10 @@ FLOW_INSIDE = [
     ("listing", "from pathlib import Path\nfor p in Path('.').iterdir():\n    print(p.read_text())"),
     ("sorted-by-lambda", "from pathlib import Path\nprint(sorted(Path('.').iterdir(), key=lambda p: p.stat().st_mtime))"),
     ("del-then-literal", f"p = {_X}\ndel p\np = 'notes.txt'\nopen(p, 'w')"),
+    ("generator-of-listed-names", "import os\nfor f in sorted(n for n in os.listdir('.') if n.endswith('.txt')):\n"
+                                  "    open(f, 'w')"),
+    ("enumerated-names", "import glob\nfor i, f in enumerate(sorted(glob.glob('*.txt')), 1):\n    open(f, 'w')"),
+    ("nested-comprehension", "import glob\nprint([l for f in glob.glob('*.txt') for l in open(f)])"),
 ]
 
 

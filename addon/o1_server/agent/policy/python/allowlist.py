@@ -371,6 +371,33 @@ _EXPLICIT: dict[str, tuple[str, ...]] = {
         "NoReturn",
     ),
 }
+# numpy (installed with the server, so the box can import it) on numbers: building arrays and computing with
+# them. Nothing that reads or writes files (loadtxt, fromfile, save, tofile, dump), takes a callable or a
+# format (vectorize, frompyfunc, set_printoptions), or reaches memory or native code (ctypeslib, lib,
+# frombuffer, as_strided, ndarray itself).
+_NUMPY = """array asarray arange linspace logspace zeros ones full eye identity zeros_like ones_like full_like
+mean median average std var sum prod min max amin amax argmin argmax cumsum cumprod percentile quantile ptp
+nanmean nanmedian nanstd nanvar nansum nanmin nanmax nanpercentile sqrt cbrt square power exp exp2 expm1 log
+log10 log2 log1p abs absolute fabs sign floor ceil round around rint trunc sin cos tan arcsin arccos arctan
+arctan2 sinh cosh tanh hypot degrees radians deg2rad rad2deg pi e inf nan isnan isinf isfinite nan_to_num
+maximum minimum add subtract multiply divide true_divide floor_divide mod remainder fmod divmod negative
+reciprocal gcd lcm sort argsort unique clip diff ediff1d gradient convolve dot vdot matmul inner outer cross
+corrcoef cov correlate polyfit polyval roots interp histogram bincount digitize where select concatenate stack
+vstack hstack column_stack reshape transpose flip roll count_nonzero allclose isclose array_equal all any
+logical_and logical_or logical_not searchsorted repeat tile split array_split ravel squeeze expand_dims meshgrid
+trapezoid cumulative_sum int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex128
+bool_ integer floating number"""
+_NUMPY_RANDOM = "rand randn randint random choice seed shuffle permutation normal uniform default_rng"
+_NUMPY_LINALG = "norm inv det solve eig eigvals svd matrix_rank"
+# Attributes of numpy arrays and random generators on that list (by name, as every attribute): computing only.
+_NUMPY_ARRAY = """mean std var sum prod min max argmin argmax cumsum cumprod round reshape flatten ravel tolist astype
+shape dtype ndim size T transpose argsort clip dot any all item squeeze nonzero diagonal trace real imag conj itemsize
+nbytes integers random normal uniform choice shuffle permutation"""
+_EXPLICIT["numpy"] = tuple(_NUMPY.split())
+_EXPLICIT["numpy.random"] = tuple(_NUMPY_RANDOM.split())
+_EXPLICIT["numpy.linalg"] = tuple(_NUMPY_LINALG.split())
+_NUMPY_ATTRS = set(_NUMPY_ARRAY.split())
+
 # Path functions that read the file system: the classifier checks the path argument (index) like open().
 PATH_READERS: dict[str, int] = {
     **dict.fromkeys(
@@ -660,7 +687,7 @@ def _type_attrs() -> set[str]:
     ]
     for qualname in SAFE_NAMES:
         module, _, member = qualname.rpartition(".")
-        if module.startswith("typing"):
+        if module.startswith(("typing", "numpy")):  # numpy's types: only _NUMPY_ATTRS (not tofile, dump, ctypes)
             continue
         try:
             value = getattr(importlib.import_module(module), member)
@@ -675,7 +702,7 @@ def _type_attrs() -> set[str]:
 
 
 SAFE_ATTRS = frozenset(
-    (_type_attrs() | _FILE_ATTRS | _PATH_PURE_ATTRS | _OTHER_ATTRS)
+    (_type_attrs() | _FILE_ATTRS | _PATH_PURE_ATTRS | _OTHER_ATTRS | _NUMPY_ATTRS)
     - PATH_METHODS
     - NEVER_ATTRS
     - {"mro", "register", "fileno", "buffer", "raw", "detach", "truncate"}

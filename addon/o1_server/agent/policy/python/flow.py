@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import ast
 import itertools
-import posixpath
 from collections.abc import Iterable
 
-from ..paths import HOLE, NAME
+from ..paths import HOLE
 from .base import _ScannerBase
 from .names import _bound_names
 from .values import MAX_VALUES, _combine
@@ -190,18 +189,9 @@ class _Flow(_ScannerBase):
         if not isinstance(target, (ast.Tuple, ast.List)):
             self.bind(target, None, self.scope.values(iterable))
             return
-        func = self.scope.qualname(iterable.func) if isinstance(iterable, ast.Call) else None
-        args = iterable.args if isinstance(iterable, ast.Call) else []
-        items: list[tuple[str, ...]] = [()] * len(target.elts)
-        if func == "enumerate" and args and len(items) == 2:
-            items[1] = self.scope.values(args[0])
-        elif func == "zip":
-            items = [self.scope.values(a) for a in args[: len(items)]] + items[len(args) :]
-        elif func == "os.walk" and len(items) == 3:
-            top = self.scope.values(args[0]) if args else (".",)
-            items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]
-        for element, values in zip(target.elts, items, strict=True):  # one item per element, always
-            self.bind(element, None, values)
+        items = self.scope.loop_items(target, iterable)
+        for name in _bound_names(target):
+            self.bind(ast.Name(id=name, ctx=ast.Store()), None, items.get(name, ()))
 
     def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:

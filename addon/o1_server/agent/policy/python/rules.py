@@ -331,6 +331,8 @@ _SUBMODULES = frozenset(
         "email.mime",
         "json.decoder",
         "json.encoder",
+        "numpy.random",
+        "numpy.linalg",
     }
 )
 

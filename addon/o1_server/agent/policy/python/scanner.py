@@ -117,6 +117,7 @@ class _PythonScanner(_References, _Flow, _Calls, _Files):
         self.assigned: set[str] = set()  # names bound so far
         self.lambda_values: dict[int, dict[str, tuple[str, ...]]] = {}  # lambda parameters given listed items
         self.bind_counts = _bind_counts(tree) if tree is not None else {}
+        self.scope.rebound = frozenset(n for n, count in self.bind_counts.items() if count > 1)
         self.attr_bases: set[int] = set()  # names that start a dotted module name
 
 

@@ -27,6 +27,7 @@ class _Scope(_Names):
         self.env: dict[str, tuple[str, ...]] = {}
         self.volatile: set[str] = set()  # names changed where the scanner can't follow (global, exec): unknown
         self.path_names: set[str] = set()  # names bound to pathlib paths
+        self.rebound: frozenset[str] = frozenset()  # names bound more than once in the block
 
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
@@ -94,6 +95,51 @@ class _Scope(_Names):
 
     values_Tuple = values_Set = values_List
 
+    def values_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> tuple[str, ...]:
+        """What a comprehension yields (a dict comprehension: its keys), its loop variables bound to what their
+        iterables yield; its conditions only filter. Outer values of those names are back afterwards."""
+        saved = dict(self.env)
+        try:
+            for index, generator in enumerate(node.generators):
+                items = self.loop_items(generator.target, generator.iter)
+                if index == 0 and isinstance(node, ast.GeneratorExp):
+                    for name in self.rebound:  # the rest runs later, when names bound again may have changed
+                        self.env.pop(name, None)
+                for name, values in items.items():
+                    self.env.pop(name, None)
+                    if values:
+                        self.env[name] = values
+            return self.values(node.key if isinstance(node, ast.DictComp) else node.elt)
+        finally:
+            self.env = saved
+
+    values_SetComp = values_GeneratorExp = values_DictComp = values_ListComp
+
+    def loop_items(self, target: ast.AST, iterable: ast.AST) -> dict[str, tuple[str, ...]]:
+        """The values a loop (or comprehension) target's names get from what ``iterable`` yields, () for a name
+        whose values are unknown; tuples from enumerate, zip and os.walk are followed."""
+        if isinstance(target, ast.Name):
+            return {target.id: self.values(iterable)}
+        if not isinstance(target, (ast.Tuple, ast.List)):
+            return {}
+        func = self.callee(iterable.func) if isinstance(iterable, ast.Call) else None
+        args = iterable.args if isinstance(iterable, ast.Call) else []
+        items: list[tuple[str, ...]] = [()] * len(target.elts)
+        if func == "enumerate" and args and len(items) == 2:
+            items[1] = self.values(args[0])
+        elif func == "zip":
+            items = [self.values(a) for a in args[: len(items)]] + items[len(args) :]
+        elif func == "os.walk" and len(items) == 3:
+            top = self.values(args[0]) if args else (".",)
+            items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]
+        found: dict[str, tuple[str, ...]] = {}
+        for element, values in zip(target.elts, items, strict=True):  # one item per element, always
+            if isinstance(element, ast.Name):
+                found[element.id] = values
+            else:
+                found.update(dict.fromkeys(_names_in(element), ()))
+        return found
+
     def values_Subscript(self, node: ast.Subscript) -> tuple[str, ...]:
         if self.qualname(node.value) == "os.environ" and self.values(node.slice) == ("HOME",):
             return ("~",)
@@ -113,10 +159,15 @@ class _Scope(_Names):
             return self.values(node.value)
         return ()
 
+    def callee(self, func: ast.AST) -> str | None:
+        """The name of a called function whose result is trusted; a builtin by its own name (``sorted``)."""
+        name = self.trusted(func)
+        if name is None and isinstance(func, ast.Name) and func.id not in self.local_names:
+            name = func.id
+        return name
+
     def values_Call(self, node: ast.Call) -> tuple[str, ...]:
-        func = self.trusted(node.func)
-        if func is None and isinstance(node.func, ast.Name) and node.func.id not in self.local_names:
-            func = node.func.id
+        func = self.callee(node.func)
         args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
         if func in _PATH_BUILDERS:
             return _combine(args, lambda p: posixpath.join(*p)) if args else (".",)
@@ -176,6 +227,11 @@ class _Scope(_Names):
             parts = [self.values(e) or (HOLE,) for e in args[0].elts]
             return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
         return ()
+
+
+def _names_in(node: ast.AST) -> list[str]:
+    """The names a (nested) assignment target binds."""
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
 
 
 def _combine(parts: Sequence[tuple[str, ...]], join: Callable[[list[str]], str]) -> tuple[str, ...]:
