@@ -6,6 +6,7 @@ given against the sandbox. It does not read code itself.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 
 from .paths import HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
@@ -48,6 +49,8 @@ class _Report:
         self.reasons: dict[str, None] = {}
         self.paths: dict[str, None] = {}
         self.events: dict[_Event, None] = {}
+        # Where relative paths start: "." (the working folder) until a shell script changes folder (cd, pushd).
+        self.cwd = "."
 
     def flag(self, category: str, reason: str, event: _Event | None = None) -> None:
         """Add a category with its reason, and optionally what to say about it."""
@@ -64,6 +67,7 @@ class _Report:
         """Record a path the code reads (kind ``read``), writes or deletes; flag it if it leaves the sandbox."""
         if not path:
             return
+        path = self.resolve(path)
         if HOLE not in path and NAME not in path:
             self.paths[path] = None
         if path.startswith(("/dev/tcp/", "/dev/udp/")):
@@ -90,8 +94,19 @@ class _Report:
         else:
             self.note(_Event(kind, template, path))
 
+    def resolve(self, path: str) -> str:
+        """``path`` as seen from the working folder: a relative path after ``cd x`` is ``x/path``."""
+        if self.cwd == "." or path.startswith(("/", "~")):
+            return path
+        return posixpath.normpath(posixpath.join(self.cwd, path))
+
+    def change_folder(self, target: str) -> None:
+        """A shell ``cd``/``pushd`` to ``target`` (as written): later relative paths start there."""
+        self.cwd = target if target.startswith(("/", "~")) else self.resolve(target)
+
     def candidate(self, text: str) -> None:
         """Check a string that may be a path (it is not known to be one) against the sandbox."""
+        text = self.resolve(text) if _looks_like_path(text) else text
         if text in self.paths or HOLE in text or not _looks_like_path(text) or not _is_outside(text, self.sandbox):
             return
         if NAME not in text:

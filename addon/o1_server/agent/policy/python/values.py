@@ -17,6 +17,29 @@ from .names import _Names
 from .rules import _DATE_NOW, _PATH_BUILDERS
 
 MAX_VALUES = 32  # possible values tracked for one expression
+_CASE_METHODS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize"})
+# Pure methods of str whose result the scanner computes (the value changes: a mode, a path, a program name).
+_STR_METHODS = frozenset(
+    {
+        "lower",
+        "upper",
+        "casefold",
+        "swapcase",
+        "title",
+        "capitalize",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "replace",
+        "removeprefix",
+        "removesuffix",
+        "zfill",
+        "center",
+        "ljust",
+        "rjust",
+        "expandtabs",
+    }
+)
 
 
 class _Scope(_Names):
@@ -152,7 +175,7 @@ class _Scope(_Names):
         if name == "os.sep":
             return ("/",)
         if node.attr == "parent":
-            return tuple(posixpath.dirname(v.rstrip("/")) or "." for v in self.values(node.value))
+            return tuple(_parent(v) for v in self.values(node.value))
         if node.attr in ("name", "stem"):
             return tuple(NAME if NAME in v else posixpath.basename(v.rstrip("/")) for v in self.values(node.value))
         if node.attr == "path":
@@ -221,12 +244,34 @@ class _Scope(_Names):
             return _combine([base, *arg_values], lambda p: posixpath.join(*p))
         if method in ("iterdir", "scandir"):
             return tuple(posixpath.join(b, NAME) for b in base)
-        if method in ("resolve", "absolute", "expanduser", "with_suffix", "lower", "strip"):
+        if method in ("resolve", "absolute", "expanduser", "with_suffix"):
             return base
+        if method in _STR_METHODS:
+            # A string method changes the value ('W'.lower() is the mode 'w'): applied to every possible value
+            # when its arguments are literals; with any other argument the result is unknown.
+            literal = [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, (str, int))]
+            if len(literal) != len(args):
+                return ()
+            if method not in _CASE_METHODS and any(HOLE in b or NAME in b for b in base):
+                # A listed name or a run-time part may hold what the method acts on (" ..".strip() is "..",
+                # "a".replace("a", "/") is "/"): only a change of case leaves such a value inside.
+                return ()
+            try:
+                return tuple(getattr(str, method)(b, *literal) for b in base)
+            except (TypeError, ValueError, OverflowError):
+                return ()
         if method == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
             parts = [self.values(e) or (HOLE,) for e in args[0].elts]
             return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
         return ()
+
+
+def _parent(path: str) -> str:
+    """``Path(path).parent`` as the folder it names: the parent of the working folder is "..", outside it."""
+    trimmed = path.rstrip("/") or "/"
+    if trimmed in (".", "") or posixpath.basename(trimmed) == "..":
+        return posixpath.join(trimmed, "..") if trimmed not in (".", "") else ".."
+    return posixpath.dirname(trimmed) or "."
 
 
 def _names_in(node: ast.AST) -> list[str]:

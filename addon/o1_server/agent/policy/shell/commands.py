@@ -27,7 +27,11 @@ from .args import (
     _sed_script_risky,
 )
 from .programs import (
+    _COMPRESSOR_KEEP,
+    _COMPRESSORS,
+    _DELETING_OPTS,
     _FILE_VALUE_OPTS,
+    _GIT_DELETES,
     _GIT_NETWORK,
     _GIT_READ,
     _PATTERN_READERS,
@@ -130,6 +134,8 @@ class _Commands:
         if name == "rsync" and any(_is_remote(a) for a in [*operands, dest]):
             self.network(name, [a for a in [*operands, dest] if _is_remote(a)])
             return
+        if name == "rsync":
+            self.deletes_as_side_effect(name, args)
         for source in operands:
             self.report.touch(source, "read", "read {}")
         spoken = _speak_path(operands[0]) if len(operands) == 1 else None
@@ -213,8 +219,10 @@ class _Commands:
             self.report.touch(target, "read", "read {}")
 
     def archive(self, name: str, args: list[str]) -> None:
-        """tar, zip, unzip, gzip ... change files; options that run a program are process_control."""
+        """tar, zip, unzip, gzip ... change files; options that run a program are process_control; options
+        that remove the sources (tar --remove-files, zip -m, a compressor without -k) delete files."""
         self.report.flag("writes_files", f"{name} changes files", _Event("write", f"change files with {name}"))
+        self.deletes_as_side_effect(name, args)
         runs = (
             "--to-command",
             "--checkpoint-action",
@@ -246,6 +254,24 @@ class _Commands:
         for i, arg in enumerate(args[:-1]):
             if arg in ("-C", "--directory", "-d"):
                 self.report.touch(args[i + 1], "write", "unpack files into {}")
+
+    def deletes_as_side_effect(self, name: str, args: list[str]) -> None:
+        """Flag ``deletes_files`` when ``name`` with ``args`` removes files besides what it writes."""
+        opts = _DELETING_OPTS.get(name, ())
+        short = [o[1] for o in opts if len(o) == 2]
+        clustered = [a for a in args if re.fullmatch(r"-[A-Za-z0-9]+", a)]
+        deleting = any(a.split("=", 1)[0] in opts for a in args) or any(c in a[1:] for a in clustered for c in short)
+        if name in _COMPRESSORS:
+            keep_short = [o[1] for o in _COMPRESSOR_KEEP if len(o) == 2]
+            kept = any(a in _COMPRESSOR_KEEP for a in args) or any(c in a[1:] for a in clustered for c in keep_short)
+            deleting = not kept and bool(_operands(args))
+        if name == "7z" and _operands(args)[:1] == ["d"]:
+            deleting = True
+        if deleting:
+            targets = _operands(args, _FILE_VALUE_OPTS) or [HOLE]
+            self.report.flag("deletes_files", f"{name} {' '.join(args[:3])} removes files")
+            for target in targets:
+                self.report.touch(target, "delete", "delete {}")
 
     def find(self, name: str, args: list[str]) -> None:
         """find: ``-delete`` deletes, ``-exec``/``-ok`` run a command per file, ``-fprint`` writes."""
@@ -395,6 +421,19 @@ class _Commands:
                 "writes_files",
                 f"git {sub or 'command'} changes the repository",
                 _Event("write", "change files with git"),
+            )
+        dry_run = any(a in ("-n", "--dry-run") for a in args)
+        keeps = sub == "stash" and operands[1:2] in ([], ["list"], ["show"], ["push"], ["save"])
+        if (
+            sub in _GIT_DELETES
+            and not dry_run
+            and not keeps
+            and not (sub in ("checkout", "switch", "reset") and not _git_discards(sub, args))
+        ):
+            self.report.flag(
+                "deletes_files",
+                f"git {sub} deletes files or discards their changes",
+                _Event("delete", "delete files or throw away changes with git"),
             )
 
     def install(self, name: str, args: list[str]) -> None:
@@ -546,3 +585,13 @@ def _scan_argv(argv: Sequence[str], report: _Report, depth: int) -> None:
 
 
 nested.register("argv", _scan_argv)
+
+
+def _git_discards(sub: str, args: list[str]) -> bool:
+    """Whether ``git checkout``/``switch``/``reset`` overwrite the working tree's changes: ``reset --hard``
+    (or ``--merge``/``--keep``), ``checkout -f``/``--`` paths/``.``, ``switch --discard-changes``/``-f``."""
+    if sub == "reset":
+        return any(a in ("--hard", "--merge", "--keep") for a in args)
+    if sub == "switch":
+        return any(a in ("-f", "--force", "--discard-changes") for a in args)
+    return any(a in ("-f", "--force", "--", ".", "-p", "--patch") for a in args)

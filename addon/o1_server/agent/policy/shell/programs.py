@@ -299,6 +299,32 @@ _GIT_READ = frozenset(
         "config",
     }
 )
+# Options with which a program deletes files as a side effect (its sources once copied or archived, or what is
+# missing on the other side), per program; a clustered short option counts too (zip -rm).
+_DELETING_OPTS = {
+    "tar": ("--remove-files",),
+    "zip": ("-m", "--move"),
+    "rsync": (
+        "--remove-source-files",
+        "--delete",
+        "--del",
+        "--delete-before",
+        "--delete-during",
+        "--delete-delay",
+        "--delete-after",
+        "--delete-excluded",
+        "--delete-missing-args",
+        "--prune-empty-dirs",
+    ),
+    "unzip": ("-o",),  # overwrites existing files without asking
+    "7z": (),
+}
+# Compressors remove their input unless told to keep it or to write to standard output.
+_COMPRESSORS = frozenset({"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lzma", "unlzma"})
+_COMPRESSOR_KEEP = ("-k", "--keep", "-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test")
+# git subcommands that delete files or throw away their content: clean (unless a dry run), rm, and those that
+# overwrite the working tree with another version.
+_GIT_DELETES = frozenset({"clean", "rm", "restore", "checkout", "switch", "reset", "stash"})
 _PY_MODULE_CLAUSES = {
     "venv": ("writes_files", "create a Python environment"),
     "virtualenv": ("writes_files", "create a Python environment"),

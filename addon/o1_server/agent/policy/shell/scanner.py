@@ -51,6 +51,7 @@ class _ShellScanner:
         self.quoted_heredocs = quoted
         self.env: dict[str, str] = {}
         self.functions: set[str] = set()
+        self.folders: list[str] = []  # the pushd stack: where relative paths started before each cd/pushd
         self.commands = _Commands(report, depth)
 
     def scan(self, trees: list[bashlex.ast.node]) -> None:
@@ -123,6 +124,22 @@ class _ShellScanner:
                 if self.word(part.output) not in self.quoted_heredocs:
                     self.heredoc_substitutions(heredoc)
         self.commands.scan(argv, stdin_code=heredoc)
+        self.change_folder(argv)
+
+    def change_folder(self, argv: list[str]) -> None:
+        """``cd``/``pushd`` move where later relative paths start (a subshell's ``cd`` is taken as lasting, which
+        only errs towards outside); ``popd`` returns to the folder before; ``cd``, ``cd -`` and an unknown
+        target make it unknown."""
+        name = _command_name(argv)
+        operands = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
+        if name in ("cd", "pushd"):
+            target = operands[0] if operands else "~"
+            if target in ("~", "-"):  # the home folder, or the one before: outside, or not known here
+                self.report.touch("~" if target == "~" else HOLE, "read", "go to {}")
+            self.folders.append(self.report.cwd)
+            self.report.change_folder(HOLE if target == "-" else target)
+        elif name == "popd":
+            self.report.cwd = self.folders.pop() if self.folders else HOLE
 
     def heredoc_substitutions(self, body: str) -> None:
         """An unquoted here-document expands ``$(...)`` and backticks: classify those commands too."""
