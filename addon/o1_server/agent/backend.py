@@ -28,6 +28,9 @@ _LOGGER = logging.getLogger(__name__)
 Gate = Callable[[str, str], bool]
 # execute(language, code) -> the output text the LLM will see.
 Execute = Callable[[str, str], str]
+# stop_after_code: True (or a callable asked once each block's output is in, returning True) ends the turn's
+# request there, before the LLM is asked again.
+StopAfterCode = bool | Callable[[], bool]
 
 LANGUAGE_ALIASES = {"python": ("py", "python3"), "shell": ("bash", "sh", "zsh")}
 
@@ -180,8 +183,9 @@ class AgentBackend(Protocol):
         """The conversation in Open Interpreter's LMC format, changed in place by the sessions."""
         ...
 
-    def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
-        """Send one user message; yield the assistant's text deltas; call ``gate`` before each code block."""
+    def send(self, text: str, gate: Gate, stop_after_code: StopAfterCode = False) -> Iterator[str]:
+        """Send one user message; yield the assistant's text deltas; call ``gate`` before each code block;
+        end after a block's output when ``stop_after_code`` is (or returns) True."""
         ...
 
     def stop(self) -> None:
@@ -429,15 +433,16 @@ class OpenInterpreterBackend:
         """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""
         self._stop.set()
 
-    def send(self, text: str, gate: Gate, stop_after_code: bool = False) -> Iterator[str]:
+    def send(self, text: str, gate: Gate, stop_after_code: StopAfterCode = False) -> Iterator[str]:
         """Send ``text``; yield assistant text deltas. ``gate`` decides before any code block runs.
 
-        With ``stop_after_code`` the turn ends as soon as a code block's output is in, before the LLM is asked
-        again (the answer is then said from that output: one LLM request per turn).
+        With ``stop_after_code`` True the turn ends as soon as a code block's output is in, before the LLM is
+        asked again (the answer is then said from that output: one LLM request per turn). A callable is asked
+        once per block, when its output is in (the block has run): True ends the request there.
         """
         self._fit(text)
         stream = self._oi.chat(text, display=False, stream=True)
-        ran = False
+        stop = False  # a block's output is in and the request ends at the next chunk
         produced = False  # any text or code from the LLM this turn
         try:
             for chunk in stream:
@@ -447,8 +452,8 @@ class OpenInterpreterBackend:
                 if chunk.get("role") == "assistant" and chunk.get("content"):
                     produced = True
                 if kind == "console" and chunk.get("format") == "output":
-                    ran = True
-                elif stop_after_code and ran:
+                    stop = stop_after_code() if callable(stop_after_code) else stop_after_code
+                elif stop:
                     # The code ran and its output is in the history: end the turn before Open Interpreter asks
                     # the LLM again (an abandoned reply would keep the model server busy generating).
                     break

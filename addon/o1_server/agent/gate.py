@@ -1,24 +1,32 @@
 """The safety pipeline every generated code block goes through, in this order:
 
-size and language checks > classify > decide > audit start > run > audit end.
+size and language checks > does it compile > classify > decide > audit start > run > audit end.
 
 A :class:`Gate` serves one turn. :meth:`Gate.admit` takes the first four steps when the LLM proposes a block;
 :meth:`Gate.run` takes the last three, and only for the block that was just admitted (or confirmed by the
-user, :meth:`Gate.confirm`): a block without a decision does not run. docs/architecture.md shows where the
-gate sits in a turn.
+user, :meth:`Gate.confirm`): a block without a decision does not run. A block that is broken rather than
+refused (it does not compile, or uses a name never defined) is ``invalid``: no policy decision, the session
+may ask the model to repair it. docs/architecture.md shows where the gate sits in a turn.
 """
 
 from __future__ import annotations
 
+import ast
 import logging
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import bashlex.errors
+from pyflakes import checker as pyflakes_checker  # type: ignore[import-not-found,import-untyped,unused-ignore]
+from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
 from . import policy
 from .audit import AuditError, AuditLog
+from .policy.shell.parse import _parse_bash, _unquote_heredocs
 from .profiles import Profile
 from .sandbox import REFUSED, ExecResult
 from .types import CodeBlock
@@ -31,6 +39,10 @@ passes a block as one argument, which Linux caps at 128 KiB (``MAX_ARG_STRLEN``)
 NO_DECISION = "no decision was made for this block"
 NOT_RUN = "the block never reached the sandbox"
 CONFIRMED = "confirmed by the user"
+INVALID = "invalid"
+"""The decision of a block that is broken, not refused: Python that does not compile or uses a name that is
+never defined, imported or built in, shell that does not parse. Audited as a block that did not run, with the
+short error as its reason ("line 2: name 'foo' is not defined")."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,7 @@ class Gate:
         self._emit_block = emit_block
         self._hold = hold
         self._admitted: CodeBlock | None = None
+        self.extra_blocks = 0  # raised by one per repair request of the turn: the cap is blocks_per_turn + this
 
     # ------------------------------------------------------------------ steps 1-4: checks, classify, decide
     def admit(self, language: str, code: str) -> bool:
@@ -109,6 +122,9 @@ class Gate:
         refused = self._check(language, name, code)
         if refused is not None:
             return refused, ""
+        error = code_error(name, code)
+        if error is not None:
+            return CodeBlock(name, code, decision=INVALID, reason=error), ""
         found = policy.classify(name, code, self.turn.workdir)
         decision = policy.decide(self.turn.profile.policy, found)
         block = CodeBlock(
@@ -120,7 +136,7 @@ class Gate:
         """The checks before any analysis (``name``: the canonical ``language``): the per-turn cap, the profile's
         languages, the block's characters (a NUL byte or a lone surrogate cannot be passed to a program) and
         size."""
-        cap = self.turn.profile.limits["blocks_per_turn"]
+        cap = self.turn.profile.limits["blocks_per_turn"] + self.extra_blocks
         if len([b for b in self.blocks if b.decision == "allow"]) >= cap:
             return CodeBlock(language, code, decision="skipped", reason=f"more than {cap} code blocks in one turn")
         if name not in self.turn.profile.languages:
@@ -222,6 +238,56 @@ def _encodable(code: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+class _Names(pyflakes_checker.Checker):  # type: ignore[misc,unused-ignore]
+    """pyflakes with the names the sandbox's prelude defines for every block (``sys``, ``o1_ha``)."""
+
+    builtIns = pyflakes_checker.Checker.builtIns | {"sys", "o1_ha"}
+
+
+def code_error(language: str, code: str) -> str | None:
+    """Why ``code`` (canonical ``language``: 'python' or 'shell') is broken, as one short line ("line 3: leading
+    zeros in decimal integer literals are not permitted..."), or None. Python: it does not compile, or pyflakes
+    finds a name used but never defined (unused imports and the like do not count; an unknown attribute of a
+    known module is left to the classifier). Shell: bashlex cannot parse it (a construct bashlex knows but does
+    not implement, such as ``case``, is not an error here: the classifier calls it ``unparseable``)."""
+    if language == "python":
+        try:
+            tree = ast.parse(code, "<block>")
+            compile(tree, "<block>", "exec")
+        except SyntaxError as err:
+            return _short(f"line {err.lineno or 1}: {err.msg}")
+        except (ValueError, RecursionError) as err:  # nested too deeply to compile
+            return _short(f"{type(err).__name__}: {err}")
+        try:
+            undefined = [m for m in _Names(tree, filename="<block>").messages if isinstance(m, UndefinedName)]
+        except RecursionError:  # too deep for pyflakes: what it would find is the classifier's business
+            return None
+        if undefined:
+            return _short(f"line {undefined[0].lineno}: name {undefined[0].message_args[0]!r} is not defined")
+        return None
+    if language == "shell":
+        if all(not line.strip() or line.lstrip().startswith("#") for line in code.splitlines()):
+            return None
+        text, _ = _unquote_heredocs(code)
+        unclosed = next((m for m in re.finditer(r"\$\{", text) if "}" not in text[m.end() :]), None)
+        if unclosed is not None:  # bashlex would loop on it
+            return f"line {text[: unclosed.start()].count(chr(10)) + 1}: '${{' without a closing '}}'"
+        try:
+            _parse_bash(text)
+        except bashlex.errors.ParsingError as err:
+            position = min(max(int(err.position), 0), len(text))
+            return _short(f"line {text[:position].count(chr(10)) + 1}: {err.message}")
+        except Exception:  # noqa: BLE001 - not implemented by bashlex, or over its budget: the classifier's call
+            return None
+    return None
+
+
+def _short(error: str, limit: int = 160) -> str:
+    """One line of at most ``limit`` characters."""
+    line = error.splitlines()[0] if error else ""
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 def canonical_language(language: str) -> str:

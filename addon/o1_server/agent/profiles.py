@@ -65,6 +65,9 @@ LIMITS_SCHEMA = vol.Schema(
         vol.Optional("output_chars", default=2000): _int(100, 1_000_000),
         vol.Optional("memory_mb", default=512): _int(32, 65536),
         vol.Optional("seconds_per_turn", default=180.0): _float(1, 3600),
+        # Extra LLM requests a turn may make to repair a block that is broken or failed, or that printed
+        # nothing for a question (see Session._chat); 0 ends the turn on the first failure.
+        vol.Optional("retries_per_turn", default=2): _int(0, 10),
     }
 )
 

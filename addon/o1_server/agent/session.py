@@ -11,9 +11,7 @@ import contextlib
 import functools
 import json
 import logging
-import os
 import re
-import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -22,9 +20,10 @@ from typing import Any, cast
 
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
-from .gate import Gate, Turn, record
+from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
+from .repair import NUDGE, drop_repaired, explain_invalid, folder_diff, folder_state, may_repair, repair_request
 from .sandbox import (
     ExecResult,
     Limits,
@@ -33,7 +32,6 @@ from .sandbox import (
     remove_tree,
     run_code,
     safe_name,
-    scan_folder,
 )
 from .speech_cleaning import AnswerStream, describe_changes, speakable
 from .types import AgentError, AgentReply, CodeBlock
@@ -109,6 +107,7 @@ class Session:
         self._backend: AgentBackend | None = None
         self._gate: Gate | None = None  # the running turn's safety pipeline (see .gate)
         self._emit: Emit | None = None
+        self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -261,7 +260,7 @@ class Session:
                 # Its caller gave up while it waited behind another turn: it must not run at all.
                 self.running = False
                 raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
-            self.last_used = time.monotonic()
+            self.last_used = self._started = time.monotonic()
             self._emit = emit
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
@@ -288,6 +287,10 @@ class Session:
         return AnswerStream((lambda text: emit({"type": "delta", "text": text})) if emit else None, live)
 
     def _chat(self, text: str, channel: str = LOCAL_CHANNEL) -> AgentReply:
+        """One turn: the user's message, then a short repair request while its last block is broken, failed
+        or printed nothing for a question (see :mod:`.repair`; never for a refusal or a confirmation), at most
+        ``retries_per_turn`` of them, each raising the block cap by one. In live mode a repair reply's words
+        before its block are not said. The failed attempts then leave the history (the audit keeps them)."""
         gate = self._new_gate(channel)
         blocks, held = gate.blocks, gate.held
         from_output = self.profile.answer_from == "output"
@@ -295,34 +298,79 @@ class Session:
         llm_failed = False
         before = list(self.backend.messages)
         files_before = folder_state(self.workdir)
+        prompt = self.profile.message_template.replace("{text}", text)
+        repairs: list[str] = []  # the repair requests sent, in order
+        failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired
+        words: list[str] = []  # a repair reply's words since its last block
+        first = 0  # index in blocks of the running request's first block
+
+        def repair() -> str | None:
+            changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
+            return repair_request(blocks[first:], text, NUDGE in repairs, changed)
+
+        def admit(language: str, code: str) -> bool:
+            words.clear()  # a repair reply's words before its block ("Here is the fix:") are not said
+            return gate.admit(language, code)
+
+        def after_code() -> bool:  # asked once each block of the running request has run
+            if from_output:
+                return True
+            wanted = repair()  # a failure always ends the request: repaired, or said as it is
+            return wanted is not None and (wanted != NUDGE or self._may_repair(len(repairs)))
+
+        message = prompt
         try:
-            prompt = self.profile.message_template.replace("{text}", text)
-            try:
-                for delta in self.backend.send(prompt, gate.admit, from_output):
-                    answer.feed(delta)
-            finally:
-                gate.drop_unrun()  # a block admitted but never run is recorded as not run
+            while True:
+                first = len(blocks)
+                try:
+                    for delta in self.backend.send(message, admit if repairs else gate.admit, after_code):
+                        (words.append if repairs else answer.feed)(delta)
+                finally:
+                    gate.drop_unrun()  # a block admitted but never run is recorded as not run
+                explain_invalid(self.backend.messages, blocks[first:])
+                message_or_none = repair()
+                failed = blocks[-1] if message_or_none not in (None, NUDGE) else None
+                if message_or_none is None or not self._may_repair(len(repairs)):
+                    break
+                message = message_or_none
+                repairs.append(message)
+                gate.extra_blocks += 1
         except BackendError as err:
             # A failed turn leaves no trace in the conversation: a half-written history (a question without
             # an answer, an empty reply) would be saved and could break every later turn.
             self.backend.messages[:] = before
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
-            if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
+            failed = failed if blocks and blocks[-1] is failed else None  # a block after it: answer from that
+            ran = any(b.decision == "allow" and b.exit_status is not None for b in blocks)
+            if not ran and not held and failed is None:
                 raise AgentError(
                     "llm_unavailable", "I can't reach my language model right now. Please try again later."
                 ) from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
+        if repairs and not llm_failed:
+            drop_repaired(self.backend.messages, prompt, repairs[-1])
+        if words:
+            answer.feed("\n" + "".join(words))  # a repair reply's words after its last block
         # Only a block that printed nothing needs to know what the code changed: worked out at most once, then.
         changes = functools.cache(lambda: self._changes(files_before))
         # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
         # what the code did instead.
-        for message in self.backend.messages[len(before) :]:
-            if message.get("type") == "console" and message.get("content") == "(no output)" and changes():
-                message["content"] = f"(no output) {changes()}"
-        text_out = answer.finish(self._tail(answer, blocks, held, changes, force_output=llm_failed))
+        for entry in self.backend.messages[len(before) :]:
+            if entry.get("type") == "console" and entry.get("content") == "(no output)" and changes():
+                entry["content"] = f"(no output) {changes()}"
+        tail = self._tail(answer, blocks, held, changes, force_output=llm_failed, failed=failed)
         return AgentReply(
-            self.conversation_id, self.profile.name, text_out, blocks, continue_conversation=self.pending is not None
+            self.conversation_id,
+            self.profile.name,
+            answer.finish(tail),
+            blocks,
+            continue_conversation=self.pending is not None,
+            retries=len(repairs),
         )
+
+    def _may_repair(self, sent: int) -> bool:
+        """Whether one more repair request may start, ``sent`` having been sent (see :func:`.repair.may_repair`)."""
+        return may_repair(self.profile.limits, sent, time.monotonic() - self._started, self.cancelled.is_set())
 
     def _tail(
         self,
@@ -331,15 +379,17 @@ class Session:
         held: list[CodeBlock],
         changes: Callable[[], str | None] = lambda: None,
         force_output: bool = False,
+        failed: CodeBlock | None = None,
     ) -> str | None:
         """What to say after the model's own words (the one place that decides a turn's spoken ending).
 
-        A confirmation question or a refusal when a block was held; else, when code ran and the profile answers
-        from the output (or the model said nothing after it, or the LLM failed after the code ran:
-        ``force_output``), what the code printed, or what it changed in the conversation folder when it printed
-        nothing (``changes()``, from :meth:`_changes`, only asked then); else the model's own words (already
-        streamed in live mode); never nothing. A block whose audit record could not be written ran nothing: the
-        user hears why.
+        A confirmation question or a refusal when a block was held; the failure of ``failed`` when the turn
+        ended on a block that was broken or failed and could not be repaired (retries spent, no time left);
+        else, when code ran and the profile answers from the output (or the model said nothing after it, or
+        the LLM failed after the code ran: ``force_output``), what the code printed, or what it changed in the
+        conversation folder when it printed nothing (``changes()``, from :meth:`_changes`, only asked then);
+        else the model's own words (already streamed in live mode); never nothing. A block whose audit record
+        could not be written ran nothing: the user hears why.
         """
         unaudited = [b for b in blocks if b.decision == "audit_failed"]
         if unaudited:
@@ -349,6 +399,12 @@ class Session:
             if block.decision == "confirm" and self.pending is not None:
                 return f"{self.pending['summary'].rstrip('.')}. Shall I?"
             return block.reason or "I won't run that."
+        if failed is not None and failed.decision == INVALID:
+            error = _last_error_line(re.sub(r"^line \d+: ", "", failed.reason))
+            return f"The code I wrote had an error: {error}" if error else "The code I wrote had an error."
+        if failed is not None:
+            error = _last_error_line(failed.output)
+            return f"The code I ran failed: {error}" if error else "The code I ran failed."
         ran = [b for b in blocks if b.decision == "allow"]
         from_output = bool(ran) and self.profile.answer_from == "output"
         if answer.model_text and not from_output and not force_output:
@@ -477,32 +533,6 @@ def _is_sentence(text: str) -> bool:
     """Whether printed output reads as a sentence of its own ("There are 23 days left.") rather than a value."""
     words = text.split()
     return len(words) >= 3 and any(w.isalpha() and len(w) > 2 for w in words)
-
-
-def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
-    """Relative path -> (size, mtime_ns) of the files under ``folder`` (at most ``limit`` files, looking at no
-    more than ``4 * limit`` entries, however deep or wide generated code made it; {} if unreadable)."""
-    state: dict[str, tuple[int, int]] = {}
-
-    def visit(_fd: int, _name: str, path: str, st: os.stat_result) -> None:
-        if stat.S_ISREG(st.st_mode) and len(state) < limit:
-            state[path] = (st.st_size, st.st_mtime_ns)
-
-    try:
-        scan_folder(folder, visit, max_entries=4 * limit)
-    except OSError:
-        return {}
-    return state
-
-
-def folder_diff(
-    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
-) -> tuple[list[str], list[str], list[str]]:
-    """(created, changed, deleted) relative paths between two ``folder_state`` snapshots."""
-    created = [p for p in after if p not in before]
-    changed = [p for p in after if p in before and after[p] != before[p]]
-    deleted = [p for p in before if p not in after]
-    return created, changed, deleted
 
 
 class SessionManager:

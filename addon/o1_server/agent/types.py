@@ -32,7 +32,9 @@ class CodeBlock:
     decision: ``allow`` (ran), ``confirm`` (held until the user says yes), ``deny`` (never ran),
     ``skipped`` (over the per-turn cap), ``cancelled`` (a held block the user did not confirm, or that
     another channel interrupted), ``audit_failed`` (allowed, but its audit record could not be written, so
-    it never ran; ``reason`` is the sentence the user hears). exit_status is the process exit code, None when it
+    it never ran; ``reason`` is the sentence the user hears), ``invalid`` (broken, not refused: it does not
+    compile, uses a name never defined, or does not parse; never ran; ``reason`` is the short error, e.g.
+    "line 2: name 'foo' is not defined"). exit_status is the process exit code, None when it
     did not run, -9 when it was killed at its time limit. output is stdout+stderr, truncated to the profile's
     limit.
     """
@@ -56,7 +58,9 @@ class AgentReply:
     """The answer to one user turn.
 
     answer: short plain text fit for text-to-speech. continue_conversation: True when the agent waits for
-    the user (a confirmation question), so a satellite keeps listening.
+    the user (a confirmation question), so a satellite keeps listening. retries: the extra LLM requests made
+    in this turn to repair a broken or failed block, or to ask for the answer a block did not print (0 when
+    the first attempt stood; at most the profile's ``limits.retries_per_turn``).
     """
 
     conversation_id: str
@@ -64,6 +68,7 @@ class AgentReply:
     answer: str
     code_blocks: list[CodeBlock] = field(default_factory=list)
     continue_conversation: bool = False
+    retries: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """Return the JSON shape used by the API."""

@@ -1,0 +1,139 @@
+"""Repairs inside a turn: which block the model is asked to fix, with what message, and the history after;
+and what a turn's code changed in its folder (a block that printed nothing but changed files answered).
+
+The session (``Session._chat``) asks :func:`repair_request` after each LLM request of a turn; docs/architecture.md
+tells the turn's flow. These messages go to the model, never to the user.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .gate import INVALID
+from .sandbox import scan_folder
+from .types import CodeBlock
+
+REPAIR_MIN_SECONDS = 10.0
+"""A repair request starts only with at least this many seconds of the turn's ``seconds_per_turn`` left. It
+costs one LLM request and one block: the default model's whole turn took a median of 1.5-3.5 s and 19 s at p90
+on the benchmark's loaded 2-CPU machine (benchmarks/README.md). With less left the deadline would cut most
+repairs off ("That took too long"), and the failure's own sentence is the better answer."""
+NUDGE = "It printed nothing. Print the answer."
+"""The one repair request of a turn whose block ran, printed nothing and changed nothing for a question."""
+_QUESTION = re.compile(
+    r"\?|^\W*(what|which|who|whom|whose|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
+    r"would|should|shall|has|have|had|tell|show|list|count|give|find|name)\b",
+    re.I,
+)
+
+
+def repair_request(attempt: list[CodeBlock], text: str, nudged: bool, changed: Callable[[], bool]) -> str | None:
+    """The message asking the model to repair ``attempt`` (the blocks of one LLM request, in order), or None
+    when its last block stands.
+
+    Repaired: an ``invalid`` block ("Your code failed: line 2: name 'foo' is not defined. Write one corrected
+    ```python block that prints the answer."), a block that ran and exited non-zero with an error (the error's
+    last line), and, once per turn (``nudged``: already sent), a block that ran, printed nothing and
+    ``changed()`` nothing for a question (``text``, the user's message): :data:`NUDGE`. Never repaired: a
+    refusal or a confirmation (a policy decision), a block killed at its time limit (-9), refused by the
+    sandbox (-1), not audited, or a plain non-zero exit with no error printed (``grep`` found nothing).
+    """
+    if not attempt:
+        return None
+    last = attempt[-1]
+    if last.decision == INVALID:
+        error = last.reason
+    elif last.decision != "allow" or last.exit_status is None or last.exit_status < 0:
+        return None
+    elif last.exit_status > 0:
+        error = error_line(last.language, last.output)
+        if not error:
+            return None
+    elif nudged or last.output.strip() or not asks(text) or changed():
+        return None
+    else:
+        return NUDGE
+    fence = "```" + last.language
+    return (
+        f"Your code failed: {error.rstrip('.')}." + " " + f"Write one corrected {fence} block that prints the answer."
+    )
+
+
+def error_line(language: str, output: str) -> str:
+    """The line of a failed block's output that says what went wrong, as the model should read it
+    ("ZeroDivisionError: division by zero"); "" when Python printed no error (a plain ``sys.exit(1)``)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip() and not line.startswith("[output cut")]
+    if language == "python":
+        lines = [line for line in lines if re.match(r"^[\w.]+(Error|Exception|Interrupt|Exit)\b", line)]
+    return lines[-1][:200] if lines else ""
+
+
+def asks(text: str) -> bool:
+    """Whether the user's message asks for something to be said (a question mark, or an English question or
+    request word first: "what", "how many", "tell me"...), so code that printed nothing did not answer it."""
+    return _QUESTION.search(text) is not None
+
+
+def drop_repaired(messages: list[dict[str, Any]], prompt: str, repair: str) -> None:
+    """Drop a turn's failed attempts from ``messages`` (LMC, changed in place): every message after the turn's
+    question (``prompt``) up to and including its last repair request (``repair``). Left as it is when either
+    is no longer there (the context window trimmed the turn)."""
+    last = next((i for i in range(len(messages) - 1, -1, -1) if _is_user(messages[i], repair)), None)
+    if last is None:
+        return
+    question = next((i for i in range(last - 1, -1, -1) if _is_user(messages[i], prompt)), None)
+    if question is not None:
+        del messages[question + 1 : last + 1]
+
+
+def _is_user(message: dict[str, Any], content: str) -> bool:
+    return message.get("role") == "user" and message.get("content") == content
+
+
+def may_repair(limits: dict[str, Any], sent: int, elapsed: float, stopped: bool) -> bool:
+    """Whether one more repair request may start in a turn that has sent ``sent`` and run ``elapsed`` seconds
+    (``limits``: the profile's): under ``retries_per_turn``, the turn not ``stopped``, and at least
+    :data:`REPAIR_MIN_SECONDS` of its ``seconds_per_turn`` left."""
+    left = float(limits["seconds_per_turn"]) - elapsed
+    return sent < int(limits["retries_per_turn"]) and not stopped and left >= REPAIR_MIN_SECONDS
+
+
+def explain_invalid(messages: list[dict[str, Any]], attempt: list[CodeBlock]) -> None:
+    """When ``attempt`` ended on an ``invalid`` block, its "(not run)" entry at the end of ``messages`` says
+    why ("(not run: line 2: name 'foo' is not defined)"): the model reads it in the repair request, and on
+    later turns when the turn ended on it."""
+    if attempt and attempt[-1].decision == INVALID and messages:
+        last = messages[-1]
+        if last.get("type") == "console" and last.get("content") == "(not run)":
+            last["content"] = f"(not run: {attempt[-1].reason})"
+
+
+def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
+    """Relative path -> (size, mtime_ns) of the files under ``folder`` (at most ``limit`` files, looking at no
+    more than ``4 * limit`` entries, however deep or wide generated code made it; {} if unreadable)."""
+    state: dict[str, tuple[int, int]] = {}
+
+    def visit(_fd: int, _name: str, path: str, st: os.stat_result) -> None:
+        if stat.S_ISREG(st.st_mode) and len(state) < limit:
+            state[path] = (st.st_size, st.st_mtime_ns)
+
+    try:
+        scan_folder(folder, visit, max_entries=4 * limit)
+    except OSError:
+        return {}
+    return state
+
+
+def folder_diff(
+    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
+) -> tuple[list[str], list[str], list[str]]:
+    """(created, changed, deleted) relative paths between two ``folder_state`` snapshots."""
+    created = [p for p in after if p not in before]
+    changed = [p for p in after if p in before and after[p] != before[p]]
+    deleted = [p for p in before if p not in after]
+    return created, changed, deleted

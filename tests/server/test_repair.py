@@ -1,0 +1,241 @@
+"""Self-repair inside a turn, through the real agent (Open Interpreter, gate, sandbox, audit, scripted LLM).
+
+A block that is broken (does not compile, calls a name never defined, does not parse), that fails with an
+error, or that printed nothing for a question goes back to the model with a short message, within the
+profile's ``retries_per_turn`` and the turn's time; a refusal or a confirmation never does.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent.gate import INVALID, code_error
+from o1_server.agent.profiles import load_profiles
+from o1_server.agent.repair import NUDGE
+from o1_server.agent.sandbox import conversation_dir
+from tests.server.conftest import REPO
+from tests.support.scripted_llm import ScriptedLLM
+
+CANT_CHECK = "can't check"
+
+
+def code(src: str, language: str = "python") -> str:
+    """An LLM reply holding one markdown code block."""
+    return f"```{language}\n{src}\n```"
+
+
+def sent(llm: ScriptedLLM, n: int) -> list[str]:
+    """The contents of the messages of the ``n``-th LLM request."""
+    return [str(m.get("content")) for m in llm.requests[n]["messages"]]
+
+
+def audited(agent, conversation: str) -> list[tuple[str, str]]:
+    """(decision, code) of every audit record of a conversation, in order."""
+    return [(r["decision"], r["code"]) for r in agent.audit.read(conversation)]
+
+
+# ------------------------------------------------------------------------------------------ the gate's check
+
+
+@pytest.mark.parametrize(
+    ("language", "src", "error"),
+    [
+        ("python", "import datetime\nt = datetime.time(7, 02)", "line 2: leading zeros in decimal integer literals"),
+        ("python", "print(days_until(12, 25))", "line 1: name 'days_until' is not defined"),
+        ("python", "print('a'", "line 1: '(' was never closed"),
+        ("shell", "if then fi", "line 1: unexpected token 'then'"),
+        ("shell", 'echo ok\necho "open', "line 2: unexpected EOF"),
+    ],
+)
+def test_broken_code_is_told_from_refused_code(language: str, src: str, error: str) -> None:
+    assert (code_error(language, src) or "").startswith(error)
+
+
+@pytest.mark.parametrize(
+    ("language", "src"),
+    [
+        ("python", "import os\nprint(os.no_such_function())"),  # an unknown attribute: the classifier's business
+        ("python", "import os\nx = 1"),  # an unused import is not an error
+        ("python", "print(sys.argv, o1_ha)"),  # the sandbox's prelude imports both
+        ("python", "def f():\n    return g()\ndef g():\n    return 1\nprint(f())"),
+        ("shell", "case $x in a) echo a;; esac"),  # bashlex does not implement it: not broken, not checkable
+        ("shell", "# only a comment"),
+    ],
+)
+def test_working_code_is_not_called_broken(language: str, src: str) -> None:
+    assert code_error(language, src) is None
+
+
+# ------------------------------------------------------------------------------------------ repaired turns
+
+
+async def test_a_syntax_error_is_repaired_and_the_good_output_answers(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    broken = "import datetime\nprint(datetime.time(7, 02))"
+    fixed = "import datetime\nprint(datetime.time(7, 2))"
+    llm.script(code(broken), code(fixed), "This reply must never be requested.")
+    reply = await agent.ask("What time is 7:02 as a time?", "c-syntax", profile="default")
+    assert reply.answer == "The result is 07:02"  # said without its ":00"
+    assert len(llm.requests) == 2 and reply.retries == 1
+    assert reply.as_dict()["retries"] == 1
+    assert [(b.decision, b.exit_status) for b in reply.code_blocks] == [(INVALID, None), ("allow", 0)]
+    assert audited(agent, "c-syntax") == [(INVALID, broken), ("allow", fixed)]
+    [record] = [r for r in agent.audit.read("c-syntax") if r["decision"] == INVALID]
+    assert record["reason"].startswith("line 2: leading zeros in decimal integer literals are not permitted")
+    repair = "Your code failed: line 2: leading zeros in decimal integer literals are not permitted"
+    assert repair in sent(llm, 1)[-1] and "Write one corrected ```python block" in sent(llm, 1)[-1]
+    assert CANT_CHECK not in reply.answer
+    # The repaired turn's history holds the question and the good attempt only: no broken code, no repair.
+    session = agent.sessions.get("c-syntax", agent.profile("default"))
+    contents = [str(m.get("content")).strip() for m in session.backend.messages]
+    assert fixed in contents and broken not in contents and not any(repair in c for c in contents)
+    llm.script("Noted.")
+    await agent.ask("Thanks.", "c-syntax", profile="default")
+    later = " ".join(sent(llm, 0))
+    assert broken not in later and repair not in later and fixed in later
+
+
+async def test_an_invented_helper_is_repaired(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("print(days_until_christmas())"), code("print('There are 24 days until Christmas.')"))
+    reply = await agent.ask("How many days until Christmas?", "c-helper", profile="default")
+    assert reply.answer == "There are 24 days until Christmas."
+    assert reply.retries == 1 and len(llm.requests) == 2
+    assert "Your code failed: line 1: name 'days_until_christmas' is not defined." in sent(llm, 1)[-1]
+    assert [d for d, _ in audited(agent, "c-helper")] == [INVALID, "allow"]
+
+
+async def test_an_exception_is_repaired_within_one_block_per_turn(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()  # the default profile runs one block per turn: each repair raises the cap by one
+    llm.script(code("print(10 / 0)"), code("print(10 / 4)"))
+    reply = await agent.ask("What is ten divided by four?", "c-zero", profile="default")
+    assert reply.answer == "The result is 2.5"
+    assert reply.retries == 1 and len(llm.requests) == 2
+    assert "Your code failed: ZeroDivisionError: division by zero." in sent(llm, 1)[-1]
+    # Both blocks ran, and both are audited with what they did.
+    records = agent.audit.read("c-zero")
+    assert [(r["decision"], r["exit_status"]) for r in records] == [("allow", 1), ("allow", 0)]
+
+
+async def test_a_broken_shell_block_is_repaired(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("if then fi", "shell"), code("echo 'It is done.'", "shell"), "It is done.")
+    reply = await agent.ask("Say it is done?", "c-shell")
+    assert reply.retries == 1 and reply.answer == "It is done."
+    assert [b.decision for b in reply.code_blocks] == [INVALID, "allow"]
+
+
+async def test_exhausted_retries_say_the_failure_and_end_the_turn(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("print(foo)"), code("print(bar)"), code("print(baz)"), code("print(1)"))
+    reply = await agent.ask("What is foo?", "c-spent", profile="default")
+    assert reply.retries == 2 and len(llm.requests) == 3 and llm.replies, "a fourth request was made"
+    assert reply.answer == "The code I wrote had an error: name 'baz' is not defined."
+    assert CANT_CHECK not in reply.answer and "allow" not in reply.answer
+    assert [d for d, _ in audited(agent, "c-spent")] == [INVALID] * 3
+    llm.script(code("print(1 / 0)"), code("print(2 / 0)"), code("print(3 / 0)"))
+    reply = await agent.ask("What is one over zero?", "c-spent2", profile="default")
+    assert reply.retries == 2 and reply.answer == "The code I ran failed: division by zero."
+
+
+async def test_exhausted_retries_in_a_profile_answering_in_words(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()  # the test profile: the model's words are the answer, streamed live
+    llm.script("Let me check.\n" + code("print(1 / 0)"), code("print(2 / 0)"), code("print(3 / 0)"), "Never.")
+    deltas: list[str] = []
+    async for event in agent.ask_stream("What is one over zero?", "c-words"):
+        if event["type"] == "delta":
+            deltas.append(event["text"])
+        elif event["type"] == "done":
+            reply = event["reply"]
+    assert reply.retries == 2 and len(llm.requests) == 3
+    assert reply.answer == "Let me check. The code I ran failed: division by zero."
+    assert "".join(deltas) == reply.answer
+
+
+async def test_a_repair_reply_is_not_half_spoken_in_live_mode(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(
+        "Let me count.\n" + code("print(7, 02)"),
+        "Here is the fix, sorry about that.\n" + code("print(7 * 2)"),
+        "Seven times two is 14.",
+    )
+    deltas: list[str] = []
+    async for event in agent.ask_stream("What is seven times two?", "c-live"):
+        if event["type"] == "delta":
+            deltas.append(event["text"])
+        elif event["type"] == "done":
+            reply = event["reply"]
+    assert reply.answer == "Let me count. Seven times two is 14."
+    assert "".join(deltas) == reply.answer and reply.retries == 1 and len(llm.requests) == 3
+
+
+async def test_code_that_printed_nothing_for_a_question_is_nudged_once(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("x = 6 * 7"), code("print(6 * 7)"))
+    reply = await agent.ask("What is six times seven?", "c-nudge", profile="default")
+    assert reply.answer == "The result is 42" and reply.retries == 1
+    assert sent(llm, 1)[-1].endswith(NUDGE)
+    llm.script(code("x = 6 * 7"), code("y = 6 * 7"), code("print(42)"))
+    reply = await agent.ask("What is six times seven?", "c-nudge2", profile="default")
+    assert reply.retries == 1 and len(llm.requests) == 2, "nudged more than once"
+    assert reply.answer == "I ran the code. It printed nothing and changed no files."
+
+
+async def test_a_command_that_printed_nothing_is_not_nudged(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("x = 1"), code("print('never')"))
+    reply = await agent.ask("remember nothing", "c-quiet", profile="default")
+    assert reply.retries == 0 and len(llm.requests) == 1
+
+
+async def test_a_policy_refusal_is_said_and_never_retried(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("print(open('/etc/passwd').read())"), code("print('retried')"))
+    reply = await agent.ask("What is in /etc/passwd?", "c-deny", profile="default")
+    [block] = reply.code_blocks
+    assert block.decision == "deny" and reply.answer == block.reason and block.reason
+    assert reply.retries == 0 and len(llm.requests) == 1
+
+
+async def test_a_confirmation_is_asked_and_never_retried(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent()
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-ask")
+    (folder / "old.txt").write_text("x")
+    llm.script(code("import os\nos.remove('old.txt')"), code("print('retried')"))
+    reply = await agent.ask("Can you delete old.txt?", "c-ask", profile="default")
+    assert reply.continue_conversation and reply.answer.endswith("Shall I?")
+    assert reply.retries == 0 and len(llm.requests) == 1 and (folder / "old.txt").exists()
+
+
+async def test_the_time_budget_stops_retries(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent(turn=12, seconds=8)  # the block takes 3 s: under 10 s of the turn's 12 are left
+    llm.script(code("import time\ntime.sleep(3)\nprint(1 / 0)"), code("print(1)"), "Never.")
+    start = time.monotonic()
+    reply = await agent.ask("What is one over zero?", "c-late")
+    assert time.monotonic() - start < 12
+    assert reply.retries == 0 and len(llm.requests) == 1
+    assert reply.answer == "The code I ran failed: division by zero."
+
+
+async def test_retries_per_turn_zero_ends_on_the_first_failure(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent()
+    (tmp_path / "profiles" / "once.yaml").write_text(
+        "name: once\nlanguages: [python]\nanswer_from: output\nlimits: {retries_per_turn: 0}\n"
+    )
+    agent.profiles = load_profiles([REPO / "profiles", tmp_path / "profiles"])
+    llm.script(code("print(1, 02)"), code("print(1)"))
+    reply = await agent.ask("What is one?", "c-once", profile="once")
+    assert reply.retries == 0 and len(llm.requests) == 1
+    assert reply.answer.startswith("The code I wrote had an error: leading zeros")
+
+
+async def test_a_file_written_by_a_failed_attempt_is_reported(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent()
+    llm.script(code("open('note.txt', 'w').write('hi')\nprint(1 / 0)"), code("open('note.txt', 'w').write('hi')"))
+    reply = await agent.ask("Can you save a note saying hi?", "c-note", profile="default")
+    assert reply.retries == 1 and len(llm.requests) == 2, "the silent fix was nudged although a file changed"
+    assert reply.answer == "I created note.txt."
+    assert (conversation_dir(tmp_path / "data" / "sandbox", "c-note") / "note.txt").read_text() == "hi"
