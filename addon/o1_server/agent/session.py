@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
 
+from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
 from .gate import Gate, Turn, record
@@ -50,9 +51,6 @@ PRUNE_EVERY = 50
 """Saves between two retention passes (see :meth:`SessionManager.prune`)."""
 ORPHAN_SECONDS = 3600.0
 """Age, in seconds, from which a sandbox folder with no saved conversation and no live session is deleted."""
-_YES_WORDS = r"(yes|yeah|yep|yup|sure|ok|okay|do it|go ahead|go for it|please do|confirm(ed)?|ja|jawohl|oui|s[ií])"
-# A confirmation is a yes and nothing else ("Yes, do it." "Okay!"): "Okay, cancel that." or "ok no" is not one.
-_YES = re.compile(rf"^\s*(please\s+)?{_YES_WORDS}([\s,]+({_YES_WORDS}|please))*[\s.!]*$", re.I)
 
 
 class Session:
@@ -82,6 +80,7 @@ class Session:
         self.audit = audit
         self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
         self.pending: dict[str, Any] | None = valid_pending((state or {}).get("pending"), conversation_id)
+        self.language = i18n.normalize((state or {}).get("language"))  # the conversation's last language
         self.last_used = time.monotonic()
         self.lock = threading.Lock()
         self.cancelled = threading.Event()  # set by stop(), cleared when the turn ends
@@ -104,6 +103,7 @@ class Session:
             "messages": self._backend.messages if self._backend else self._messages,
             "turns": self.turns,
             "pending": self.pending,
+            "language": self.language,
         }
 
     @property
@@ -228,6 +228,7 @@ class Session:
         abandoned: threading.Event | None = None,
         channel: str = LOCAL_CHANNEL,
         home: HomeTurn | None = None,
+        language: str | None = None,
     ) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
@@ -235,17 +236,20 @@ class Session:
         as they happen; the deltas it gets, concatenated, equal the reply's answer. ``channel`` names who is
         asking (see :data:`LOCAL_CHANNEL` and ``O1Agent.ask_stream``): only the channel that was asked a
         confirmation question can answer it. ``home`` is what the request brought for Home Assistant
-        (context and relay); the turn's capability is closed at its end.
+        (context and relay); the turn's capability is closed at its end. ``language`` (``"de-DE"``...; None: the
+        conversation's last one) is the language o1 speaks and judges a confirmation in (see :mod:`.i18n`).
         """
         with self.lock:
+            self.language = i18n.normalize(language) if language else self.language
             self.cancelled.clear()  # a stop asked for before this turn began was meant for an earlier one
             self.running = True  # set before checking `abandoned`: the caller sets that, then reads this
             if abandoned is not None and abandoned.is_set():
                 # Its caller gave up while it waited behind another turn: it must not run at all.
                 self.running = False
-                raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
+                raise AgentError("timeout", i18n.t(self.language, "error.timeout"))
             self.last_used = time.monotonic()
             self._emit = emit
+            spoken = i18n.begin(self.language)  # the policy's sentences (classify takes no language)
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
                     self._drop_foreign_pending(channel)
@@ -255,6 +259,7 @@ class Session:
                 else:
                     reply = self._chat(text, channel)
             finally:
+                i18n.end(spoken)
                 self._close_home()
                 self._gate = None  # nothing runs between turns
                 self._emit = None
@@ -279,7 +284,7 @@ class Session:
         before = list(self.backend.messages)
         files_before = folder_state(self.workdir)
         try:
-            prompt = self.profile.message_template.replace("{text}", text)
+            prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
             try:
                 for delta in self.backend.send(prompt, gate.admit, from_output):
                     answer.feed(delta)
@@ -291,9 +296,7 @@ class Session:
             self.backend.messages[:] = before
             _LOGGER.warning("LLM failed in %s: %s", self.conversation_id, err)
             if not any(b.decision == "allow" and b.exit_status is not None for b in blocks) and not held:
-                raise AgentError(
-                    "llm_unavailable", "I can't reach my language model right now. Please try again later."
-                ) from err
+                raise AgentError("llm_unavailable", i18n.t(self.language, "error.llm_unavailable")) from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
         # Only a block that printed nothing needs to know what the code changed: worked out at most once, then.
         changes = functools.cache(lambda: self._changes(files_before))
@@ -330,8 +333,8 @@ class Session:
         if held:
             block = held[-1]
             if block.decision == "confirm" and self.pending is not None:
-                return f"{self.pending['summary'].rstrip('.')}. Shall I?"
-            return block.reason or "I won't run that."
+                return i18n.t(self.language, "confirm.question", summary=self.pending["summary"].rstrip("."))
+            return block.reason or i18n.t(self.language, "refuse.generic")
         ran = [b for b in blocks if b.decision == "allow"]
         from_output = bool(ran) and self.profile.answer_from == "output"
         if answer.model_text and not from_output and not force_output:
@@ -342,16 +345,20 @@ class Session:
             last = ran[-1]
             output = speakable(last.output, max_sentences=2, max_chars=200)
             if last.exit_status == -9:
-                return "The code I ran took too long."
+                return i18n.t(self.language, "code.too_slow")
             if last.exit_status:
                 error = _last_error_line(last.output)
-                return f"The code I ran failed: {error}" if error else "The code I ran failed."
+                return (
+                    i18n.t(self.language, "code.failed_because", error=error)
+                    if error
+                    else i18n.t(self.language, "code.failed")
+                )
             if output in ("True", "False"):
-                return "Yes." if output == "True" else "No."
+                return i18n.t(self.language, "answer.yes" if output == "True" else "answer.no")
             if output:
-                return output if _is_sentence(output) else f"The result is {output}"
-            return changes() or "I ran the code. It printed nothing and changed no files."
-        return answer.model_text or "Sorry, I don't have an answer to that."
+                return output if _is_sentence(output) else i18n.t(self.language, "code.result", output=output)
+            return changes() or i18n.t(self.language, "code.nothing")
+        return answer.model_text or i18n.t(self.language, "answer.none")
 
     def _answer_pending(self, text: str) -> AgentReply:
         """The user answered a confirmation question: a plain 'yes' runs exactly the held block (checked and
@@ -359,7 +366,7 @@ class Session:
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
-        if not is_yes(text):
+        if not is_yes(text, self.language):
             block = CodeBlock(
                 data["language"],
                 data["code"],
@@ -370,12 +377,12 @@ class Session:
             self._record(block)
             self.backend.messages.append({"role": "user", "type": "message", "content": text})
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
-            said = self._answer(live=False).finish("Okay, I won't do it.")
+            said = self._answer(live=False).finish(i18n.t(self.language, "confirm.cancelled"))
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         gate = self._new_gate(pending.get("channel", LOCAL_CHANNEL))
         block = gate.confirm(data["language"], data["code"])
         if block.decision != "allow":  # the profile no longer allows it (or the block cannot run at all)
-            said = self._answer(live=False).finish(block.reason or "I won't run that.")
+            said = self._answer(live=False).finish(block.reason or i18n.t(self.language, "refuse.generic"))
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         files_before = folder_state(self.workdir)
         output = gate.run(block.language, block.code)
@@ -387,9 +394,12 @@ class Session:
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = speakable(block.output, max_sentences=2, max_chars=200)
         changes = None if said else self._changes(files_before)
-        answer = "Done." + (f" {said}" if said else f" {changes}" if changes else "")
+        done = said or changes
+        answer = (
+            i18n.t(self.language, "confirm.done_with", said=done) if done else i18n.t(self.language, "confirm.done")
+        )
         if block.exit_status:
-            answer = "I ran it, but it failed."
+            answer = i18n.t(self.language, "confirm.failed")
         return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
 
     def _drop_foreign_pending(self, channel: str) -> None:
@@ -418,10 +428,10 @@ class Session:
             self._emit = emit
 
 
-def is_yes(text: str) -> bool:
-    """Whether a reply to a confirmation question is a plain yes (English, and the German, French, Spanish and
-    Italian one-word yes)."""
-    return _YES.match(text) is not None
+def is_yes(text: str, language: str | None = None) -> bool:
+    """Whether a reply to a confirmation question is a plain yes in ``language`` or English (see
+    :func:`.i18n.yes_pattern`): "Ja, mach das." is one, "Ja, aber nicht jetzt." and "Okay, cancel that." are not."""
+    return i18n.confirms(text, language)
 
 
 def valid_pending(pending: Any, conversation_id: str = "") -> dict[str, Any] | None:
