@@ -24,7 +24,7 @@ import bashlex.errors
 from pyflakes import checker as pyflakes_checker  # type: ignore[import-not-found,import-untyped,unused-ignore]
 from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from . import policy
+from . import i18n, policy
 from .audit import AuditError, AuditLog
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
 from .profiles import Profile
@@ -139,12 +139,13 @@ class Gate:
         cap = self.turn.profile.limits["blocks_per_turn"] + self.extra_blocks
         if len([b for b in self.blocks if b.decision == "allow"]) >= cap:
             return CodeBlock(language, code, decision="skipped", reason=f"more than {cap} code blocks in one turn")
+        said = i18n.current()  # the turn's language (see Session.turn)
         if name not in self.turn.profile.languages:
-            reason = f"This profile does not run {name or 'that kind of'} code."
+            reason = i18n.t(said, "refuse.language", name=name) if name else i18n.t(said, "refuse.language_unknown")
         elif "\x00" in code or not _encodable(code):
-            reason = "That code holds a character no program can be given (a NUL byte or a broken character)."
+            reason = i18n.t(said, "refuse.characters")
         elif len(code.encode("utf-8")) > MAX_BLOCK_BYTES:
-            reason = f"That code is too long to check (over {MAX_BLOCK_BYTES:,} bytes)."
+            reason = i18n.t(said, "refuse.too_long", limit=i18n.number(MAX_BLOCK_BYTES, said))
         else:
             return None
         return CodeBlock(name, code, decision="deny", category=["unparseable"], reason=reason)

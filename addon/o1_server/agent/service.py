@@ -12,12 +12,14 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import i18n
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
 from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay
 from .profiles import LANGUAGES, Profile, ProfileStore
 from .sandbox import resolve_user
-from .session import LOCAL_CHANNEL, Session, SessionManager
+from .session import LOCAL_CHANNEL, Session
+from .store import SessionManager
 from .types import MAX_TURN_CHARS, AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)
@@ -135,13 +137,14 @@ class O1Agent:
             cancel=session.cancelled,
         )
 
-    def profile(self, name: str | None) -> Profile:
-        """Return the profile called ``name`` (default profile when None). Raises AgentError(unknown_profile)."""
+    def profile(self, name: str | None, language: str | None = None) -> Profile:
+        """Return the profile called ``name`` (default profile when None). Raises AgentError(unknown_profile),
+        said in ``language``."""
         chosen = name or self.default_profile
         profile = self.profiles.get(chosen)
         if profile is None:
             known = ", ".join(sorted(self.profiles.profiles)) or "none"
-            raise AgentError("unknown_profile", f"There is no profile called {chosen}. Known profiles: {known}.")
+            raise AgentError("unknown_profile", i18n.t(language, "error.unknown_profile", name=chosen, known=known))
         return profile
 
     async def ask(
@@ -193,22 +196,26 @@ class O1Agent:
         Assistant tools itself: the stream also yields ``{"type": "tool_call", "turn_id", "id", "name",
         "args"}`` and the caller answers each with ``deliver_tool_result``; ``{"type": "home", "call"}``
         reports each broker call (allowed or not).
+
+        ``language`` (``"de"``, ``"de-DE"``...; None: the conversation's last one, English for a new one) is the
+        language o1 speaks in, tells the model to answer in and judges a confirmation in (see :mod:`.i18n`);
+        a language o1 does not speak is English.
         """
+        said = i18n.normalize(language)
         if not isinstance(text, str) or not text.strip():
-            raise AgentError("invalid_request", "I didn't hear a question.")
+            raise AgentError("invalid_request", i18n.t(said, "error.no_question"))
         if len(text) > MAX_TURN_CHARS:
-            raise AgentError(
-                "invalid_request", f"That was too long for me. Please ask in at most {MAX_TURN_CHARS} characters."
-            )
+            raise AgentError("invalid_request", i18n.t(said, "error.too_long", limit=MAX_TURN_CHARS))
         if self._closing:
-            raise AgentError("busy", "I'm restarting. Please try again in a moment.")
+            raise AgentError("busy", i18n.t(said, "error.restarting"))
         # Lone surrogates (a Wyoming client's JSON may hold "\ud800") cannot be sent to the LLM: they become "?".
         text = text.encode("utf-8", "replace").decode("utf-8")
-        chosen = self.profile(profile)
+        chosen = self.profile(profile, said)
         conversation_id = conversation_id or uuid.uuid4().hex
         # Off the event loop: a new conversation's folder is made and given its uid (a scan of every sibling
         # folder), and a saved one is read from disk.
         session = await asyncio.to_thread(self.sessions.get, conversation_id, chosen, channel)
+        said = said if language else session.language
         deadline = asyncio.get_running_loop().time() + chosen.limits["seconds_per_turn"]
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -233,7 +240,7 @@ class O1Agent:
         except TimeoutError:
             session.active -= 1
             self._turn_unlock(conversation_id, lock, held=False)
-            raise AgentError("timeout", "I'm busy with other questions. Please try again in a moment.") from None
+            raise AgentError("timeout", i18n.t(said, "error.busy")) from None
         except BaseException:
             session.active -= 1
             self._turn_unlock(conversation_id, lock, held=False)
@@ -241,7 +248,7 @@ class O1Agent:
         if stream_relay is not None:
             self._relays[stream_relay.turn_id] = stream_relay
         try:
-            task = _run_in_daemon_thread(session.turn, text.strip(), emit, abandoned, channel, turn_home)
+            task = _run_in_daemon_thread(session.turn, text.strip(), emit, abandoned, channel, turn_home, language)
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
@@ -263,7 +270,7 @@ class O1Agent:
                         if session.running:
                             session.stop()  # started: stop it (no more code runs)
                         _LOGGER.warning("Turn in %s stopped at its deadline", conversation_id)
-                        raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
+                        raise AgentError("timeout", i18n.t(said, "error.timeout"))
                 reply = task.result()  # raises the turn's AgentError
             finally:
                 if task.done() and not task.cancelled() and task.exception() is None:

@@ -1,23 +1,21 @@
-"""Sessions: one Open Interpreter conversation per conversation id, persisted to disk.
+"""A session: one Open Interpreter conversation, its turns, its confirmation question and its folder.
 
-A Session runs its turns in a worker thread (``turn`` is blocking); the SessionManager serialises turns of
-one conversation, keeps different conversations apart, saves each after every turn
-(``<data_dir>/sessions/<id>.json``) and forgets those idle longer than ``idle_seconds``.
+A Session runs its turns in a worker thread (``turn`` is blocking). Which sessions exist, their files on disk
+and their retention are ``store.SessionManager``'s business.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import json
 import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError
 from .gate import INVALID, Gate, Turn, record
@@ -29,9 +27,7 @@ from .sandbox import (
     Limits,
     conversation_dir,
     conversation_uid,
-    remove_tree,
     run_code,
-    safe_name,
 )
 from .speech_cleaning import AnswerStream, describe_changes, speakable
 from .types import AgentError, AgentReply, CodeBlock
@@ -44,27 +40,6 @@ Emit = Callable[[dict[str, Any]], None]
 LOCAL_CHANNEL = "local"
 """The channel of in-process callers (tests, tools). Servers name theirs: ``http``, ``wyoming:<host>``,
 ``01:<host>`` (see ``O1Agent.ask_stream``)."""
-UNMARKED_REALM = "http"
-"""The realm of a conversation saved before conversations recorded theirs (the integration's HTTP API)."""
-
-
-REALMS = ("http", "wyoming", "01", LOCAL_CHANNEL)
-
-
-def realm_of(channel: str) -> str:
-    """The kind of transport a channel is (``http``, ``wyoming``, ``01``, ``local``): a conversation belongs to
-    the realm that made it. The token-protected HTTP API and the unauthenticated Wyoming and 01 transports never
-    continue each other's conversations."""
-    return channel.split(":", 1)[0] or LOCAL_CHANNEL
-
-
-PRUNE_EVERY = 50
-"""Saves between two retention passes (see :meth:`SessionManager.prune`)."""
-ORPHAN_SECONDS = 3600.0
-"""Age, in seconds, from which a sandbox folder with no saved conversation and no live session is deleted."""
-_YES_WORDS = r"(yes|yeah|yep|yup|sure|ok|okay|do it|go ahead|go for it|please do|confirm(ed)?|ja|jawohl|oui|s[ií])"
-# A confirmation is a yes and nothing else ("Yes, do it." "Okay!"): "Okay, cancel that." or "ok no" is not one.
-_YES = re.compile(rf"^\s*(please\s+)?{_YES_WORDS}([\s,]+({_YES_WORDS}|please))*[\s.!]*$", re.I)
 
 
 class Session:
@@ -96,6 +71,7 @@ class Session:
         self.audit = audit
         self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
         self.pending: dict[str, Any] | None = valid_pending((state or {}).get("pending"), conversation_id)
+        self.language = i18n.normalize((state or {}).get("language"))  # the conversation's last language
         self.last_used = time.monotonic()
         self.lock = threading.Lock()
         self.cancelled = threading.Event()  # set by stop(), cleared when the turn ends
@@ -120,6 +96,7 @@ class Session:
             "messages": self._backend.messages if self._backend else self._messages,
             "turns": self.turns,
             "pending": self.pending,
+            "language": self.language,
         }
 
     @property
@@ -244,6 +221,7 @@ class Session:
         abandoned: threading.Event | None = None,
         channel: str = LOCAL_CHANNEL,
         home: HomeTurn | None = None,
+        language: str | None = None,
     ) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
@@ -251,17 +229,20 @@ class Session:
         as they happen; the deltas it gets, concatenated, equal the reply's answer. ``channel`` names who is
         asking (see :data:`LOCAL_CHANNEL` and ``O1Agent.ask_stream``): only the channel that was asked a
         confirmation question can answer it. ``home`` is what the request brought for Home Assistant
-        (context and relay); the turn's capability is closed at its end.
+        (context and relay); the turn's capability is closed at its end. ``language`` (``"de-DE"``...; None: the
+        conversation's last one) is the language o1 speaks and judges a confirmation in (see :mod:`.i18n`).
         """
         with self.lock:
+            self.language = i18n.normalize(language) if language else self.language
             self.cancelled.clear()  # a stop asked for before this turn began was meant for an earlier one
             self.running = True  # set before checking `abandoned`: the caller sets that, then reads this
             if abandoned is not None and abandoned.is_set():
                 # Its caller gave up while it waited behind another turn: it must not run at all.
                 self.running = False
-                raise AgentError("timeout", "That took too long, so I stopped. Please try again.")
+                raise AgentError("timeout", i18n.t(self.language, "error.timeout"))
             self.last_used = self._started = time.monotonic()
             self._emit = emit
+            spoken = i18n.begin(self.language)  # the policy's sentences (classify takes no language)
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
                     self._drop_foreign_pending(channel)
@@ -271,6 +252,7 @@ class Session:
                 else:
                     reply = self._chat(text, channel)
             finally:
+                i18n.end(spoken)
                 self._close_home()
                 self._gate = None  # nothing runs between turns
                 self._emit = None
@@ -298,7 +280,7 @@ class Session:
         llm_failed = False
         before = list(self.backend.messages)
         files_before = folder_state(self.workdir)
-        prompt = self.profile.message_template.replace("{text}", text)
+        prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired
         words: list[str] = []  # a repair reply's words since its last block
@@ -343,9 +325,7 @@ class Session:
             failed = failed if blocks and blocks[-1] is failed else None  # a block after it: answer from that
             ran = any(b.decision == "allow" and b.exit_status is not None for b in blocks)
             if not ran and not held and failed is None:
-                raise AgentError(
-                    "llm_unavailable", "I can't reach my language model right now. Please try again later."
-                ) from err
+                raise AgentError("llm_unavailable", i18n.t(self.language, "error.llm_unavailable")) from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
         if repairs and not llm_failed:
             drop_repaired(self.backend.messages, prompt, repairs[-1])
@@ -397,14 +377,22 @@ class Session:
         if held:
             block = held[-1]
             if block.decision == "confirm" and self.pending is not None:
-                return f"{self.pending['summary'].rstrip('.')}. Shall I?"
-            return block.reason or "I won't run that."
+                return i18n.t(self.language, "confirm.question", summary=self.pending["summary"].rstrip("."))
+            return block.reason or i18n.t(self.language, "refuse.generic")
         if failed is not None and failed.decision == INVALID:
             error = _last_error_line(re.sub(r"^line \d+: ", "", failed.reason))
-            return f"The code I wrote had an error: {error}" if error else "The code I wrote had an error."
+            return (
+                i18n.t(self.language, "code.invalid_because", error=error)
+                if error
+                else i18n.t(self.language, "code.invalid")
+            )
         if failed is not None:
             error = _last_error_line(failed.output)
-            return f"The code I ran failed: {error}" if error else "The code I ran failed."
+            return (
+                i18n.t(self.language, "code.failed_because", error=error)
+                if error
+                else i18n.t(self.language, "code.failed")
+            )
         ran = [b for b in blocks if b.decision == "allow"]
         from_output = bool(ran) and self.profile.answer_from == "output"
         if answer.model_text and not from_output and not force_output:
@@ -415,16 +403,20 @@ class Session:
             last = ran[-1]
             output = speakable(last.output, max_sentences=2, max_chars=200)
             if last.exit_status == -9:
-                return "The code I ran took too long."
+                return i18n.t(self.language, "code.too_slow")
             if last.exit_status:
                 error = _last_error_line(last.output)
-                return f"The code I ran failed: {error}" if error else "The code I ran failed."
+                return (
+                    i18n.t(self.language, "code.failed_because", error=error)
+                    if error
+                    else i18n.t(self.language, "code.failed")
+                )
             if output in ("True", "False"):
-                return "Yes." if output == "True" else "No."
+                return i18n.t(self.language, "answer.yes" if output == "True" else "answer.no")
             if output:
-                return output if _is_sentence(output) else f"The result is {output}"
-            return changes() or "I ran the code. It printed nothing and changed no files."
-        return answer.model_text or "Sorry, I don't have an answer to that."
+                return output if _is_sentence(output) else i18n.t(self.language, "code.result", output=output)
+            return changes() or i18n.t(self.language, "code.nothing")
+        return answer.model_text or i18n.t(self.language, "answer.none")
 
     def _answer_pending(self, text: str) -> AgentReply:
         """The user answered a confirmation question: a plain 'yes' runs exactly the held block (checked and
@@ -432,7 +424,7 @@ class Session:
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
-        if not is_yes(text):
+        if not is_yes(text, self.language):
             block = CodeBlock(
                 data["language"],
                 data["code"],
@@ -443,12 +435,12 @@ class Session:
             self._record(block)
             self.backend.messages.append({"role": "user", "type": "message", "content": text})
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
-            said = self._answer(live=False).finish("Okay, I won't do it.")
+            said = self._answer(live=False).finish(i18n.t(self.language, "confirm.cancelled"))
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         gate = self._new_gate(pending.get("channel", LOCAL_CHANNEL))
         block = gate.confirm(data["language"], data["code"])
         if block.decision != "allow":  # the profile no longer allows it (or the block cannot run at all)
-            said = self._answer(live=False).finish(block.reason or "I won't run that.")
+            said = self._answer(live=False).finish(block.reason or i18n.t(self.language, "refuse.generic"))
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
         files_before = folder_state(self.workdir)
         output = gate.run(block.language, block.code)
@@ -460,9 +452,12 @@ class Session:
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = speakable(block.output, max_sentences=2, max_chars=200)
         changes = None if said else self._changes(files_before)
-        answer = "Done." + (f" {said}" if said else f" {changes}" if changes else "")
+        done = said or changes
+        answer = (
+            i18n.t(self.language, "confirm.done_with", said=done) if done else i18n.t(self.language, "confirm.done")
+        )
         if block.exit_status:
-            answer = "I ran it, but it failed."
+            answer = i18n.t(self.language, "confirm.failed")
         return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
 
     def _drop_foreign_pending(self, channel: str) -> None:
@@ -491,10 +486,10 @@ class Session:
             self._emit = emit
 
 
-def is_yes(text: str) -> bool:
-    """Whether a reply to a confirmation question is a plain yes (English, and the German, French, Spanish and
-    Italian one-word yes)."""
-    return _YES.match(text) is not None
+def is_yes(text: str, language: str | None = None) -> bool:
+    """Whether a reply to a confirmation question is a plain yes in ``language`` or English (see
+    :func:`.i18n.yes_pattern`): "Ja, mach das." is one, "Ja, aber nicht jetzt." and "Okay, cancel that." are not."""
+    return i18n.confirms(text, language)
 
 
 def valid_pending(pending: Any, conversation_id: str = "") -> dict[str, Any] | None:
@@ -533,286 +528,3 @@ def _is_sentence(text: str) -> bool:
     """Whether printed output reads as a sentence of its own ("There are 23 days left.") rather than a value."""
     words = text.split()
     return len(words) >= 3 and any(w.isalpha() and len(w) > 2 for w in words)
-
-
-class SessionManager:
-    """Sessions by (conversation id, profile, realm), loaded from and saved to ``<data_dir>/sessions``.
-
-    A conversation belongs to the profile and the realm (the transport, :func:`realm_of`) that created it:
-    another profile, or the same id arriving over another transport, gets a separate session (its own
-    history, pending question and working folder), stored under the derived id ``<conversation id> NUL
-    <profile>`` (HTTP) or ``<conversation id> NUL <profile> NUL <realm>``; switching back finds the first
-    session intact, in memory and on disk. So an unauthenticated Wyoming ``transcript`` carrying the id of a
-    conversation made through the token-protected HTTP API starts a new conversation: it never sees the
-    other's history or files.
-
-    Retention: :meth:`prune` deletes saved conversations (their ``.json`` file and their sandbox folder) unused
-    for more than ``max_age_days`` days, and the least recently used beyond ``max_count``, and sandbox folders
-    whose conversation was never saved once they are :data:`ORPHAN_SECONDS` old; it runs at start-up, every
-    :data:`PRUNE_EVERY` saves and whenever the server calls it (hourly). 0 disables a limit. Conversations
-    held in memory are never deleted by it.
-
-    A save that fails (a full disk, a read-only folder) is logged, not raised: the turn's answer still goes
-    out, and the conversation stays in memory (not expired) until a later save succeeds.
-    """
-
-    def __init__(
-        self,
-        data_dir: Path,
-        sandbox_root: Path,
-        audit: AuditLog,
-        backend_factory: BackendFactory,
-        idle_seconds: float = 3600.0,
-        home: HomeGateway | None = None,
-        user: tuple[int, int] | None = None,
-        max_age_days: float = 30.0,
-        max_count: int = 1000,
-    ) -> None:
-        self.home = home
-        self.user = user
-        self.folder = data_dir / "sessions"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.folder.chmod(0o700)  # conversations are private to the server
-        self.sandbox_root = sandbox_root
-        self.audit = audit
-        self.idle_seconds = idle_seconds
-        self._factory = backend_factory
-        self._sessions: dict[tuple[str, str, str], Session] = {}
-        self._lock = threading.Lock()
-        self.max_age_days = max_age_days
-        self.max_count = max_count
-        self._unsaved: set[str] = set()  # conversation ids whose last save failed
-        self._saves = 0
-        self._prune_lock = threading.Lock()
-        self._save_lock = threading.Lock()
-        try:
-            self.prune()
-        except OSError as err:  # retention is housekeeping: never a reason not to start
-            _LOGGER.warning("Could not apply session retention: %s", err)
-
-    def _file(self, storage_id: str) -> Path:
-        return self.folder / f"{safe_name(storage_id)}.json"
-
-    def _load(self, storage_id: str) -> dict[str, Any] | None:
-        """The saved state under ``storage_id``; None when there is none. Raises ValueError when a file is
-        there but unreadable (it is then never overwritten)."""
-        path = self._file(storage_id)
-        if not path.exists():
-            return None
-        try:
-            state = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            _LOGGER.warning("Could not restore %s: %s", path, err)
-            raise ValueError(str(path)) from err
-        if not isinstance(state, dict):
-            raise ValueError(str(path))
-        return state
-
-    def _owner(self, conversation_id: str) -> tuple[str, str] | None:
-        """The (profile, realm) owning the plain conversation id (live or saved), ("", "") for an unreadable
-        file, or None."""
-        for (_, profile, realm), session in self._sessions.items():
-            if session.storage_id == conversation_id:
-                return profile, realm
-        try:
-            state = self._load(conversation_id)
-        except ValueError:
-            return "", ""  # taken by a file we cannot read: never overwrite it
-        if state is None:
-            return None
-        return str(state.get("profile")), str(state.get("realm", UNMARKED_REALM))
-
-    def _storage_id(self, conversation_id: str, profile: str, realm: str) -> str:
-        """Where the (conversation, profile, realm) lives: the plain id for its owner (or a new conversation),
-        a derived id for every other."""
-        owner = self._owner(conversation_id)
-        if owner is None or owner == (profile, realm):
-            return conversation_id
-        return f"{conversation_id}\x00{profile}" + ("" if realm == UNMARKED_REALM else f"\x00{realm}")
-
-    def get(self, conversation_id: str, profile: Profile, channel: str = LOCAL_CHANNEL) -> Session:
-        """Return the session of ``conversation_id`` under ``profile`` for ``channel``'s realm (restored from
-        disk if saved), creating it if new. A session of another profile or realm is never touched."""
-        realm = realm_of(channel)
-        with self._lock:
-            self._expire()
-            key = (conversation_id, profile.name, realm)
-            session = self._sessions.get(key)
-            if session is not None:
-                return session
-            storage_id = self._storage_id(conversation_id, profile.name, realm)
-            try:
-                state = self._load(storage_id)
-            except ValueError:
-                state = None  # unreadable: start afresh (save() replaces it)
-            if state is not None and (
-                state.get("profile") != profile.name
-                or state.get("conversation_id") != conversation_id
-                or state.get("realm", UNMARKED_REALM) != realm
-            ):
-                state = None  # another realm's file under a derived id of the old scheme, or a hash collision
-            session = Session(
-                conversation_id,
-                profile,
-                self.sandbox_root,
-                self.audit,
-                self._factory,
-                state,
-                self.home,
-                self.user,
-                storage_id=storage_id,
-                realm=realm,
-            )
-            self._sessions[key] = session
-            return session
-
-    def save(self, session: Session) -> bool:
-        """Write the session's state atomically (not for a session that was reset meanwhile).
-
-        Returns False (and logs why) when it could not be written; the session then stays in memory.
-        """
-        if session.deleted:
-            return True
-        path = self._file(session.storage_id)
-        tmp = path.with_suffix(".tmp")
-        # One writer at a time: the server's stop saves every conversation while a turn that just ended saves
-        # its own, from another thread; both wrote the same .tmp (one published the other's half-written file,
-        # the other's rename failed).
-        with self._save_lock:
-            try:  # ASCII JSON: lone surrogates are escaped, never a reason to lose the conversation
-                tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
-                tmp.replace(path)
-            except (OSError, TypeError, ValueError, RuntimeError) as err:
-                _LOGGER.error("Could not save conversation %s: %s", session.conversation_id, err)
-                with contextlib.suppress(OSError):
-                    tmp.unlink(missing_ok=True)
-                self._unsaved.add(session.storage_id)
-                return False
-        self._unsaved.discard(session.storage_id)
-        self._saves += 1
-        if self._saves % PRUNE_EVERY == 0:
-            try:
-                self.prune()
-            except OSError as err:
-                _LOGGER.warning("Could not apply session retention: %s", err)
-        return True
-
-    def shutdown(self) -> int:
-        """Stop every running turn and save every conversation held in memory. Returns how many were saved."""
-        with self._lock:
-            sessions = list(self._sessions.values())
-        for session in sessions:
-            session.stop()
-        return sum(1 for session in sessions if (session.turns or session.pending) and self.save(session))
-
-    def prune(self, now: float | None = None) -> int:
-        """Apply the retention (see the class docstring). Returns how many conversations were deleted."""
-        if not self._prune_lock.acquire(blocking=False):
-            return 0
-        try:
-            return self._prune(time.time() if now is None else now)
-        finally:
-            self._prune_lock.release()
-
-    def _prune(self, now: float) -> int:
-        with self._lock:
-            live = {safe_name(s.storage_id) for s in self._sessions.values()}
-        saved: list[tuple[float, Path]] = []
-        for path in self.folder.glob("*.json"):
-            with contextlib.suppress(OSError):
-                saved.append((path.stat().st_mtime, path))
-        saved.sort(reverse=True)  # newest first
-        doomed: list[str] = []
-        for index, (mtime, path) in enumerate(saved):
-            if path.stem in live:
-                continue
-            too_old = self.max_age_days > 0 and now - mtime > self.max_age_days * 86_400
-            too_many = self.max_count > 0 and index >= self.max_count
-            if too_old or too_many:
-                doomed.append(path.stem)
-        for name in doomed:
-            (self.folder / f"{name}.json").unlink(missing_ok=True)
-            remove_tree(self.sandbox_root / name)
-        known = {path.stem for _, path in saved}
-        orphans = 0
-        if self.sandbox_root.is_dir():
-            for folder in self.sandbox_root.iterdir():
-                if folder.name in known or folder.name in live or not folder.is_dir():
-                    continue
-                with contextlib.suppress(OSError):
-                    if now - folder.stat().st_mtime > ORPHAN_SECONDS:
-                        remove_tree(folder)
-                        orphans += 1
-        if doomed or orphans:
-            _LOGGER.info(
-                "Session retention: deleted %d conversations and %d orphan sandbox folders", len(doomed), orphans
-            )
-        return len(doomed)
-
-    def find(self, conversation_id: str, profile: str | None = None, realm: str | None = None) -> dict[str, Any] | None:
-        """Return the saved or live state of a conversation (its owner's, or ``profile``'s in ``realm``: the
-        owner's realm when it is the owner's profile, else HTTP's), or None.
-
-        The state has ``storage_id`` (see :meth:`workdir`)."""
-        with self._lock:
-            owner = self._owner(conversation_id)
-            if profile is None:
-                if not owner or not owner[0]:
-                    return None
-                profile = owner[0]
-            if realm is None:
-                realm = owner[1] if owner and owner[0] == profile else UNMARKED_REALM
-            session = self._sessions.get((conversation_id, profile, realm))
-            storage_id = self._storage_id(conversation_id, profile, realm)
-        if session is not None:
-            return session.state()
-        try:
-            state = self._load(storage_id)
-        except ValueError:
-            return None
-        if state is None or state.get("profile") != profile or state.get("realm", UNMARKED_REALM) != realm:
-            return None
-        state.setdefault("storage_id", storage_id)
-        return state
-
-    def workdir(self, storage_id: str) -> Path:
-        """The working folder of a stored conversation (not created)."""
-        return self.sandbox_root / safe_name(storage_id)
-
-    def cancel(self, conversation_id: str) -> bool:
-        """Ask the running turns of a conversation (any profile) to stop. Returns whether one was live."""
-        with self._lock:
-            live = [s for (cid, _, _), s in self._sessions.items() if cid == conversation_id and s.active]
-        for session in live:
-            session.stop()
-        return bool(live)
-
-    def reset(self, conversation_id: str, profiles: Iterable[str] = ()) -> bool:
-        """Forget a conversation under every profile and realm (memory, disk, working folders). ``profiles``
-        names the profiles whose separate sessions of this id may be on disk. Returns whether anything existed."""
-        with self._lock:
-            dropped = [self._sessions.pop(k) for k in [k for k in self._sessions if k[0] == conversation_id]]
-        storage_ids = {conversation_id, *(s.storage_id for s in dropped)}
-        for name in profiles:
-            storage_ids.add(f"{conversation_id}\x00{name}")
-            storage_ids.update(f"{conversation_id}\x00{name}\x00{realm}" for realm in REALMS)
-        existed = bool(dropped)
-        for session in dropped:
-            session.deleted = True
-            session.stop()
-        for storage_id in storage_ids:
-            path = self._file(storage_id)
-            existed = existed or path.exists()
-            path.unlink(missing_ok=True)
-            remove_tree(self.workdir(storage_id))
-        return existed
-
-    def _expire(self) -> None:
-        """Drop idle sessions from memory (their state stays on disk)."""
-        now = time.monotonic()
-        for key in [
-            k
-            for k, s in self._sessions.items()
-            if now - s.last_used > self.idle_seconds and not s.lock.locked() and s.storage_id not in self._unsaved
-        ]:
-            del self._sessions[key]

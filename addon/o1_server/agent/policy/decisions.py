@@ -1,6 +1,7 @@
 """Allow, confirm or deny: a profile's policy applied to a :class:`~.findings.Classification`.
 
-The strictest decision over the block's categories wins; a denial is explained in one spoken sentence.
+The strictest decision over the block's categories wins; a denial is explained in one spoken sentence, in the
+language of the running turn (``i18n.current()``; English outside a turn).
 """
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .categories import BY_NAME, CATEGORIES
+from ..i18n import current, t
+from .categories import CATEGORIES
 from .findings import Classification
 from .phrasing import _join_words
 
@@ -58,7 +60,8 @@ def _policy_action(policy: Mapping[str, str], category: str) -> str:
 
 
 def _deny_sentence(categories: Iterable[str]) -> str:
-    """One spoken sentence saying which kinds of action this profile does not allow."""
-    phrases = [BY_NAME[c].denied for c in CATEGORIES if c in categories]
-    listed = _join_words(phrases, "or") or "this"
-    return f"I won't run that, because this profile doesn't allow {listed}."
+    """One spoken sentence, in the turn's language, naming the kinds of action this profile does not allow."""
+    language = current()
+    phrases = [t(language, f"category.{c}.denied") for c in CATEGORIES if c in categories]
+    listed = _join_words(phrases, t(language, "summary.or")) or t(language, "refuse.this")
+    return t(language, "refuse.policy", rules=listed)

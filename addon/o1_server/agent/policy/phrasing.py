@@ -1,7 +1,9 @@
 """The spoken sentence: the summary of a classification, and the quoting used in its reasons.
 
 Turns the events of a :class:`~.findings._Report` into one sentence of at most ``MAX_SUMMARY_WORDS`` words
-("I'm about to delete 3 files in drafts."). It reads events; it never decides a category.
+("I'm about to delete 3 files in drafts."), in the language of the running turn (``i18n.current()``; English
+outside a turn): an event's English template is its own wording, other languages say it from the translation
+files (``actions``, else by its kind). It reads events; it never decides a category.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .categories import BY_NAME, CLAUSE_ORDER, EVENT_ORDER, FILE_KINDS, SPEAKS_FOR
+from ..i18n import DEFAULT, current, has, t
+from .categories import CLAUSE_ORDER, EVENT_ORDER, FILE_KINDS, SPEAKS_FOR
 from .paths import _GLOB_CHARS, HOLE, NAME
 
 if TYPE_CHECKING:
@@ -20,32 +23,36 @@ if TYPE_CHECKING:
 MAX_SUMMARY_WORDS = 25
 
 
-_SPECIAL_PLACES = {
-    ".": "everything in my working folder",
-    "./": "everything in my working folder",
-    "*": "everything in my working folder",
-    "./*": "everything in my working folder",
-    "/": "everything on the computer",
-    "/*": "everything on the computer",
-    "~": "your home folder",
-    "~/": "your home folder",
-    "~/*": "everything in your home folder",
-    "..": "the folder above my working folder",
+_SPECIAL_PLACES = {  # path -> its key in the translation files' "place"
+    ".": "working_all",
+    "./": "working_all",
+    "*": "working_all",
+    "./*": "working_all",
+    "/": "computer_all",
+    "/*": "computer_all",
+    "~": "home",
+    "~/": "home",
+    "~/*": "home_all",
+    "..": "above",
 }
 _SPEAKABLE = re.compile(r"[\w.~/ -]{1,48}")
+_OUTSIDE = " outside my working folder"
 
 
 def _summary(events: list[_Event], categories: frozenset[str]) -> str:
-    """One spoken sentence: the two most serious things the code does, at most 25 words."""
+    """One spoken sentence in the turn's language: the two most serious things the code does, at most 25
+    words."""
+    language = current()
     events = _drop_redundant(events)
-    clauses = _event_clauses(events) + _generic_clauses(events, categories)
+    clauses = _event_clauses(events, language) + _generic_clauses(events, categories, language)
     if not clauses:
-        clauses = [BY_NAME["read_only"].clause]
+        clauses = [t(language, "category.read_only.clause")]
+    conjunction = f" {t(language, 'summary.and')} "
     for count in (2, 1):
-        sentence = re.sub(r"[_\s]+", " ", f"I'm about to {' and '.join(clauses[:count])}.")
+        sentence = re.sub(r"[_\s]+", " ", t(language, "summary.sentence", actions=conjunction.join(clauses[:count])))
         if len(sentence.split()) <= MAX_SUMMARY_WORDS:
             return sentence
-    return "I'm about to run code that needs your permission."
+    return t(language, "summary.fallback")
 
 
 def _drop_redundant(events: list[_Event]) -> list[_Event]:
@@ -65,7 +72,7 @@ def _drop_redundant(events: list[_Event]) -> list[_Event]:
     return kept
 
 
-def _event_clauses(events: list[_Event]) -> list[str]:
+def _event_clauses(events: list[_Event], language: str = DEFAULT) -> list[str]:
     """Clauses for the events, grouped by (kind, template), most serious first."""
     groups: dict[tuple[str, str, str], list[str]] = {}
     for event in events:
@@ -75,71 +82,107 @@ def _event_clauses(events: list[_Event]) -> list[str]:
     for (kind, template, fallback), targets in ordered:
         if kind == "read" and len(clauses) > 0:
             continue  # reading is not worth mentioning next to anything else
-        obj = _files_phrase(targets, fallback) if kind in FILE_KINDS else _names_phrase(targets, fallback)
-        if kind == "outside" and all(t in _SPECIAL_PLACES for t in targets):
-            template = template.replace(" outside my working folder", "")  # the place already says where
-        clauses.append(template.replace("{}", obj))
+        if kind in FILE_KINDS:
+            obj = _files_phrase(targets, fallback, language)
+        else:
+            obj = _names_phrase(targets, fallback, language)
+        if kind == "outside" and all(target in _SPECIAL_PLACES for target in targets):
+            template = template.replace(_OUTSIDE, "")  # the place already says where
+        clauses.append(_clause(language, kind, template, obj))
     return clauses
 
 
-def _generic_clauses(events: list[_Event], categories: frozenset[str]) -> list[str]:
+def _clause(language: str, kind: str, template: str, obj: str | None) -> str:
+    """One event said in ``language``: English is the template itself; another language says the template
+    from its ``actions``, else the event's kind with its object, else the kind alone (``obj`` None: the
+    object has no translation)."""
+    if language == DEFAULT:
+        return template.replace("{}", obj or "")
+    if "{}" not in template:
+        key = f"actions.{template}"
+        return t(language, key) if has(language, key) else t(language, f"kind_plain.{kind}")
+    if obj is None:
+        return t(language, f"kind_plain.{kind}")
+    key = f"actions.{template}"
+    return t(language, key if has(language, key) else f"kind.{kind}", target=obj)
+
+
+def _generic_clauses(events: list[_Event], categories: frozenset[str], language: str = DEFAULT) -> list[str]:
     """Clauses for the categories no event speaks about (e.g. ``import socket`` alone)."""
     spoken = set().union(*(SPEAKS_FOR[event.kind] for event in events))
-    return [BY_NAME[c].clause for c in CLAUSE_ORDER if c in categories and c != "read_only" and c not in spoken]
+    return [
+        t(language, f"category.{c}.clause")
+        for c in CLAUSE_ORDER
+        if c in categories and c != "read_only" and c not in spoken
+    ]
 
 
-def _speak_path(path: str) -> str | None:
+def _fallback(language: str, fallback: str, default_key: str) -> str | None:
+    """The classifier's fallback object (or ``summary.<default_key>``) in ``language``; None when that
+    language has no word for it."""
+    if not fallback:
+        return t(language, f"summary.{default_key}")
+    if language == DEFAULT:
+        return fallback
+    key = f"fallbacks.{fallback}"
+    return t(language, key) if has(language, key) else None
+
+
+def _speak_path(path: str, language: str = DEFAULT) -> str | None:
     """A path as it can be spoken, or None when it is too long or contains symbols."""
     if path in _SPECIAL_PLACES:
-        return _SPECIAL_PLACES[path]
+        return t(language, f"place.{_SPECIAL_PLACES[path]}")
     path = path.rstrip("/") or path
     if len(path) > 40:
         path = posixpath.basename(path)
     return path if _SPEAKABLE.fullmatch(path) else None
 
 
-def _files_phrase(targets: Sequence[str], fallback: str) -> str:
-    """'drafts/a.txt', '3 files in drafts', 'files in drafts', 'everything on the computer' ..."""
-    paths = list(dict.fromkeys(t for t in targets if t))
+def _files_phrase(targets: Sequence[str], fallback: str, language: str = DEFAULT) -> str | None:
+    """'drafts/a.txt', '3 files in drafts', 'files in drafts', 'everything on the computer' ... (None: the
+    fallback has no translation in ``language``)."""
+    paths = list(dict.fromkeys(target for target in targets if target))
     if not paths:
-        return fallback or "some files"
+        return _fallback(language, fallback, "some_files")
     special = [p for p in paths if p in _SPECIAL_PLACES]
     if special:
-        return _SPECIAL_PLACES[special[0]]
+        return t(language, f"place.{_SPECIAL_PLACES[special[0]]}")
     vague = [p for p in paths if HOLE in p or NAME in p or _GLOB_CHARS & set(p) or _speak_path(p) is None]
     if len(paths) == 1 and not vague:
-        return _speak_path(paths[0]) or "a file"
+        return _speak_path(paths[0], language) or t(language, "summary.a_file")
     parents = {
         None if p.startswith((HOLE, NAME)) else posixpath.dirname(p.rstrip("/")).split(HOLE)[0].split(NAME)[0]
         for p in paths
     }
     parent = parents.pop() if len(parents) == 1 else None
-    spoken_parent = _place(parent) if parent is not None else None
-    place = f" in {spoken_parent}" if spoken_parent else ""
+    place = (_place(parent, language) if parent is not None else None) or ""
     if vague:
-        return f"files{place}" if place else (fallback or "some files")
-    return f"{len(paths)} files{place}"
+        return t(language, "summary.files", place=place) if place else _fallback(language, fallback, "some_files")
+    return t(language, "summary.count_files", count=len(paths), place=place)
 
 
-def _place(folder: str) -> str | None:
-    """A folder as spoken after "in": 'drafts', 'my working folder', 'your home folder' (None if unspeakable)."""
+def _place(folder: str, language: str = DEFAULT) -> str | None:
+    """Where a folder is, as said after the files: ' in drafts', ' in my working folder' (None if
+    unspeakable)."""
     folder = folder.rstrip("/") or folder
     if folder in ("", "."):
-        return "my working folder"
+        return t(language, "place.in_working")
     if folder in ("/", "~"):
-        return {"/": "the top folder", "~": "your home folder"}[folder]
-    return None if _GLOB_CHARS & set(folder) else _speak_path(folder)
+        return t(language, "place.in_top" if folder == "/" else "place.in_home")
+    spoken = None if _GLOB_CHARS & set(folder) else _speak_path(folder, language)
+    return t(language, "summary.in_place", place=spoken) if spoken else None
 
 
-def _names_phrase(targets: Sequence[str], fallback: str) -> str:
-    """'example.com', 'requests and httpx', 'a.example and 2 more' ... (``fallback`` when unspeakable)."""
-    names = list(dict.fromkeys(t for t in targets if t and HOLE not in t and NAME not in t))
+def _names_phrase(targets: Sequence[str], fallback: str, language: str = DEFAULT) -> str | None:
+    """'example.com', 'requests and httpx', 'a.example and 2 more' ... (``fallback`` when unspeakable; None
+    when it has no translation in ``language``)."""
+    names = list(dict.fromkeys(n for n in targets if n and HOLE not in n and NAME not in n))
     speakable = [n for n in names if _SPEAKABLE.fullmatch(n)]
     if not names or len(speakable) < len(names):
-        return fallback or "something"
+        return _fallback(language, fallback, "something")
     if len(names) <= 2:
-        return _join_words(names)
-    return f"{names[0]} and {len(names) - 1} more"
+        return _join_words(names, t(language, "summary.and"))
+    return t(language, "summary.more", first=names[0], count=len(names) - 1)
 
 
 def _join_words(words: Sequence[str], conjunction: str = "and") -> str:

@@ -1,0 +1,217 @@
+"""The languages o1 speaks: every sentence it says itself, and what the model is told about the user's language.
+
+Sentences live in ``translations/<language>.yaml`` (:data:`LANGUAGES`), nested keys read as dotted ones
+(``confirm.question``); a key missing in a language falls back to English. :func:`t` formats one sentence;
+:func:`words` reads a list (the yes words of a confirmation). The language of the running turn is held in a
+context variable (:func:`speaking`, :func:`current`) for the policy's phrasing, whose ``classify`` takes no
+language. :func:`for_model` is the user's text as the model gets it (number words as digits, and for another
+language than English the instruction to answer in it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import logging
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+from babel import Locale
+from babel.numbers import format_decimal
+from text_to_num import alpha2digit  # no stubs or py.typed
+
+_LOGGER = logging.getLogger(__name__)
+
+LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
+"""The languages o1 speaks (ISO 639-1); English is the source and the fallback."""
+DEFAULT = "en"
+_FOLDER = Path(__file__).with_name("translations")
+ANSWER_IN = "Answer in {language}; the printed sentence must be {language}."
+"""What the model is told, after the user's text, when the turn's language is not English."""
+_CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("o1_language", default=DEFAULT)
+
+
+def normalize(language: object) -> str:
+    """The language o1 speaks for a requested one: ``"de-DE"``, ``"de_DE"``, ``"DE"`` -> ``"de"``.
+
+    Anything else (None, an unknown language, not a string) -> ``"en"``."""
+    if not isinstance(language, str):
+        return DEFAULT
+    base = re.split(r"[-_@.]", language.strip().lower(), maxsplit=1)[0]
+    return base if base in LANGUAGES else DEFAULT
+
+
+@functools.cache
+def table(language: str) -> dict[str, Any]:
+    """The flattened translation file of ``language`` (a :data:`LANGUAGES` entry): dotted key -> str or list.
+
+    Raises FileNotFoundError for a language without a file, yaml.YAMLError for a broken one."""
+    data = yaml.safe_load((_FOLDER / f"{language}.yaml").read_text(encoding="utf-8")) or {}
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(f"{prefix}{key}.", value)
+        else:
+            flat[prefix[:-1]] = node
+
+    walk("", data)
+    return flat
+
+
+def _lookup(language: str, key: str) -> Any:
+    value = table(normalize(language)).get(key)
+    if value is None:
+        value = table(DEFAULT)[key]  # KeyError: a key English does not have is a bug of the caller
+    return value
+
+
+def t(language: str | None, key: str, **params: Any) -> str:
+    """The sentence ``key`` in ``language`` (normalized; English when the language lacks it), with ``{name}``
+    fields filled from ``params``. Raises KeyError when English has no such key or a field has no param."""
+    text = str(_lookup(normalize(language), key))
+    return text.format(**params) if params or "{" in text else text
+
+
+def has(language: str | None, key: str) -> bool:
+    """Whether ``language`` itself (not its English fallback) has ``key``."""
+    return table(normalize(language)).get(key) is not None
+
+
+def words(language: str | None, key: str) -> tuple[str, ...]:
+    """The list ``key`` (e.g. ``words.yes``) of ``language``, English's when it lacks one."""
+    value = _lookup(normalize(language), key)
+    return tuple(str(v) for v in value) if isinstance(value, list) else (str(value),)
+
+
+def fields(text: str) -> set[str]:
+    """The ``{name}`` fields of a sentence (for checking that every translation takes the same params)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def current() -> str:
+    """The language of the running turn (see :func:`speaking`), ``"en"`` outside a turn."""
+    return _CURRENT.get()
+
+
+def begin(language: str | None) -> contextvars.Token[str]:
+    """Speak ``language`` (normalized) in this thread from now on; hand the result to :func:`end`."""
+    return _CURRENT.set(normalize(language))
+
+
+def end(token: contextvars.Token[str]) -> None:
+    """Speak again what was spoken before the :func:`begin` that returned ``token``."""
+    _CURRENT.reset(token)
+
+
+@contextlib.contextmanager
+def speaking(language: str | None) -> Iterator[str]:
+    """Speak ``language`` (normalized) in this thread until the block ends; yields the normalized language."""
+    token = begin(language)
+    try:
+        yield _CURRENT.get()
+    finally:
+        end(token)
+
+
+def number(value: float, language: str | None) -> str:
+    """A number as written in ``language`` (Babel): ``100000`` -> ``"100,000"`` (en), ``"100.000"`` (de)."""
+    return str(format_decimal(value, locale=normalize(language)))
+
+
+def language_name(language: str | None) -> str:
+    """The English name of a language, from Babel's CLDR data: ``"de"`` -> ``"German"``."""
+    code = normalize(language)
+    return str(Locale.parse(code).get_display_name("en") or code)
+
+
+def confirms(text: str, language: str | None) -> bool:
+    """Whether ``text`` is a plain yes (see :func:`yes_pattern`); typographic apostrophes count as plain ones."""
+    return yes_pattern(language).match(text.replace("\u2019", "'")) is not None
+
+
+def yes_pattern(language: str | None) -> re.Pattern[str]:
+    """A confirmation that is a yes and nothing else, in ``language`` or English: ``"Ja, mach das."`` matches,
+    ``"Ja, aber nicht jetzt."`` and ``"Okay, cancel that."`` do not."""
+    return _yes_pattern(normalize(language))
+
+
+@functools.cache
+def _yes_pattern(language: str) -> re.Pattern[str]:
+    said = dict.fromkeys(words(language, "words.yes") + words(DEFAULT, "words.yes"))
+    please = dict.fromkeys(words(language, "words.please") + words(DEFAULT, "words.please"))
+    alternatives = sorted(said, key=len, reverse=True)  # the longest first: "ok do it" before "ok"
+    yes = "|".join(r"\s+".join(map(re.escape, w.split())) for w in alternatives)
+    polite = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(please, key=len, reverse=True))
+    return re.compile(
+        rf"^[\s¡¿]*(({polite})[\s,]+)?({yes})([\s,]+({yes}|{polite}))*[\s.!]*$", re.IGNORECASE | re.UNICODE
+    )
+
+
+def digits(text: str, language: str | None) -> str:
+    """``text`` with its number words as digits (text2num's ``alpha2digit``): ``"three hundred and twelve times
+    four"`` -> ``"312 times 4"``. A lone small number stays a word ("one of them", "a second try", "I have one
+    question") unless it is an operand of arithmetic ("zwei plus zwei" -> "2 plus 2"); ordinals below 4 stay
+    words. Text that text2num cannot read is returned unchanged."""
+    lang = normalize(language)
+    try:
+        converted = alpha2digit(text, lang)
+    except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
+        _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
+        return text
+    return _operands(converted, lang)
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _operands(text: str, language: str) -> str:
+    """Lone number words that are operands of arithmetic as digits: a number word, operator words, and a
+    number on their other side ("zwei plus zwei", "1.5 times two", "ten divided by two"); "una per favore"
+    stays as it is."""
+    operators = {w.lower() for w in words(language, "words.operators")}
+    found = list(_WORD.finditer(text))
+    values = [_number(m.group(), language) for m in found]
+    out: list[str] = []
+    last = 0
+    for index, match in enumerate(found):
+        value = values[index]
+        if value is None or match.group().isdigit():
+            continue
+        for step in (1, -1):
+            other = index + step
+            while 0 <= other < len(found) and found[other].group().lower() in operators:
+                other += step
+            if other != index + step and 0 <= other < len(found) and values[other] is not None:
+                out.append(text[last : match.start()] + value)
+                last = match.end()
+                break
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _number(word: str, language: str) -> str | None:
+    """The digits of one word that is a cardinal number ("two" -> "2", "12" -> "12"), else None."""
+    if word.isdigit():
+        return word
+    try:
+        value = alpha2digit(word, language, threshold=0)
+    except Exception:  # noqa: BLE001 - as in digits()
+        return None
+    return value if value.isdigit() else None
+
+
+def for_model(text: str, language: str | None) -> str:
+    """The user's ``text`` as the model gets it: number words as digits (:func:`digits`) and, for a language
+    other than English, a last line telling the model to answer (and print its sentence) in that language."""
+    lang = normalize(language)
+    said = digits(text, lang)
+    if lang == DEFAULT:
+        return said
+    return f"{said}\n({ANSWER_IN.format(language=language_name(lang))})"

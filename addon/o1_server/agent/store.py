@@ -1,0 +1,327 @@
+"""The conversations on disk: sessions by (conversation id, profile, realm), saved, restored and pruned.
+
+``SessionManager`` keeps different conversations apart, saves each after every turn
+(``<data_dir>/sessions/<id>.json``), forgets those idle longer than ``idle_seconds`` and applies the retention.
+A conversation belongs to the profile and the transport (realm) that made it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .audit import AuditLog
+from .home import HomeGateway
+from .profiles import Profile
+from .sandbox import remove_tree, safe_name
+from .session import LOCAL_CHANNEL, BackendFactory, Session
+
+_LOGGER = logging.getLogger(__name__)
+
+UNMARKED_REALM = "http"
+"""The realm of a conversation saved before conversations recorded theirs (the integration's HTTP API)."""
+
+
+REALMS = ("http", "wyoming", "01", LOCAL_CHANNEL)
+
+
+def realm_of(channel: str) -> str:
+    """The kind of transport a channel is (``http``, ``wyoming``, ``01``, ``local``): a conversation belongs to
+    the realm that made it. The token-protected HTTP API and the unauthenticated Wyoming and 01 transports never
+    continue each other's conversations."""
+    return channel.split(":", 1)[0] or LOCAL_CHANNEL
+
+
+PRUNE_EVERY = 50
+"""Saves between two retention passes (see :meth:`SessionManager.prune`)."""
+ORPHAN_SECONDS = 3600.0
+"""Age, in seconds, from which a sandbox folder with no saved conversation and no live session is deleted."""
+
+
+class SessionManager:
+    """Sessions by (conversation id, profile, realm), loaded from and saved to ``<data_dir>/sessions``.
+
+    A conversation belongs to the profile and the realm (the transport, :func:`realm_of`) that created it:
+    another profile, or the same id arriving over another transport, gets a separate session (its own
+    history, pending question and working folder), stored under the derived id ``<conversation id> NUL
+    <profile>`` (HTTP) or ``<conversation id> NUL <profile> NUL <realm>``; switching back finds the first
+    session intact, in memory and on disk. So an unauthenticated Wyoming ``transcript`` carrying the id of a
+    conversation made through the token-protected HTTP API starts a new conversation: it never sees the
+    other's history or files.
+
+    Retention: :meth:`prune` deletes saved conversations (their ``.json`` file and their sandbox folder) unused
+    for more than ``max_age_days`` days, and the least recently used beyond ``max_count``, and sandbox folders
+    whose conversation was never saved once they are :data:`ORPHAN_SECONDS` old; it runs at start-up, every
+    :data:`PRUNE_EVERY` saves and whenever the server calls it (hourly). 0 disables a limit. Conversations
+    held in memory are never deleted by it.
+
+    A save that fails (a full disk, a read-only folder) is logged, not raised: the turn's answer still goes
+    out, and the conversation stays in memory (not expired) until a later save succeeds.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        sandbox_root: Path,
+        audit: AuditLog,
+        backend_factory: BackendFactory,
+        idle_seconds: float = 3600.0,
+        home: HomeGateway | None = None,
+        user: tuple[int, int] | None = None,
+        max_age_days: float = 30.0,
+        max_count: int = 1000,
+    ) -> None:
+        self.home = home
+        self.user = user
+        self.folder = data_dir / "sessions"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.chmod(0o700)  # conversations are private to the server
+        self.sandbox_root = sandbox_root
+        self.audit = audit
+        self.idle_seconds = idle_seconds
+        self._factory = backend_factory
+        self._sessions: dict[tuple[str, str, str], Session] = {}
+        self._lock = threading.Lock()
+        self.max_age_days = max_age_days
+        self.max_count = max_count
+        self._unsaved: set[str] = set()  # conversation ids whose last save failed
+        self._saves = 0
+        self._prune_lock = threading.Lock()
+        self._save_lock = threading.Lock()
+        try:
+            self.prune()
+        except OSError as err:  # retention is housekeeping: never a reason not to start
+            _LOGGER.warning("Could not apply session retention: %s", err)
+
+    def _file(self, storage_id: str) -> Path:
+        return self.folder / f"{safe_name(storage_id)}.json"
+
+    def _load(self, storage_id: str) -> dict[str, Any] | None:
+        """The saved state under ``storage_id``; None when there is none. Raises ValueError when a file is
+        there but unreadable (it is then never overwritten)."""
+        path = self._file(storage_id)
+        if not path.exists():
+            return None
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            _LOGGER.warning("Could not restore %s: %s", path, err)
+            raise ValueError(str(path)) from err
+        if not isinstance(state, dict):
+            raise ValueError(str(path))
+        return state
+
+    def _owner(self, conversation_id: str) -> tuple[str, str] | None:
+        """The (profile, realm) owning the plain conversation id (live or saved), ("", "") for an unreadable
+        file, or None."""
+        for (_, profile, realm), session in self._sessions.items():
+            if session.storage_id == conversation_id:
+                return profile, realm
+        try:
+            state = self._load(conversation_id)
+        except ValueError:
+            return "", ""  # taken by a file we cannot read: never overwrite it
+        if state is None:
+            return None
+        return str(state.get("profile")), str(state.get("realm", UNMARKED_REALM))
+
+    def _storage_id(self, conversation_id: str, profile: str, realm: str) -> str:
+        """Where the (conversation, profile, realm) lives: the plain id for its owner (or a new conversation),
+        a derived id for every other."""
+        owner = self._owner(conversation_id)
+        if owner is None or owner == (profile, realm):
+            return conversation_id
+        return f"{conversation_id}\x00{profile}" + ("" if realm == UNMARKED_REALM else f"\x00{realm}")
+
+    def get(self, conversation_id: str, profile: Profile, channel: str = LOCAL_CHANNEL) -> Session:
+        """Return the session of ``conversation_id`` under ``profile`` for ``channel``'s realm (restored from
+        disk if saved), creating it if new. A session of another profile or realm is never touched."""
+        realm = realm_of(channel)
+        with self._lock:
+            self._expire()
+            key = (conversation_id, profile.name, realm)
+            session = self._sessions.get(key)
+            if session is not None:
+                return session
+            storage_id = self._storage_id(conversation_id, profile.name, realm)
+            try:
+                state = self._load(storage_id)
+            except ValueError:
+                state = None  # unreadable: start afresh (save() replaces it)
+            if state is not None and (
+                state.get("profile") != profile.name
+                or state.get("conversation_id") != conversation_id
+                or state.get("realm", UNMARKED_REALM) != realm
+            ):
+                state = None  # another realm's file under a derived id of the old scheme, or a hash collision
+            session = Session(
+                conversation_id,
+                profile,
+                self.sandbox_root,
+                self.audit,
+                self._factory,
+                state,
+                self.home,
+                self.user,
+                storage_id=storage_id,
+                realm=realm,
+            )
+            self._sessions[key] = session
+            return session
+
+    def save(self, session: Session) -> bool:
+        """Write the session's state atomically (not for a session that was reset meanwhile).
+
+        Returns False (and logs why) when it could not be written; the session then stays in memory.
+        """
+        if session.deleted:
+            return True
+        path = self._file(session.storage_id)
+        tmp = path.with_suffix(".tmp")
+        # One writer at a time: the server's stop saves every conversation while a turn that just ended saves
+        # its own, from another thread; both wrote the same .tmp (one published the other's half-written file,
+        # the other's rename failed).
+        with self._save_lock:
+            try:  # ASCII JSON: lone surrogates are escaped, never a reason to lose the conversation
+                tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
+                tmp.replace(path)
+            except (OSError, TypeError, ValueError, RuntimeError) as err:
+                _LOGGER.error("Could not save conversation %s: %s", session.conversation_id, err)
+                with contextlib.suppress(OSError):
+                    tmp.unlink(missing_ok=True)
+                self._unsaved.add(session.storage_id)
+                return False
+        self._unsaved.discard(session.storage_id)
+        self._saves += 1
+        if self._saves % PRUNE_EVERY == 0:
+            try:
+                self.prune()
+            except OSError as err:
+                _LOGGER.warning("Could not apply session retention: %s", err)
+        return True
+
+    def shutdown(self) -> int:
+        """Stop every running turn and save every conversation held in memory. Returns how many were saved."""
+        with self._lock:
+            sessions = list(self._sessions.values())
+        for session in sessions:
+            session.stop()
+        return sum(1 for session in sessions if (session.turns or session.pending) and self.save(session))
+
+    def prune(self, now: float | None = None) -> int:
+        """Apply the retention (see the class docstring). Returns how many conversations were deleted."""
+        if not self._prune_lock.acquire(blocking=False):
+            return 0
+        try:
+            return self._prune(time.time() if now is None else now)
+        finally:
+            self._prune_lock.release()
+
+    def _prune(self, now: float) -> int:
+        with self._lock:
+            live = {safe_name(s.storage_id) for s in self._sessions.values()}
+        saved: list[tuple[float, Path]] = []
+        for path in self.folder.glob("*.json"):
+            with contextlib.suppress(OSError):
+                saved.append((path.stat().st_mtime, path))
+        saved.sort(reverse=True)  # newest first
+        doomed: list[str] = []
+        for index, (mtime, path) in enumerate(saved):
+            if path.stem in live:
+                continue
+            too_old = self.max_age_days > 0 and now - mtime > self.max_age_days * 86_400
+            too_many = self.max_count > 0 and index >= self.max_count
+            if too_old or too_many:
+                doomed.append(path.stem)
+        for name in doomed:
+            (self.folder / f"{name}.json").unlink(missing_ok=True)
+            remove_tree(self.sandbox_root / name)
+        known = {path.stem for _, path in saved}
+        orphans = 0
+        if self.sandbox_root.is_dir():
+            for folder in self.sandbox_root.iterdir():
+                if folder.name in known or folder.name in live or not folder.is_dir():
+                    continue
+                with contextlib.suppress(OSError):
+                    if now - folder.stat().st_mtime > ORPHAN_SECONDS:
+                        remove_tree(folder)
+                        orphans += 1
+        if doomed or orphans:
+            _LOGGER.info(
+                "Session retention: deleted %d conversations and %d orphan sandbox folders", len(doomed), orphans
+            )
+        return len(doomed)
+
+    def find(self, conversation_id: str, profile: str | None = None, realm: str | None = None) -> dict[str, Any] | None:
+        """Return the saved or live state of a conversation (its owner's, or ``profile``'s in ``realm``: the
+        owner's realm when it is the owner's profile, else HTTP's), or None.
+
+        The state has ``storage_id`` (see :meth:`workdir`)."""
+        with self._lock:
+            owner = self._owner(conversation_id)
+            if profile is None:
+                if not owner or not owner[0]:
+                    return None
+                profile = owner[0]
+            if realm is None:
+                realm = owner[1] if owner and owner[0] == profile else UNMARKED_REALM
+            session = self._sessions.get((conversation_id, profile, realm))
+            storage_id = self._storage_id(conversation_id, profile, realm)
+        if session is not None:
+            return session.state()
+        try:
+            state = self._load(storage_id)
+        except ValueError:
+            return None
+        if state is None or state.get("profile") != profile or state.get("realm", UNMARKED_REALM) != realm:
+            return None
+        state.setdefault("storage_id", storage_id)
+        return state
+
+    def workdir(self, storage_id: str) -> Path:
+        """The working folder of a stored conversation (not created)."""
+        return self.sandbox_root / safe_name(storage_id)
+
+    def cancel(self, conversation_id: str) -> bool:
+        """Ask the running turns of a conversation (any profile) to stop. Returns whether one was live."""
+        with self._lock:
+            live = [s for (cid, _, _), s in self._sessions.items() if cid == conversation_id and s.active]
+        for session in live:
+            session.stop()
+        return bool(live)
+
+    def reset(self, conversation_id: str, profiles: Iterable[str] = ()) -> bool:
+        """Forget a conversation under every profile and realm (memory, disk, working folders). ``profiles``
+        names the profiles whose separate sessions of this id may be on disk. Returns whether anything existed."""
+        with self._lock:
+            dropped = [self._sessions.pop(k) for k in [k for k in self._sessions if k[0] == conversation_id]]
+        storage_ids = {conversation_id, *(s.storage_id for s in dropped)}
+        for name in profiles:
+            storage_ids.add(f"{conversation_id}\x00{name}")
+            storage_ids.update(f"{conversation_id}\x00{name}\x00{realm}" for realm in REALMS)
+        existed = bool(dropped)
+        for session in dropped:
+            session.deleted = True
+            session.stop()
+        for storage_id in storage_ids:
+            path = self._file(storage_id)
+            existed = existed or path.exists()
+            path.unlink(missing_ok=True)
+            remove_tree(self.workdir(storage_id))
+        return existed
+
+    def _expire(self) -> None:
+        """Drop idle sessions from memory (their state stays on disk)."""
+        now = time.monotonic()
+        for key in [
+            k
+            for k, s in self._sessions.items()
+            if now - s.last_used > self.idle_seconds and not s.lock.locked() and s.storage_id not in self._unsaved
+        ]:
+            del self._sessions[key]

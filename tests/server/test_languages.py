@@ -1,0 +1,311 @@
+"""The conversation's language: o1's own sentences (agent/i18n.py, agent/translations/*.yaml), the confirmation
+answer judged in it, what the model is told, and number words as digits. End to end with a real agent, real
+Open Interpreter and sandbox, and the scripted LLM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent import i18n, policy
+from o1_server.agent.policy.categories import TABLE
+from o1_server.agent.sandbox import conversation_dir
+from o1_server.agent.session import is_yes
+from o1_server.agent.types import AgentError
+from tests.support.scripted_llm import ScriptedLLM
+
+ENGLISH = i18n.table("en")
+
+
+def code(src: str, language: str = "python") -> str:
+    return f"```{language}\n{src}\n```"
+
+
+def folder(tmp_path: Path, cid: str) -> Path:
+    path = conversation_dir(tmp_path / "data" / "sandbox", cid)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def user_text(llm: ScriptedLLM) -> str:
+    """The last user message of the last request the model got."""
+    users = [m for m in llm.requests[-1]["messages"] if m["role"] == "user"]
+    content = users[-1]["content"]
+    return content if isinstance(content, str) else " ".join(part.get("text", "") for part in content)
+
+
+# ---------------------------------------------------------------------------------------------- the tables
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_every_key_in_every_language_with_the_same_fields(language: str) -> None:
+    table = i18n.table(language)
+    assert sorted(table) == sorted(ENGLISH), (
+        f"{language}: missing {set(ENGLISH) - set(table)}, extra {set(table) - set(ENGLISH)}"
+    )
+    for key, english in ENGLISH.items():
+        said = table[key]
+        if isinstance(english, list):
+            assert isinstance(said, list) and said and all(isinstance(w, str) and w for w in said), key
+        else:
+            assert isinstance(said, str) and said.strip(), key
+            assert i18n.fields(said) == i18n.fields(english), f"{language} {key}: {said!r}"
+
+
+def test_english_says_what_the_categories_say() -> None:
+    for category in TABLE:
+        assert ENGLISH[f"category.{category.name}.denied"] == category.denied
+        assert ENGLISH[f"category.{category.name}.clause"] == category.clause
+
+
+def test_every_action_template_is_said_as_english_writes_it() -> None:
+    for key, said in ENGLISH.items():
+        if key.startswith("actions."):
+            assert said == key.removeprefix("actions.").replace("{}", "{target}")
+
+
+@pytest.mark.parametrize(
+    ("asked", "spoken"),
+    [
+        ("de-DE", "de"),
+        ("de_DE", "de"),
+        ("DE", "de"),
+        ("fr-CA", "fr"),
+        ("es", "es"),
+        ("nl-BE", "nl"),
+        ("it_IT.UTF-8", "it"),
+        ("pt-BR", "en"),
+        ("", "en"),
+        (None, "en"),
+        ("xx", "en"),
+        (42, "en"),
+    ],
+)
+def test_normalize(asked: object, spoken: str) -> None:
+    assert i18n.normalize(asked) == spoken
+
+
+def test_a_missing_key_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    german = dict(i18n.table("de"))
+    del german["confirm.cancelled"]
+    real = i18n.table
+    monkeypatch.setattr(i18n, "table", lambda language: german if language == "de" else real(language))
+    assert i18n.t("de", "confirm.cancelled") == "Okay, I won't do it."
+    assert i18n.t("de", "confirm.done") == "Erledigt."
+    with pytest.raises(KeyError):
+        i18n.t("de", "no.such.key")
+
+
+def test_an_unknown_language_is_english() -> None:
+    assert i18n.t("pt-BR", "confirm.question", summary="I'm about to delete a.txt") == (
+        "I'm about to delete a.txt. Shall I?"
+    )
+    assert i18n.language_name("de-AT") == "German"
+
+
+# ---------------------------------------------------------------------------------------------- summaries
+@pytest.mark.parametrize(
+    ("language", "summary", "refusal"),
+    [
+        ("en", "I'm about to delete entwurf.txt.", "doesn't allow touching files outside my working folder"),
+        ("de", "Ich würde jetzt entwurf.txt löschen.", "den Zugriff auf Dateien außerhalb meines Arbeitsordners"),
+        ("fr", "Je vais supprimer entwurf.txt.", "n'autorise pas l'accès aux fichiers en dehors"),
+        ("es", "Voy a borrar entwurf.txt.", "no permite tocar archivos fuera de mi carpeta de trabajo"),
+        ("nl", "Ik ga entwurf.txt verwijderen.", "staat toegang tot bestanden buiten mijn werkmap niet toe"),
+        ("it", "Sto per eliminare entwurf.txt.", "non consente di toccare file fuori dalla mia cartella"),
+    ],
+)
+def test_the_policy_speaks_the_turn_language(tmp_path: Path, language: str, summary: str, refusal: str) -> None:
+    with i18n.speaking(language):
+        assert policy.classify("shell", "rm entwurf.txt", tmp_path).summary == summary
+        found = policy.classify("shell", "cat /etc/passwd", tmp_path)
+        assert refusal in policy.decide({"outside_sandbox": "deny"}, found).reason
+        several = policy.classify("shell", "rm a.txt b.txt && curl https://example.com", tmp_path).summary
+    assert "2" in several and "example.com" in several
+    if language != "en":
+        assert "I'm about to" not in several and " files " not in several
+    assert policy.classify("shell", "rm a.txt", tmp_path).summary == "I'm about to delete a.txt."  # after the turn
+
+
+# ---------------------------------------------------------------------------------------------- yes and no
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("de", "Ja."),
+        ("de", "Ja, mach das."),
+        ("de", "jawohl"),
+        ("de", "Klar, bitte."),
+        ("fr", "Oui."),
+        ("fr", "D’accord."),
+        ("fr", "Oui, vas-y."),
+        ("es", "¡Sí, claro!"),
+        ("es", "Vale."),
+        ("nl", "Ja, doe maar."),
+        ("nl", "Jazeker!"),
+        ("it", "Sì, certo."),
+        ("it", "Va bene."),
+        ("de", "Yes."),
+        ("en", "Ja."),
+    ],
+)
+def test_a_plain_yes(language: str, answer: str) -> None:
+    assert is_yes(answer, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("de", "Ja, aber nicht jetzt."),
+        ("de", "Nein."),
+        ("de", "Ja nein"),
+        ("fr", "oui mais non"),
+        ("fr", "Non."),
+        ("es", "no"),
+        ("es", "Sí, pero mañana."),
+        ("nl", "Nee."),
+        ("nl", "ja, later"),
+        ("it", "No, grazie."),
+        ("it", "sì ma dopo"),
+        ("de", "Okay, cancel that."),
+        ("en", "Okay, cancel that."),
+        ("en", "vale"),
+        ("fr", "Oui ?"),
+    ],
+)
+def test_anything_else_is_no(language: str, answer: str) -> None:
+    assert not is_yes(answer, language)
+
+
+# ---------------------------------------------------------------------------------------------- number words
+@pytest.mark.parametrize(
+    ("language", "said", "seen"),
+    [
+        ("en", "What is three hundred and twelve times four?", "What is 312 times 4?"),
+        ("en", "What is two plus two?", "What is 2 plus 2?"),
+        ("en", "What is ten divided by two?", "What is 10 divided by 2?"),
+        ("en", "How many days until the twenty fifth of December?", "How many days until the 25th of December?"),
+        ("en", "One of them is broken.", "One of them is broken."),
+        ("en", "Give it a second try.", "Give it a second try."),
+        ("en", "I have one question.", "I have one question."),
+        ("en", "Delete the first file.", "Delete the first file."),
+        ("de", "Was ist dreihundertzwölf mal vier?", "Was ist 312 mal 4?"),
+        ("de", "Wie viel ist zwei plus zwei?", "Wie viel ist 2 plus 2?"),
+        ("de", "Ich habe eine Frage.", "Ich habe eine Frage."),
+        ("de", "Lösche die erste Datei.", "Lösche die erste Datei."),
+        ("fr", "Combien font trois cent douze fois quatre ?", "Combien font 312 fois 4 ?"),
+        ("fr", "J'ai une question.", "J'ai une question."),
+        ("es", "¿Cuánto es veinte más tres?", "¿Cuánto es 20 más 3?"),
+        ("es", "Tengo una pregunta.", "Tengo una pregunta."),
+        ("nl", "Hoeveel is zeven keer acht?", "Hoeveel is 7 keer 8?"),
+        ("nl", "Ik heb een vraag.", "Ik heb een vraag."),
+        ("it", "Quanto fa tre per due?", "Quanto fa 3 per 2?"),
+        ("it", "Dammi una per favore.", "Dammi una per favore."),
+    ],
+)
+def test_number_words_become_digits(language: str, said: str, seen: str) -> None:
+    assert i18n.digits(said, language) == seen
+
+
+# ---------------------------------------------------------------------------------------------- end to end
+async def test_a_german_deletion_is_asked_in_german_and_ja_runs_it(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    draft = folder(tmp_path, "de-ja") / "entwurf.txt"
+    draft.write_text("x")
+    llm.script(code("rm entwurf.txt", "shell"))
+    asked = await agent.ask("Lösche entwurf.txt", "de-ja", language="de-DE")
+    assert asked.answer == "Ich würde jetzt entwurf.txt löschen. Soll ich das tun?"
+    assert asked.continue_conversation and draft.exists()
+    done = await agent.ask("Ja.", "de-ja")  # no language: the conversation's, German
+    assert not draft.exists()
+    assert done.answer.startswith("Erledigt.")
+    [record] = [r for r in agent.audit.read("de-ja") if r.get("decision") == "allow"]
+    assert record["code"] == "rm entwurf.txt" and record["completed"] and record.get("exit_status") == 0
+
+
+async def test_nein_keeps_the_file(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    draft = folder(tmp_path, "de-nein") / "entwurf.txt"
+    draft.write_text("x")
+    llm.script(code("rm entwurf.txt", "shell"))
+    await agent.ask("Lösche entwurf.txt", "de-nein", language="de")
+    kept = await agent.ask("Ja, aber nicht jetzt.", "de-nein", language="de")
+    assert kept.answer == "Okay, dann lasse ich es." and draft.exists()
+    llm.script(code("rm entwurf.txt", "shell"))
+    await agent.ask("Lösche entwurf.txt", "de-nein", language="de")
+    kept = await agent.ask("Nein.", "de-nein", language="de")
+    assert draft.exists() and kept.code_blocks[0].decision == "cancelled"
+    assert [r.get("decision") for r in agent.audit.read("de-nein")].count("allow") == 0
+
+
+async def test_the_language_survives_a_restart(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    data = tmp_path / "data"
+    first = make_agent(data_dir=data)
+    draft = folder(tmp_path, "de-restart") / "entwurf.txt"
+    draft.write_text("x")
+    llm.script(code("rm entwurf.txt", "shell"))
+    await first.ask("Lösche entwurf.txt", "de-restart", language="de")
+    await first.shutdown()
+    second = make_agent(data_dir=data)
+    done = await second.ask("jawohl", "de-restart")
+    assert not draft.exists() and done.answer.startswith("Erledigt")
+
+
+async def test_a_french_refusal_is_french(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    llm.script(code("cat /etc/passwd", "shell"))
+    reply = await agent.ask("Montre-moi /etc/passwd", "fr-no", language="fr-FR")
+    assert reply.answer == (
+        "Je ne vais pas exécuter ça, car ce profil n'autorise pas l'accès aux fichiers en dehors de mon dossier"
+        " de travail."
+    )
+    [block] = reply.code_blocks
+    assert block.decision == "deny" and block.exit_status is None
+
+
+async def test_the_model_is_told_the_language_and_gets_digits(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script("Zwölf.")
+    reply = await agent.ask("Was ist drei mal vier?", "de-model", language="de")
+    assert reply.answer == "Zwölf."
+    seen = user_text(llm)
+    assert "Was ist 3 mal 4?" in seen and "Answer in German; the printed sentence must be German." in seen
+    llm.script("312 times 4 is 1248.")
+    await agent.ask("What is three hundred and twelve times four?", "en-model", language="en-US")
+    seen = user_text(llm)
+    assert "What is 312 times 4?" in seen and "Answer in" not in seen
+    # The user's own words are what the conversation keeps.
+    assert agent.conversation("de-model")["turns"][0]["text"] == "Was ist drei mal vier?"
+
+
+async def test_the_worked_example_still_leads_a_german_turn(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code('print("3 plus 5 ist", 3 + 5)'))
+    reply = await agent.ask("Was ist drei plus fünf?", "de-example", profile="default", language="de")
+    assert reply.answer == "3 plus 5 ist 8"
+    sent = [str(m["content"]) for m in llm.requests[0]["messages"]]
+    assert any("What is 3 plus 5?" in m for m in sent), "the worked example was not sent"
+    assert "Was ist 3 plus 5?" in user_text(llm) and "Answer in German" in user_text(llm)
+
+
+async def test_an_unknown_language_is_answered_in_english(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    (folder(tmp_path, "pt") / "rascunho.txt").write_text("x")
+    llm.script(code("rm rascunho.txt", "shell"))
+    asked = await agent.ask("Apague rascunho.txt", "pt", language="pt-BR")
+    assert asked.answer == "I'm about to delete rascunho.txt. Shall I?"
+    assert "Answer in" not in user_text(llm)
+
+
+async def test_errors_are_said_in_the_request_language(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    with pytest.raises(AgentError) as err:
+        await agent.ask("   ", "es-empty", language="es")
+    assert err.value.message == "No he oído ninguna pregunta."
+    with pytest.raises(AgentError) as err:
+        await agent.ask("Bonjour", "fr-profile", profile="nope", language="fr")
+    assert err.value.code == "unknown_profile" and err.value.message.startswith("Il n'y a pas de profil nommé nope.")
+    llm.script(500)
+    with pytest.raises(AgentError) as err:
+        await agent.ask("Ciao", "it-down", language="it")
+    assert (
+        err.value.message == "In questo momento non riesco a raggiungere il mio modello linguistico. Riprova più tardi."
+    )
