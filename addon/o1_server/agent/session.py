@@ -193,7 +193,7 @@ class Session:
     def _changes(self, files_before: dict[str, tuple[int, int]]) -> str | None:
         """What this turn's code did, for when it printed nothing: the conversation folder's changes
         (``describe_changes``) and the states Home Assistant reported after the turn's control calls."""
-        said = [describe_changes(*folder_diff(files_before, folder_state(self.workdir)))]
+        said = [describe_changes(*folder_diff(files_before, folder_state(self.workdir)), language=self.language)]
         if self._capability is not None:
             said.append(self._capability.broker.describe_changes())
         return " ".join(s for s in said if s) or None
@@ -266,7 +266,9 @@ class Session:
     def _answer(self, live: bool) -> AnswerStream:
         """An AnswerStream that forwards sentences to the streaming client, if any."""
         emit = self._emit
-        return AnswerStream((lambda text: emit({"type": "delta", "text": text})) if emit else None, live)
+        return AnswerStream(
+            (lambda text: emit({"type": "delta", "text": text})) if emit else None, live, language=self.language
+        )
 
     def _chat(self, text: str, channel: str = LOCAL_CHANNEL) -> AgentReply:
         """One turn: the user's message, then a short repair request while its last block is broken, failed
@@ -401,7 +403,7 @@ class Session:
             return None if answer.live else answer.model_text
         if ran:
             last = ran[-1]
-            output = speakable(last.output, max_sentences=2, max_chars=200)
+            output = speakable(last.output, max_sentences=2, max_chars=200, language=self.language)
             if last.exit_status == -9:
                 return i18n.t(self.language, "code.too_slow")
             if last.exit_status:
@@ -450,7 +452,7 @@ class Session:
             return AgentReply(self.conversation_id, self.profile.name, said, [block], continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
-        said = speakable(block.output, max_sentences=2, max_chars=200)
+        said = speakable(block.output, max_sentences=2, max_chars=200, language=self.language)
         changes = None if said else self._changes(files_before)
         done = said or changes
         answer = (

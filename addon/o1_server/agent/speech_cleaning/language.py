@@ -9,77 +9,9 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 
-ENGLISH = Locale.parse("en")
+from .. import i18n
 
-# Words per language (Babel's CLDR data has no yes/no or "n more"); a language missing here is said in English.
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "yes": "yes",
-        "no": "no",
-        "none": "none",
-        "more": "{} more",
-        "power": "{} times 10 to the power of {}",
-        "did": "I {}.",
-        "created": "created {}",
-        "updated": "updated {}",
-        "deleted": "deleted {}",
-    },
-    "de": {
-        "yes": "ja",
-        "no": "nein",
-        "none": "keine",
-        "more": "{} weitere",
-        "power": "{} mal 10 hoch {}",
-        "did": "Ich habe {}.",
-        "created": "{} erstellt",
-        "updated": "{} geändert",
-        "deleted": "{} gelöscht",
-    },
-    "fr": {
-        "yes": "oui",
-        "no": "non",
-        "none": "aucun",
-        "more": "{} autres",
-        "power": "{} fois 10 puissance {}",
-        "did": "J'ai {}.",
-        "created": "créé {}",
-        "updated": "modifié {}",
-        "deleted": "supprimé {}",
-    },
-    "es": {
-        "yes": "sí",
-        "no": "no",
-        "none": "ninguno",
-        "more": "{} más",
-        "power": "{} por 10 elevado a {}",
-        "did": "He {}.",
-        "created": "creado {}",
-        "updated": "modificado {}",
-        "deleted": "eliminado {}",
-    },
-    "it": {
-        "yes": "sì",
-        "no": "no",
-        "none": "nessuno",
-        "more": "altri {}",
-        "power": "{} per 10 elevato alla {}",
-        "did": "Ho {}.",
-        "created": "creato {}",
-        "updated": "modificato {}",
-        "deleted": "eliminato {}",
-    },
-    "nl": {
-        "yes": "ja",
-        "no": "nee",
-        "none": "geen",
-        "more": "nog {}",
-        "power": "{} keer 10 tot de macht {}",
-        "did": "Ik heb {}.",
-        "created": "{} aangemaakt",
-        "updated": "{} bijgewerkt",
-        "deleted": "{} verwijderd",
-    },
-}
+ENGLISH = Locale.parse("en")
 
 
 @lru_cache(maxsize=64)
@@ -92,8 +24,9 @@ def locale_for(language: str) -> Locale:
 
 
 def word(language: str, key: str) -> str:
-    """One of the words of ``_WORDS`` ("yes", "none", "more" ...) in ``language`` (English when missing)."""
-    return _WORDS.get(locale_for(language).language, _WORDS["en"])[key]
+    """One of the words Babel lacks ("yes", "none", "more" ...: the ``spoken`` section of the translation files,
+    agent/translations/) in ``language``, English when missing; ``{}`` fields are left for the caller."""
+    return i18n.words(locale_for(language).language, f"spoken.{key}")[0]
 
 
 def join(items: Sequence[str], language: str) -> str:
