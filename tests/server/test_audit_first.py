@@ -156,11 +156,16 @@ async def test_yes_from_another_channel_does_not_run_the_held_block(make_agent, 
     intruder = await agent.ask("yes", "held", profile="default", channel="wyoming:10.0.0.9")
     assert all(b.decision != "allow" for b in intruder.code_blocks)
     assert drafts.exists()
-    assert agent.audit.read("held")[-1]["decision"] == "cancelled"
-    # The owner asked again gets the question again and can confirm it.
-    drafts2 = await prepare_drafts(agent, llm, tmp_path, "held2", "http")
-    done = await agent.ask("yes", "held2", profile="default", channel="http")
-    assert done.code_blocks[0].decision == "allow" and not drafts2.exists()
+    # Another transport's message is another conversation: the held block is neither run nor cancelled.
+    assert agent.audit.read("held")[-1]["decision"] == "confirm"
+    done = await agent.ask("yes", "held", profile="default", channel="http")
+    assert done.code_blocks[0].decision == "allow" and not drafts.exists()
+    # Within one transport, another host's yes still cancels (the confirmation belongs to the asking channel).
+    drafts2 = await prepare_drafts(agent, llm, tmp_path, "held2", "wyoming:10.0.0.1")
+    llm.script("Hello.")
+    other = await agent.ask("yes", "held2", profile="default", channel="wyoming:10.0.0.9")
+    assert all(b.decision != "allow" for b in other.code_blocks) and drafts2.exists()
+    assert agent.audit.read("held2")[-1]["decision"] == "cancelled"
 
 
 async def test_second_wyoming_host_cannot_confirm(make_agent, llm: ScriptedLLM, tmp_path: Path, stt, tts) -> None:
@@ -219,7 +224,7 @@ async def test_same_id_under_another_profile_keeps_both_histories(make_agent, ll
     # A restarted server (sessions from disk) still has both, and power's LLM sees its own history.
     restarted = make_agent()
     llm.script("pelican")
-    await restarted.ask("What is the code word?", "shared", profile="power")
+    await restarted.ask("What is the code word?", "shared", profile="power", channel="http")
     sent = json.dumps(llm.requests[-1])
     assert "pelican" in sent and "hello" not in sent
     assert [t["text"] for t in restarted.conversation("shared", "safe")["turns"]] == ["hello"]

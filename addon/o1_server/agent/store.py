@@ -259,18 +259,31 @@ class SessionManager:
         return len(doomed)
 
     def find(self, conversation_id: str, profile: str | None = None, realm: str | None = None) -> dict[str, Any] | None:
-        """Return the saved or live state of a conversation (its owner's, or ``profile``'s in ``realm``: the
-        owner's realm when it is the owner's profile, else HTTP's), or None.
+        """Return the saved or live state of a conversation (its owner's, or ``profile``'s), or None. Without
+        ``realm``: the owner's realm for the owner's profile, else the first realm (HTTP first) where
+        ``profile`` has one.
 
         The state has ``storage_id`` (see :meth:`workdir`)."""
         with self._lock:
             owner = self._owner(conversation_id)
-            if profile is None:
-                if not owner or not owner[0]:
-                    return None
-                profile = owner[0]
-            if realm is None:
-                realm = owner[1] if owner and owner[0] == profile else UNMARKED_REALM
+        if profile is None:
+            if not owner or not owner[0]:
+                return None
+            profile = owner[0]
+        if realm is not None:
+            realms: tuple[str, ...] = (realm,)
+        elif owner and owner[0] == profile:
+            realms = (owner[1],)
+        else:
+            realms = REALMS
+        for candidate in realms:
+            state = self._find_in(conversation_id, profile, candidate)
+            if state is not None:
+                return state
+        return None
+
+    def _find_in(self, conversation_id: str, profile: str, realm: str) -> dict[str, Any] | None:
+        with self._lock:
             session = self._sessions.get((conversation_id, profile, realm))
             storage_id = self._storage_id(conversation_id, profile, realm)
         if session is not None:

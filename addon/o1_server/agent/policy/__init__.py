@@ -4,7 +4,8 @@ Every code block the LLM writes is classified *before* it runs, statically (Pyth
 bashlex; nothing is executed), and the analysis fails closed. :func:`classify` returns a
 :class:`Classification` (categories, reasons, paths, one spoken sentence); :func:`decide` turns it into
 allow / confirm / deny with a profile's policy. What is checked, and the known limits: docs/policy.md.
-It is the first line of defence, not a sandbox. Depends on the standard library, bashlex and the translations (agent/i18n.py) for what it says.
+It is the first line of defence, not a sandbox. Depends on the standard library, bashlex and, for what it
+says, the translations (agent/i18n.py).
 """
 
 from . import python, shell  # noqa: F401 - importing them registers the scanners with .nested
