@@ -88,3 +88,39 @@ async def test_the_parent_of_the_working_folder_is_outside(make_agent, llm: Scri
     assert "outside_sandbox" in found.categories
     found = policy.classify("python", "from pathlib import Path\nprint(Path('notes/a.txt').parent.name)", ".")
     assert "outside_sandbox" not in found.categories
+
+
+# C5: destroying a file's content was "writing": default (which asks before deleting) ran it without asking.
+@pytest.mark.parametrize(("language", "src"), [
+    ("shell", "echo new > new.txt && mv new.txt victim.txt"),
+    ("shell", ": > victim.txt"),
+    ("shell", "sed -i d victim.txt"),
+    ("shell", "echo gone | tee victim.txt"),
+    ("shell", "echo new > new.txt && cp new.txt victim.txt"),
+    ("python", "import os\nopen('new.txt', 'w').write('new')\nos.replace('new.txt', 'victim.txt')"),
+    ("python", "open('victim.txt', 'w').write('gone')"),
+    ("python", "from pathlib import Path\nPath('victim.txt').write_text('gone')"),
+    ("python", "import json\njson.dump([], open('victim.txt', 'w'))"),
+    ("python", "import os\nfor name in os.listdir('.'):\n    open(name, 'w').close()"),
+])
+async def test_replacing_what_a_file_holds_asks_first(make_agent, llm: ScriptedLLM, language: str, src: str) -> None:
+    agent = make_agent()
+    folder, replies = await _run(agent, llm, "c5", "default", (language, src))
+    block = replies[0].code_blocks[0]
+    assert block.decision == "confirm" and "deletes_files" in block.category, block
+    assert "victim.txt" in replies[0].answer or "name" in replies[0].answer, replies[0].answer
+    assert (folder / "victim.txt").read_text() == VICTIM
+    llm.script("Done.")
+    await agent.ask("yes", "c5", profile="default")
+    assert (folder / "victim.txt").read_text() != VICTIM  # confirmed: it ran
+
+
+@pytest.mark.parametrize(("language", "src"), [
+    ("shell", "echo more >> victim.txt && echo new > fresh.txt"),
+    ("python", "open('victim.txt', 'a').write('more')\nopen('fresh.txt', 'w').write('new')"),
+])
+async def test_appending_and_new_files_still_run_at_once(make_agent, llm: ScriptedLLM, language: str, src: str) -> None:
+    agent = make_agent()
+    folder, replies = await _run(agent, llm, "c5b", "default", (language, src))
+    assert replies[0].code_blocks[0].decision == "allow", replies[0].code_blocks[0]
+    assert (folder / "victim.txt").read_text().startswith(VICTIM) and (folder / "fresh.txt").exists()

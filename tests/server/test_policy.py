@@ -62,7 +62,7 @@ CASES = [
     ("tee", "shell", "echo hi | tee out.txt", {W}),
     ("tee-etc", "shell", "echo 1.2.3.4 evil | tee -a /etc/hosts", {W, OUT}),
     ("dd-disk", "shell", "dd if=/dev/zero of=/dev/sda bs=1M", {W, OUT}),
-    ("sed-in-place", "shell", "sed -i 's/milk/oat milk/' notes.txt", {W}),
+    ("sed-in-place", "shell", "sed -i 's/milk/oat milk/' notes.txt", {W, D}),  # notes.txt exists: replaced
     ("sed-read", "shell", "sed -n '1p' notes.txt", {R}),
     ("chmod", "shell", "chmod +x run.sh", {W}),
     ("chown", "shell", "chown root:root notes.txt", {W}),
@@ -275,7 +275,7 @@ FAIL_CLOSED = [
     ("fstring-date-name", "python", "from datetime import date\nopen(f'report_{date.today()}.txt', 'w').write('x')", {W}),
     ("symlink-to-outside", "python", "from pathlib import Path\nPath('e').symlink_to('/etc')", {W, OUT}),
     ("chdir", "python", "import os\nos.chdir('drafts')", {OUT}),
-    ("open-mode-in-kwargs", "python", "open('notes.txt', **{'mode': 'w'})", {W}),
+    ("open-mode-in-kwargs", "python", "open('notes.txt', **{'mode': 'w'})", {W, D}),  # may truncate notes.txt
     ("open-args-starred", "python", "open(*['notes.txt', 'w'])", {W, OUT}),
     ("unbound-path-method", "python", "import pathlib\npathlib.Path.write_text(pathlib.Path('/etc/x'), 'y')", {W, OUT, U}),
     ("path-in-a-list-replace", "python", "from pathlib import Path\n[Path('/etc/passwd')][0].replace('x')", {W, OUT}),

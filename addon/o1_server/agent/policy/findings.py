@@ -6,11 +6,15 @@ given against the sandbox. It does not read code itself.
 
 from __future__ import annotations
 
+import glob
+import itertools
+import os
 import posixpath
+import re
 from dataclasses import dataclass
 
 from .paths import HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
-from .phrasing import _quote, _summary
+from .phrasing import REPLACE, _quote, _summary
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,9 @@ class Classification:
     reasons: tuple[str, ...]
     summary: str
     paths: tuple[str, ...]
+
+
+MAX_GLOB = 2000  # files looked at to tell whether a path with a run-time part may name an existing one
 
 
 @dataclass(frozen=True)
@@ -64,10 +71,20 @@ class _Report:
         self.events[event] = None
 
     def touch(self, path: str, kind: str, template: str) -> None:
-        """Record a path the code reads (kind ``read``), writes or deletes; flag it if it leaves the sandbox."""
+        """Record a path the code reads (kind ``read``), writes, replaces or deletes; flag it if it leaves the
+        sandbox. ``replace`` is a write that destroys what the file held (opened with "w", copied or moved onto,
+        redirected into with ">", edited in place): when the file may already exist it counts as deleting."""
         if not path:
             return
         path = self.resolve(path)
+        if kind == "replace":
+            kind = "write"
+            if self.may_exist(path):
+                self.flag(
+                    "deletes_files",
+                    f"{_quote(path)} exists: writing it replaces what it holds",
+                    _Event("delete", REPLACE, path if HOLE not in path else "", "a file whose name I can't check"),
+                )
         if HOLE not in path and NAME not in path:
             self.paths[path] = None
         if path.startswith(("/dev/tcp/", "/dev/udp/")):
@@ -93,6 +110,17 @@ class _Report:
             self.note(_Event(kind, template, "", "a file whose name I can't check"))
         else:
             self.note(_Event(kind, template, path))
+
+    def may_exist(self, path: str) -> bool:
+        """Whether ``path`` (relative to the working folder) may name a file that exists now: a run-time part
+        or a listed name matches like ``*``. Folders do not count (writing into one replaces nothing)."""
+        if path.startswith("~") or _is_outside(path, self.sandbox):
+            return False  # outside: refused for that already
+        full = path if path.startswith("/") else os.path.join(self.sandbox, path)
+        if HOLE in full or NAME in full:
+            pattern = re.sub(f"[{HOLE}{NAME}]+", "*", glob.escape(full))
+            return any(not os.path.isdir(p) for p in itertools.islice(glob.iglob(pattern), MAX_GLOB))
+        return os.path.lexists(full) and not os.path.isdir(full)
 
     def resolve(self, path: str) -> str:
         """``path`` as seen from the working folder: a relative path after ``cd x`` is ``x/path``."""

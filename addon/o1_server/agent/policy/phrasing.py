@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .findings import _Event
 
 MAX_SUMMARY_WORDS = 25
+REPLACE = "replace the contents of {}"
+"""The action of a write that destroys what an existing file held (see ``_Report.touch``)."""
 
 
 _SPECIAL_PLACES = {  # path -> its key in the translation files' "place"
@@ -60,8 +62,11 @@ def _drop_redundant(events: list[_Event]) -> list[_Event]:
     kinds = {e.kind for e in events}
     run_hosts = {e.target for e in events if e.kind == "download_run"}
     acted_on = {e.target for e in events if e.kind in ("delete", "write", "read")}
+    replaced = {e.target for e in events if e.template == REPLACE}
     kept = []
     for event in events:
+        if event.kind == "write" and event.target in replaced:
+            continue  # "replace the contents of x" says it; "and write to x" would say it twice
         if event.kind == "process" and kinds & {"fork_bomb", "download_run"}:
             continue
         if event.kind == "network" and event.target in run_hosts:
@@ -110,6 +115,8 @@ def _clause(language: str, kind: str, template: str, obj: str | None) -> str:
 def _generic_clauses(events: list[_Event], categories: frozenset[str], language: str = DEFAULT) -> list[str]:
     """Clauses for the categories no event speaks about (e.g. ``import socket`` alone)."""
     spoken = set().union(*(SPEAKS_FOR[event.kind] for event in events))
+    if any(event.template == REPLACE for event in events):
+        spoken.add("writes_files")  # replacing a file's contents is writing it
     return [
         t(language, f"category.{c}.clause")
         for c in CLAUSE_ORDER

@@ -57,20 +57,22 @@ class _Files(_ScannerBase):
         """open(path, mode): a mode with w, a, x or + writes; an unreadable mode counts as writing."""
         modes = self.scope.values(self.arg(node, 1, "mode")) if self.arg(node, 1, "mode") else (_OPENERS[qualname],)
         writes = not modes or any(set(m) & set("wax+c") or HOLE in m for m in modes)
-        self.open_paths(self.paths(self.arg(node, 0, "file", "name", "filename")), writes, qualname)
+        self.open_paths(self.paths(self.arg(node, 0, "file", "name", "filename")), writes, qualname, _truncates(modes))
 
-    def open_paths(self, paths: tuple[str, ...], writes: bool, what: str) -> None:
-        """Record files opened for reading or writing."""
+    def open_paths(self, paths: tuple[str, ...], writes: bool, what: str, replaces: bool = True) -> None:
+        """Record files opened for reading or writing (``replaces``: the write destroys what the file held)."""
         if writes:
             self.report.flag("writes_files", f"{what} writes {_quote_all(paths)}")
+        kind = ("replace" if replaces else "write") if writes else "read"
         for path in paths:
-            self.report.touch(path, "write" if writes else "read", "write to {}" if writes else "read {}")
+            self.report.touch(path, kind, "write to {}" if writes else "read {}")
 
     def call_os_open(self, node: ast.Call, qualname: str) -> None:
         """os.open(path, flags): anything but O_RDONLY counts as writing."""
         flags = self.arg(node, 1, "flags")
         read_only = isinstance(flags, ast.Attribute) and flags.attr == "O_RDONLY"
-        self.open_paths(self.paths(self.arg(node, 0, "path")), not read_only, qualname)
+        appends = flags is not None and "O_APPEND" in ast.dump(flags)
+        self.open_paths(self.paths(self.arg(node, 0, "path")), not read_only, qualname, not appends)
 
     def call_delete(self, node: ast.Call, qualname: str) -> None:
         """os.remove, shutil.rmtree, shutil.move ... (move also writes its destination)."""
@@ -82,7 +84,7 @@ class _Files(_ScannerBase):
             dest = self.paths(self.arg(node, 1, "dst"))
             self.report.flag("writes_files", f"{qualname} writes {_quote_all(dest)}")
             for path in dest:
-                self.report.touch(path, "write", "move files to {}")
+                self.report.touch(path, "replace", "move files to {}")
 
     def call_write(self, node: ast.Call, qualname: str) -> None:
         if qualname == "shutil.unpack_archive":  # members named ../x or /x land wherever they say (3.11 tarfile)
@@ -99,8 +101,9 @@ class _Files(_ScannerBase):
         names = ("dst", "dest", "base_name", "extract_dir") if index else ("path", "name", "file", "fname", "base_name")
         written = self.paths(self.arg(node, index, *names))
         self.report.flag("writes_files", f"{qualname} writes {_quote_all(written)}")
+        replaces = template in ("rename files to {}", "copy files to {}", "write to {}")
         for path in written:
-            self.report.touch(path, "write", template)
+            self.report.touch(path, "replace" if replaces else "write", template)
         if index:
             for path in self.paths(self.arg(node, 0, "src")):
                 self.report.touch(path, "read", "read {}")
@@ -134,7 +137,7 @@ class _Files(_ScannerBase):
             mode = self.arg(node, 0, "mode")
             modes = self.scope.values(mode) if mode is not None else ("r",)
             writes = not modes or any(set(m) & set("wax+") or HOLE in m for m in modes)
-            self.open_paths(receiver or (HOLE,), writes, method)
+            self.open_paths(receiver or (HOLE,), writes, method, _truncates(modes))
         elif method in ("format", "format_map"):
             self.check_format(receiver)
         elif method in _SAVE_METHODS and (node.args or node.keywords):
@@ -170,5 +173,12 @@ class _Files(_ScannerBase):
         else:
             written, template = receiver or (HOLE,), _PATH_WRITE_METHODS[method]
         self.report.flag("writes_files", f"{method} writes {_quote_all(written)}")
+        replaces = method in ("rename", "replace", "write_text", "write_bytes")
         for path in written:
-            self.report.touch(path, "write", template)
+            self.report.touch(path, "replace" if replaces else "write", template)
+
+
+def _truncates(modes: tuple[str, ...]) -> bool:
+    """Whether opening with one of ``modes`` may destroy what the file held: "w" truncates, "r+" overwrites in
+    place; "a" and "x" do not (an unreadable mode may)."""
+    return not modes or any("w" in m or HOLE in m or ("r" in m and "+" in m) for m in modes)

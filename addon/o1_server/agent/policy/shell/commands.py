@@ -7,9 +7,11 @@ command runs (``bash -c``, ``python -c``, ``eval``) goes back through :mod:`..ne
 from __future__ import annotations
 
 import itertools
+import os
 import posixpath
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from .. import nested
 from ..categories import KIND
@@ -142,7 +144,14 @@ class _Commands:
         verb = {"mv": "move", "ln": "link"}.get(name, "copy")
         template = f"{verb} {spoken} to {{}}" if spoken else f"{verb} files to {{}}"
         self.report.flag("writes_files", f"{name} writes to {_quote(dest)}")
-        self.report.touch(dest, "write", template)
+        replaces = name != "ln" or any(a in ("-f", "--force") or re.fullmatch(r"-[a-z]*f[a-z]*", a) for a in args)
+        full = dest if dest.startswith("/") else posixpath.join(self.report.sandbox, self.report.resolve(dest))
+        if replaces and HOLE not in dest and os.path.isdir(full):  # into a folder: the files of the same names
+            for source in operands:
+                inner = posixpath.join(dest, posixpath.basename(source.rstrip("/")))
+                if self.report.may_exist(self.report.resolve(inner)):
+                    self.report.touch(inner, "replace", template)
+        self.report.touch(dest, "write" if not replaces or os.path.isdir(full) else "replace", template)
 
     def create(self, name: str, args: list[str]) -> None:
         """mkdir, touch, mktemp, mkfifo."""
@@ -156,8 +165,9 @@ class _Commands:
         targets = [t for t in _operands(args) if t not in _SAFE_DEVICES]
         if targets:
             self.report.flag("writes_files", f"tee writes to {_quote_all(targets)}")
+        appends = any(a in ("-a", "--append") or re.fullmatch(r"-[a-z]*a[a-z]*", a) for a in args)
         for target in targets:
-            self.report.touch(target, "write", "write to {}")
+            self.report.touch(target, "write" if appends else "replace", "write to {}")
 
     def dd(self, name: str, args: list[str]) -> None:
         """dd reads ``if=`` and writes ``of=``."""
@@ -167,7 +177,8 @@ class _Commands:
         target = options.get("of", "")
         if target not in _SAFE_DEVICES:
             self.report.flag("writes_files", f"dd writes to {_quote(target or 'its output')}")
-            self.report.touch(target, "write", "write to {}")
+            appends = "notrunc" in options.get("conv", "") or "append" in options.get("oflag", "")
+            self.report.touch(target, "write" if appends else "replace", "write to {}")
 
     def chmod(self, name: str, args: list[str]) -> None:
         """chmod, chown, chgrp: the first operand is the mode or owner."""
@@ -198,7 +209,7 @@ class _Commands:
             if a not in ("-e", "-f")
         )
         for target in files or ([HOLE] if in_place else []):
-            self.report.touch(target, "write" if in_place else "read", "edit {}" if in_place else "read {}")
+            self.report.touch(target, "replace" if in_place else "read", "edit {}" if in_place else "read {}")
         if in_place:
             self.report.flag("writes_files", f"sed edits {_quote_all(files or [HOLE])} in place")
 
@@ -214,7 +225,8 @@ class _Commands:
             )
         for match in re.finditer(r"\bprintf?\b[^;}\n]*?(>>?)\s*(\"([^\"]*)\"|[^\s;}]+)", program):
             self.report.flag("writes_files", f"{name} program writes files", _Event("write", "write files with awk"))
-            self.report.touch(match.group(3) if match.group(3) is not None else HOLE, "write", "write to {}")
+            kind = "write" if match.group(1) == ">>" else "replace"
+            self.report.touch(match.group(3) if match.group(3) is not None else HOLE, kind, "write to {}")
         for target in operands[1 if program else 0 :]:
             self.report.touch(target, "read", "read {}")
 
@@ -344,7 +356,7 @@ class _Commands:
             self.report.touch(target, "read", "read {}" if name != "cd" else "go to {}")
         for target in outputs:
             self.report.flag("writes_files", f"{name} writes {_quote(target)}")
-            self.report.touch(target, "write", "write to {}")
+            self.report.touch(target, "replace", "write to {}")
 
     # -- network, packages, programs
 
@@ -357,7 +369,12 @@ class _Commands:
         output = _download_target(name, args)
         if output is not None:
             self.report.flag("writes_files", f"{name} saves the download")
-            self.report.touch(output, "write", "write to {}")
+            kind = "replace"
+            if output == NAME:  # named after the URL: wget keeps an existing file (it saves file.1), curl -O not
+                urls = [urlsplit(a).path for a in args if "://" in a and HOLE not in a]
+                kind = "write" if name == "wget" else "replace"
+                output = posixpath.basename(urls[0]) if len(urls) == 1 and posixpath.basename(urls[0]) else output
+            self.report.touch(output, kind, "write to {}")
 
     def git(self, name: str, args: list[str]) -> None:
         """git: clone/pull/fetch/push use the network; read-only subcommands read; the rest writes."""

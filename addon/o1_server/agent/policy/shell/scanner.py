@@ -204,7 +204,7 @@ class _ShellScanner:
             return
         elif path not in _SAFE_DEVICES:
             self.report.flag("writes_files", f"redirects output into {_quote(path)}")
-            self.report.touch(path, "write", "write to {}")
+            self.report.touch(path, "write" if node.type == ">>" else "replace", "write to {}")
 
     def for_loop(self, node: bashlex.ast.node) -> None:
         """``for f in drafts/*.txt`` binds ``$f`` to the one item, or to its folder when there are several."""
