@@ -79,6 +79,9 @@ class Gate:
         self._emit_block = emit_block
         self._hold = hold
         self._admitted: CodeBlock | None = None
+        # The folder's files when the turn began (relative paths; None: as they are now): rewriting a file the
+        # turn itself wrote (a repaired attempt writes again) destroys nothing of the user's.
+        self.existing: frozenset[str] | None = None
         self.extra_blocks = 0  # raised by one per repair request of the turn: the cap is blocks_per_turn + this
 
     # ------------------------------------------------------------------ steps 1-4: checks, classify, decide
@@ -125,7 +128,7 @@ class Gate:
         error = code_error(name, code)
         if error is not None:
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
-        found = policy.classify(name, code, self.turn.workdir)
+        found = policy.classify(name, code, self.turn.workdir, self.existing)
         decision = policy.decide(self.turn.profile.policy, found)
         block = CodeBlock(
             name, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason

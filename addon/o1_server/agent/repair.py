@@ -113,7 +113,11 @@ def explain_invalid(messages: list[dict[str, Any]], attempt: list[CodeBlock]) ->
             last["content"] = f"(not run: {attempt[-1].reason})"
 
 
-def folder_state(folder: Path, limit: int = 5000) -> dict[str, tuple[int, int]]:
+SNAPSHOT_FILES = 5000
+"""Most files :func:`folder_state` records."""
+
+
+def folder_state(folder: Path, limit: int = SNAPSHOT_FILES) -> dict[str, tuple[int, int]]:
     """Relative path -> (size, mtime_ns) of the files under ``folder`` (at most ``limit`` files, looking at no
     more than ``4 * limit`` entries, however deep or wide generated code made it; {} if unreadable)."""
     state: dict[str, tuple[int, int]] = {}

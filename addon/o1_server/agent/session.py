@@ -21,7 +21,16 @@ from .backend import AgentBackend, BackendError
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
-from .repair import NUDGE, drop_repaired, explain_invalid, folder_diff, folder_state, may_repair, repair_request
+from .repair import (
+    NUDGE,
+    SNAPSHOT_FILES,
+    drop_repaired,
+    explain_invalid,
+    folder_diff,
+    folder_state,
+    may_repair,
+    repair_request,
+)
 from .sandbox import (
     ExecResult,
     Limits,
@@ -282,6 +291,8 @@ class Session:
         llm_failed = False
         before = list(self.backend.messages)
         files_before = folder_state(self.workdir)
+        # A snapshot cut at its cap may miss files: then the folder as it is decides (fails towards asking).
+        gate.existing = frozenset(files_before) if len(files_before) < SNAPSHOT_FILES else None
         prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired

@@ -6,11 +6,13 @@ given against the sandbox. It does not read code itself.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import itertools
 import os
 import posixpath
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .paths import HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
@@ -50,8 +52,10 @@ class _Event:
 class _Report:
     """Mutable findings of one :func:`classify` call: categories, reasons, paths and summary events."""
 
-    def __init__(self, sandbox: str) -> None:
+    def __init__(self, sandbox: str, existing: Collection[str] | None = None) -> None:
         self.sandbox = sandbox
+        # The files whose content is the user's (relative paths); None: whatever is in the folder now.
+        self.existing = None if existing is None else frozenset(posixpath.normpath(p) for p in existing)
         self.categories: dict[str, None] = {}
         self.reasons: dict[str, None] = {}
         self.paths: dict[str, None] = {}
@@ -117,6 +121,12 @@ class _Report:
         if path.startswith("~") or _is_outside(path, self.sandbox):
             return False  # outside: refused for that already
         full = path if path.startswith("/") else os.path.join(self.sandbox, path)
+        if self.existing is not None:
+            relative = posixpath.normpath(os.path.relpath(full, self.sandbox))
+            if HOLE in relative or NAME in relative:
+                pattern = re.sub(f"[{HOLE}{NAME}]+", "*", glob.escape(relative))
+                return any(fnmatch.fnmatchcase(p, pattern) for p in self.existing)
+            return relative in self.existing
         if HOLE in full or NAME in full:
             pattern = re.sub(f"[{HOLE}{NAME}]+", "*", glob.escape(full))
             return any(not os.path.isdir(p) for p in itertools.islice(glob.iglob(pattern), MAX_GLOB))

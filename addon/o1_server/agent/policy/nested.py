@@ -9,7 +9,7 @@ themselves (``shell/``, ``python/``), so neither imports the other.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from .findings import Classification, _Event, _Report
@@ -41,8 +41,14 @@ def command(argv: Sequence[str], report: _Report, depth: int) -> None:
     _SCANNERS["argv"](argv, report, depth)
 
 
-def classify(language: str, code: str, sandbox_dir: Path | str) -> Classification:
+def classify(
+    language: str, code: str, sandbox_dir: Path | str, existing: Collection[str] | None = None
+) -> Classification:
     """Classify ``code`` written in ``language`` before it runs in ``sandbox_dir`` (its working directory).
+
+    existing: the files (relative paths) whose content counts as the user's: a write that replaces one of them
+    is a deletion. None: every file in the folder now (a file the turn itself just wrote is the turn's to
+    rewrite, so the gate passes the folder as it was when the turn began).
 
     language: ``python``/``py``/``python3`` or ``shell``/``bash``/``sh``/``zsh`` (case-insensitive); any other
     language is ``unparseable``. Code that does not parse, or is longer than ``MAX_CODE_CHARS``, is
@@ -52,7 +58,7 @@ def classify(language: str, code: str, sandbox_dir: Path | str) -> Classificatio
     whatever was found before it.
     """
     try:
-        return _classify(language, code, sandbox_dir)
+        return _classify(language, code, sandbox_dir, existing)
     except Exception as exc:  # noqa: BLE001 - the classifier must never raise
         return Classification(
             categories=frozenset({"unparseable"}),
@@ -62,10 +68,12 @@ def classify(language: str, code: str, sandbox_dir: Path | str) -> Classificatio
         )
 
 
-def _classify(language: object, code: object, sandbox_dir: Path | str) -> Classification:
+def _classify(
+    language: object, code: object, sandbox_dir: Path | str, existing: Collection[str] | None = None
+) -> Classification:
     """:func:`classify` without the last-resort guard."""
     lang = str(language).strip().lower() if isinstance(language, str) else ""
-    report = _Report(_sandbox_root(sandbox_dir))
+    report = _Report(_sandbox_root(sandbox_dir), existing)
     if not isinstance(code, str):
         report.flag("unparseable", "the code is not text", _Event("unparseable", "run code I can't check"))
     elif len(code) > MAX_CODE_CHARS:
