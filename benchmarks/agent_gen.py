@@ -110,7 +110,7 @@ ASK = {
 
 
 def make_words(rng: random.Random, lang: str, i: int = 0) -> Built:
-    """ "what is three hundred and twelve times four": operands in words."""
+    """Operands in words: "what is three hundred and twelve times four"."""
     op = rng.choice("+-*/")
     if op == "*":
         a, b = rng.randint(12, 999), rng.randint(2, 19)
@@ -149,7 +149,7 @@ PI = {"en": "pi", "de": "Pi", "fr": "pi", "es": "pi"}
 
 
 def make_rounding(rng: random.Random, lang: str, i: int = 0) -> Built:
-    """ "square root of 2 to 3 decimal places": the answer must carry 1.414."""
+    """Rounding: "square root of 2 to 3 decimal places" must carry 1.414."""
     while True:
         k = rng.randint(2, 4)
         form = rng.choice(["root", "root", "div", "pi"])
@@ -211,7 +211,7 @@ CHANGE = {
 
 
 def make_money(rng: random.Random, lang: str, i: int = 0) -> Built:
-    """ "64 dollars split three ways": 21.33; tips, discounts, change."""
+    """Money: "64 dollars split three ways" is 21.33; tips, discounts, change."""
     c = pick(rng, CUR, lang)
     form = rng.choice(["split", "split", "tip", "discount", "change"])
     if form == "split":
@@ -319,8 +319,8 @@ CONVERT = {
 
 
 def make_units(rng: random.Random, lang: str, i: int = 0) -> Built:
-    """ "how many kilometers is 26 miles": 41.84 (within 1 %: conversion factors are rounded differently)."""
-    frm, to, fn, names = rng.choice([u for u in UNITS if lang in u[3]])
+    """How many kilometers are 26 miles: 41.84: 41.84 (within 1 %: conversion factors are rounded differently)."""
+    _frm, _to, fn, names = rng.choice([u for u in UNITS if lang in u[3]])
     x = rng.choice([rng.randint(2, 120), rng.randint(2, 30) * 5])
     text = pick(rng, CONVERT, lang).format(x=say(rng, x, lang, 0.3), frm=names[lang][0], to=names[lang][1])
     return [text], ck.says_value(fn(x), lang, 0.06, 0.01), {}
@@ -419,7 +419,7 @@ HOW_LONG = {
 
 
 def make_times(rng: random.Random, lang: str, i: int = 0) -> Built:
-    """ "leave at 8:45, the trip takes 2 hours 20 minutes": 11:05, from the question's clock, not from now."""
+    """Times: "leave at 8:45, the trip takes 2 hours 20 minutes" is 11:05, from the question's clock, not now."""
     start = rng.randint(6 * 60, 15 * 60 + 59) // 5 * 5 + rng.choice([0, 0, 1, 3])
     mins = rng.choice([rng.randint(25, 95), rng.randint(1, 7) * 60 + rng.randint(1, 11) * 5])
     h, m = divmod(start, 60)

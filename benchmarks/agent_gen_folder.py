@@ -30,7 +30,7 @@ NOTES = {
         ("zahnarzt", "den zahnarzt am dienstag anrufen"),
         ("klempner", "der klempner kommt um zwölf"),
         ("reisepass", "den reisepass vor juni verlängern"),
-        ("geburtstag", "ein geburtstagsgeschenk für anna"),
+        ("geburtstag", "ein geschenk zum geburtstag von anna"),
         ("garten", "abends den garten gießen"),
         ("rechnung", "die rechnung an die bank schicken"),
     ],
@@ -122,7 +122,7 @@ def make_folder(rng: random.Random, lang: str, i: int = 0) -> Built:
     files, notes = _notes(rng, lang, rng.randint(2, 5))
     if form == "count":
         return [pick(rng, COUNT_FILES, lang)], ck.says_value(len(files), lang, 0.0, 0.0), files
-    name, key, note = rng.choice(notes)
+    name, key, _ = rng.choice(notes)
     if form == "read":
         return [pick(rng, READ, lang).format(f=name)], ck.names_all([key]), files
     if form == "search":
@@ -203,7 +203,7 @@ def make_data(rng: random.Random, lang: str, i: int = 0) -> Built:
             return [pick(rng, TOTAL, lang).format(c=col, f=name)], ck.says_value(sum(values), lang, 0.011), files
         if form == "average":
             mean = sum(q for _, _, q in rows) / len(rows)
-            return [pick(rng, AVERAGE, lang).format(c=qty, f=name)], ck.says_value(mean, lang, 0.011), files
+            return [pick(rng, AVERAGE, lang).format(c=qty, f=name)], ck.says_value(mean, lang, 0.011, 0.01), files
         ordered = sorted(rows, key=lambda r: r[1])
         if form == "priciest":
             return ([pick(rng, PRICIEST, lang).format(f=name)], ck.names_all([ordered[-1][0]], [ordered[0][0]]), files)
@@ -228,7 +228,7 @@ def make_data(rng: random.Random, lang: str, i: int = 0) -> Built:
         )
     if form == "age":
         mean = sum(p["age"] for p in people) / len(people)
-        return [pick(rng, AGE, lang).format(f=name)], ck.says_value(mean, lang, 0.06), files
+        return [pick(rng, AGE, lang).format(f=name)], ck.says_value(mean, lang, 0.06, 0.01), files
     city = rng.choice(CITIES[:3])
     count = sum(p["city"] == city for p in people)
     return [pick(rng, LIVE_IN, lang).format(f=name, c=city)], ck.says_value(count, lang, 0.0, 0.0), files
@@ -258,7 +258,7 @@ NOTE = {
 
 
 def make_write(rng: random.Random, lang: str, i: int = 0) -> Built:
-    """ "put eggs on my to-do list" (eggs must be in a file, an existing list keeps its items), a list file of
+    """Writing: "put eggs on my to-do list" (eggs must be in a file, an existing list keeps its items), a list file of
     three items, a note with given text."""
     form = rng.choice(["todo", "todo", "todo-existing", "list", "note"])
     items = rng.sample(ITEMS[lang], 4)

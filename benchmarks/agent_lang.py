@@ -18,15 +18,120 @@ from text_to_num import alpha2digit
 
 LANGUAGES = ("en", "de", "fr", "es")
 
-_EN = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_EN = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
 _EN_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_DE = ["null", "eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn"]
+_DE = [
+    "null",
+    "eins",
+    "zwei",
+    "drei",
+    "vier",
+    "fünf",
+    "sechs",
+    "sieben",
+    "acht",
+    "neun",
+    "zehn",
+    "elf",
+    "zwölf",
+    "dreizehn",
+    "vierzehn",
+    "fünfzehn",
+    "sechzehn",
+    "siebzehn",
+    "achtzehn",
+    "neunzehn",
+]
 _DE_TENS = ["_", "_", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig"]
-_FR = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "treize", "quatorze", "quinze", "seize", "dix-sept", "dix-huit", "dix-neuf"]
+_FR = [
+    "zéro",
+    "un",
+    "deux",
+    "trois",
+    "quatre",
+    "cinq",
+    "six",
+    "sept",
+    "huit",
+    "neuf",
+    "dix",
+    "onze",
+    "douze",
+    "treize",
+    "quatorze",
+    "quinze",
+    "seize",
+    "dix-sept",
+    "dix-huit",
+    "dix-neuf",
+]
 _FR_TENS = ["_", "_", "vingt", "trente", "quarante", "cinquante", "soixante"]
-_ES = ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós", "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete", "veintiocho", "veintinueve"]
+_ES = [
+    "cero",
+    "uno",
+    "dos",
+    "tres",
+    "cuatro",
+    "cinco",
+    "seis",
+    "siete",
+    "ocho",
+    "nueve",
+    "diez",
+    "once",
+    "doce",
+    "trece",
+    "catorce",
+    "quince",
+    "dieciséis",
+    "diecisiete",
+    "dieciocho",
+    "diecinueve",
+    "veinte",
+    "veintiuno",
+    "veintidós",
+    "veintitrés",
+    "veinticuatro",
+    "veinticinco",
+    "veintiséis",
+    "veintisiete",
+    "veintiocho",
+    "veintinueve",
+]
 _ES_TENS = ["_", "_", "veinte", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa"]
-_ES_HUNDREDS = ["_", "ciento", "doscientos", "trescientos", "cuatrocientos", "quinientos", "seiscientos", "setecientos", "ochocientos", "novecientos"]
+_ES_HUNDREDS = [
+    "_",
+    "ciento",
+    "doscientos",
+    "trescientos",
+    "cuatrocientos",
+    "quinientos",
+    "seiscientos",
+    "setecientos",
+    "ochocientos",
+    "novecientos",
+]
 
 
 def _en(n: int, conj: bool) -> str:
@@ -119,7 +224,7 @@ def _readings(token: str, lang: str) -> set[float]:
     out: set[float] = set()
     grouped = re.sub(rf"(?<=\d)[{_SPACES}](?=\d{{3}}(?!\d))", "", token)
     for thousands, decimal in ((",", "."), (".", ","), ("", "."), ("", ",")):
-        if lang == "en" and decimal == "," and thousands:
+        if lang == "en" and decimal == ",":
             continue
         text = grouped
         if thousands:
@@ -217,10 +322,128 @@ def says_date(text: str, day: dt.date, lang: str) -> bool:
 # ------------------------------------------------------------------ the language of an answer
 
 FUNCTION_WORDS = {
-    "en": ["the", "is", "are", "and", "of", "to", "you", "your", "it", "there", "this", "that", "with", "for", "from", "file", "files", "day", "days", "i", "can", "not"],
-    "de": ["der", "die", "das", "und", "ist", "sind", "es", "ich", "nicht", "ein", "eine", "einen", "mit", "von", "zu", "den", "dem", "des", "auf", "für", "ihre", "ihr", "sie", "datei", "dateien", "tage", "tag", "heute", "kann", "keine", "kein", "gibt", "wurde", "liegt"],
-    "fr": ["le", "la", "les", "et", "est", "sont", "il", "elle", "je", "ne", "pas", "un", "une", "des", "du", "vous", "votre", "dans", "pour", "avec", "fichier", "fichiers", "jours", "jour", "aujourd'hui", "peux", "sur", "au", "aux", "ce", "cette"],
-    "es": ["el", "la", "los", "las", "y", "es", "son", "hay", "un", "una", "unos", "del", "que", "en", "para", "con", "su", "sus", "usted", "archivo", "archivos", "días", "día", "hoy", "puedo", "está", "tiene"],
+    "en": [
+        "the",
+        "is",
+        "are",
+        "and",
+        "of",
+        "to",
+        "you",
+        "your",
+        "it",
+        "there",
+        "this",
+        "that",
+        "with",
+        "for",
+        "from",
+        "file",
+        "files",
+        "day",
+        "days",
+        "i",
+        "can",
+        "not",
+    ],
+    "de": [
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "sind",
+        "es",
+        "ich",
+        "nicht",
+        "ein",
+        "eine",
+        "einen",
+        "mit",
+        "von",
+        "zu",
+        "den",
+        "dem",
+        "des",
+        "auf",
+        "für",
+        "ihre",
+        "ihr",
+        "sie",
+        "datei",
+        "dateien",
+        "tage",
+        "tag",
+        "heute",
+        "kann",
+        "keine",
+        "kein",
+        "gibt",
+        "wurde",
+        "liegt",
+    ],
+    "fr": [
+        "le",
+        "la",
+        "les",
+        "et",
+        "est",
+        "sont",
+        "il",
+        "elle",
+        "je",
+        "ne",
+        "pas",
+        "un",
+        "une",
+        "des",
+        "du",
+        "vous",
+        "votre",
+        "dans",
+        "pour",
+        "avec",
+        "fichier",
+        "fichiers",
+        "jours",
+        "jour",
+        "aujourd'hui",
+        "peux",
+        "sur",
+        "au",
+        "aux",
+        "ce",
+        "cette",
+    ],
+    "es": [
+        "el",
+        "la",
+        "los",
+        "las",
+        "y",
+        "es",
+        "son",
+        "hay",
+        "un",
+        "una",
+        "unos",
+        "del",
+        "que",
+        "en",
+        "para",
+        "con",
+        "su",
+        "sus",
+        "usted",
+        "archivo",
+        "archivos",
+        "días",
+        "día",
+        "hoy",
+        "puedo",
+        "está",
+        "tiene",
+    ],
 }
 """Common short words of each language; the lists of de, fr and es hold no English word."""
 
@@ -233,11 +456,13 @@ def function_words(text: str, lang: str) -> int:
 
 
 def in_language(text: str, lang: str) -> bool:
-    """Whether ``text`` is in ``lang``: it has more of ``lang``'s function words than of English's, or (a bare
-    number, a name) no word of any list at all and at most three words. English answers always pass."""
+    """Whether ``text`` is in ``lang``: it has more of ``lang``'s function words than of any other language's
+    (English, or another of de/fr/es), or (a bare number, a name) no word of any list and at most three words.
+    English answers always pass."""
     if lang == "en":
         return True
-    own, english = function_words(text, lang), function_words(text, "en")
-    if own or english:
-        return own > english
+    counts = {other: function_words(text, other) for other in LANGUAGES}
+    own = counts.pop(lang)
+    if own or any(counts.values()):
+        return own > max(counts.values())
     return len(re.findall(r"[^\W\d_]{2,}", text)) <= 3
