@@ -456,13 +456,13 @@ def function_words(text: str, lang: str) -> int:
 
 
 def in_language(text: str, lang: str) -> bool:
-    """Whether ``text`` is in ``lang``: it has more of ``lang``'s function words than of any other language's
-    (English, or another of de/fr/es), or (a bare number, a name) no word of any list and at most three words.
-    English answers always pass."""
+    """Whether ``text`` is in ``lang``: it has more of ``lang``'s function words than of English's and at least
+    as many as of each other of de/fr/es (their lists share a few words: "es", "la", "un"), or (a bare number, a
+    name) no word of any list and at most three words. English answers always pass."""
     if lang == "en":
         return True
     counts = {other: function_words(text, other) for other in LANGUAGES}
-    own = counts.pop(lang)
-    if own or any(counts.values()):
-        return own > max(counts.values())
+    own, english = counts.pop(lang), counts.pop("en")
+    if own or english or any(counts.values()):
+        return own > english and own >= max(counts.values())
     return len(re.findall(r"[^\W\d_]{2,}", text)) <= 3

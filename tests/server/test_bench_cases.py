@@ -88,6 +88,9 @@ def test_the_language_rule() -> None:
     assert in_language("Hay tres archivos en la carpeta.", "es")
     assert not in_language("Hay tres archivos en la carpeta.", "fr")
     assert in_language("21,33", "es")  # a bare number belongs to no language
+    assert in_language("81 pulgadas es igual a 205.74 centímetros", "es")  # "es" is German too: a tie is enough
+    assert in_language("mandar la factura al banco", "es")
+    assert not in_language("The result is 621", "fr")
 
 
 def test_judge_needs_the_right_answer_in_the_cases_language() -> None:
