@@ -1,7 +1,7 @@
 """Agent benchmark: the evaluation set of benchmarks/agent_cases.py through the real o1 server, per model.
 
     benchmarks/agent [--models qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m] [--only id,kind,lang]
-                     [--split dev|test|all] [--show-test] [--json out] [--profile default] [--no-home]
+                     [--split dev|test|all] [--show-test] [--cases module] [--json out] [--profile default] [--no-home]
 
 For each model it starts ``o1-server --llm-model <model>`` (this checkout's code, the cached server env) on
 127.0.0.1 with a fresh data folder, runs every case as its own conversation over the streaming HTTP API
@@ -29,6 +29,7 @@ skips them (reported as skipped). Timings depend on the machine's load: the load
 from __future__ import annotations
 
 import argparse
+import importlib
 import asyncio
 import json
 import os
@@ -346,11 +347,16 @@ async def main() -> int:
     parser.add_argument("--json", default="", help="write every answer and timing here")
     parser.add_argument("--data-dir", default="", help="keep the servers' data here (default: a temp dir)")
     parser.add_argument("--no-home", action="store_true", help="skip the home requests (no Home Assistant env)")
+    parser.add_argument(
+        "--cases",
+        default="",
+        help="a module with its own CASES instead of all_cases(), e.g. benchmarks.agent_heldout (requests written "
+        "by an evaluator the tuners never read: all in the test split)",
+    )
     args = parser.parse_args()
     only = {x for x in args.only.split(",") if x}
-    cases = [
-        c for c in all_cases() if (not only or only & {c.id, c.kind, c.language}) and args.split in ("all", c.split)
-    ]
+    pool = importlib.import_module(args.cases).CASES if args.cases else all_cases()
+    cases = [c for c in pool if (not only or only & {c.id, c.kind, c.language}) and args.split in ("all", c.split)]
     import tempfile
 
     results = []
