@@ -29,8 +29,8 @@ skips them (reported as skipped). Timings depend on the machine's load: the load
 from __future__ import annotations
 
 import argparse
-import importlib
 import asyncio
+import importlib
 import json
 import os
 import statistics
