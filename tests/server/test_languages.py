@@ -267,7 +267,7 @@ async def test_the_model_is_told_the_language_and_gets_digits(make_agent, llm: S
     reply = await agent.ask("Was ist drei mal vier?", "de-model", language="de")
     assert reply.answer == "Zwölf."
     seen = user_text(llm)
-    assert "Was ist 3 mal 4?" in seen and "Answer in German; the printed sentence must be German." in seen
+    assert "Was ist 3 mal 4?" in seen and "the sentence it prints must be in German." in seen
     llm.script("312 times 4 is 1248.")
     await agent.ask("What is three hundred and twelve times four?", "en-model", language="en-US")
     seen = user_text(llm)
@@ -283,7 +283,7 @@ async def test_the_worked_example_still_leads_a_german_turn(make_agent, llm: Scr
     assert reply.answer == "3 plus 5 ist 8"
     sent = [str(m["content"]) for m in llm.requests[0]["messages"]]
     assert any("What is 3 plus 5?" in m for m in sent), "the worked example was not sent"
-    assert "Was ist 3 plus 5?" in user_text(llm) and "Answer in German" in user_text(llm)
+    assert "Was ist 3 plus 5?" in user_text(llm) and "must be in German" in user_text(llm)
 
 
 async def test_an_unknown_language_is_answered_in_english(make_agent, llm: ScriptedLLM, tmp_path) -> None:

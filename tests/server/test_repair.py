@@ -7,6 +7,8 @@ profile's ``retries_per_turn`` and the turn's time; a refusal or a confirmation 
 
 from __future__ import annotations
 
+import json
+
 import time
 from pathlib import Path
 
@@ -184,11 +186,41 @@ async def test_code_that_printed_nothing_for_a_question_is_nudged_once(make_agen
     assert reply.answer == "I ran the code. It printed nothing and changed no files."
 
 
-async def test_a_command_that_printed_nothing_is_not_nudged(make_agent, llm: ScriptedLLM) -> None:
+async def test_a_silent_block_is_nudged_whatever_the_language(make_agent, llm: ScriptedLLM) -> None:
+    """A block that printed nothing and changed nothing answers nothing, question or not, in any language."""
     agent = make_agent()
-    llm.script(code("x = 1"), code("print('never')"))
-    reply = await agent.ask("remember nothing", "c-quiet", profile="default")
-    assert reply.retries == 0 and len(llm.requests) == 1
+    llm.script(code("x = 6 * 7"), code("print('Das Ergebnis ist 42.')"))
+    reply = await agent.ask("rechne sechs mal sieben", "c-quiet", profile="default", language="de")
+    assert reply.retries == 1 and len(llm.requests) == 2 and reply.answer == "Das Ergebnis ist 42."
+
+
+async def test_a_number_said_without_code_is_computed(make_agent, llm: ScriptedLLM) -> None:
+    """The model answered from memory with a number the question did not hold (a guess): one request asks for
+    code, and what the code prints is said; the guess never is."""
+    agent = make_agent()
+    llm.script("The jacket now costs 50 francs.", code("print('The jacket now costs', 72 * 0.6, 'francs.')"))
+    reply = await agent.ask("a jacket costs 72 francs and is 40 percent off, what does it cost now", "c-guess",
+                            profile="default")
+    assert reply.retries == 1 and len(llm.requests) == 2
+    assert "43.2" in reply.answer and "50" not in reply.answer, reply.answer
+    llm.script("I can't look up the news offline.")
+    reply = await agent.ask("what's the latest news", "c-honest", profile="default")
+    assert reply.retries == 0 and reply.answer == "I can't look up the news offline."  # no number: no request
+
+
+async def test_a_module_that_is_not_installed_is_repaired(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """pandas is not installed where blocks run: the import is a broken block (told to the model), not a
+    refusal of code it can't check."""
+    agent = make_agent()
+    llm.script(code("import pandas as pd\nprint(pd.read_csv('b.csv')['amount'].sum())"),
+               code("import csv\nprint(sum(float(r['amount']) for r in csv.DictReader(open('b.csv'))))"))
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-pandas")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "b.csv").write_text("item,amount\na,2.5\nb,4\n")
+    reply = await agent.ask("what is the total of the amount column in b.csv", "c-pandas", profile="default")
+    assert [b.decision for b in reply.code_blocks] == ["invalid", "allow"], reply.code_blocks
+    assert "pandas" in reply.code_blocks[0].reason and "6.5" in reply.answer, reply.answer
+    assert "pandas" in json.dumps(llm.requests[1])  # the model was told why
 
 
 async def test_a_policy_refusal_is_said_and_never_retried(make_agent, llm: ScriptedLLM) -> None:

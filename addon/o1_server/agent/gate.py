@@ -12,8 +12,10 @@ may ask the model to repair it. docs/architecture.md shows where the gate sits i
 from __future__ import annotations
 
 import ast
+import importlib.util
 import logging
 import re
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +38,8 @@ _LOGGER = logging.getLogger(__name__)
 MAX_BLOCK_BYTES = policy.MAX_CODE_CHARS
 """Longest code block, in bytes of UTF-8, that may run at all: longer ones cannot be checked, and the sandbox
 passes a block as one argument, which Linux caps at 128 KiB (``MAX_ARG_STRLEN``)."""
+BOX_MODULES = frozenset({"o1_ha"})
+"""Modules a block can import that the server's own path does not hold (the box adds the o1 helpers)."""
 NO_DECISION = "no decision was made for this block"
 NOT_RUN = "the block never reached the sandbox"
 CONFIRMED = "confirmed by the user"
@@ -270,7 +274,7 @@ def code_error(language: str, code: str) -> str | None:
             return None
         if undefined:
             return _short(f"line {undefined[0].lineno}: name {undefined[0].message_args[0]!r} is not defined")
-        return None
+        return _missing_module(tree)
     if language == "shell":
         if all(not line.strip() or line.lstrip().startswith("#") for line in code.splitlines()):
             return None
@@ -285,6 +289,27 @@ def code_error(language: str, code: str) -> str | None:
             return _short(f"line {text[:position].count(chr(10)) + 1}: {err.message}")
         except Exception:  # noqa: BLE001 - not implemented by bashlex, or over its budget: the classifier's call
             return None
+    return None
+
+
+def _missing_module(tree: ast.AST) -> str | None:
+    """The first ``import`` of a module that is not installed where blocks run (the box runs the server's own
+    Python: ``pandas`` there is ModuleNotFoundError), as a line saying so; None when every one is there."""
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        for name in names:
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top in BOX_MODULES:
+                continue
+            try:
+                found = importlib.util.find_spec(top) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                line = getattr(node, "lineno", 1)
+                return f"line {line}: no module named {top!r} is installed (use the standard library)"
     return None
 
 

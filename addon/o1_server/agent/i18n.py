@@ -31,7 +31,7 @@ LANGUAGES = ("en", "de", "fr", "es", "nl", "it")
 """The languages o1 speaks (ISO 639-1); English is the source and the fallback."""
 DEFAULT = "en"
 _FOLDER = Path(__file__).with_name("translations")
-ANSWER_IN = "Answer in {language}; the printed sentence must be {language}."
+ANSWER_IN = "Write the code as always; the sentence it prints must be in {language}."
 """What the model is told, after the user's text, when the turn's language is not English."""
 _CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("o1_language", default=DEFAULT)
 

@@ -24,12 +24,11 @@ costs one LLM request and one block: the default model's whole turn took a media
 on the benchmark's loaded 2-CPU machine (benchmarks/README.md). With less left the deadline would cut most
 repairs off ("That took too long"), and the failure's own sentence is the better answer."""
 NUDGE = "It printed nothing. Print the answer."
-"""The one repair request of a turn whose block ran, printed nothing and changed nothing for a question."""
-_QUESTION = re.compile(
-    r"\?|^\W*(what|which|who|whom|whose|when|where|why|how|is|are|am|was|were|do|does|did|can|could|will|"
-    r"would|should|shall|has|have|had|tell|show|list|count|give|find|name)\b",
-    re.I,
-)
+"""The one repair request of a turn whose block ran, printed nothing and changed nothing."""
+COMPUTE = "Do not answer from memory: write one ```python block that computes and prints the answer."
+"""The one request of a turn whose model stated a number without running code (a profile that answers from the
+output): a number no code printed and the question did not hold is a guess."""
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own, not the 1 of "o1" or "mp3"
 
 
 def repair_request(attempt: list[CodeBlock], text: str, nudged: bool, changed: Callable[[], bool]) -> str | None:
@@ -39,7 +38,8 @@ def repair_request(attempt: list[CodeBlock], text: str, nudged: bool, changed: C
     Repaired: an ``invalid`` block ("Your code failed: line 2: name 'foo' is not defined. Write one corrected
     ```python block that prints the answer."), a block that ran and exited non-zero with an error (the error's
     last line), and, once per turn (``nudged``: already sent), a block that ran, printed nothing and
-    ``changed()`` nothing for a question (``text``, the user's message): :data:`NUDGE`. Never repaired: a
+    ``changed()`` nothing (in the folder or the home), whatever the user's message (``text``) was: a silent
+    block answers nothing, and the message may be in any language: :data:`NUDGE`. Never repaired: a
     refusal or a confirmation (a policy decision), a block killed at its time limit (-9), refused by the
     sandbox (-1), not audited, or a plain non-zero exit with no error printed (``grep`` found nothing).
     """
@@ -54,7 +54,7 @@ def repair_request(attempt: list[CodeBlock], text: str, nudged: bool, changed: C
         error = error_line(last.language, last.output)
         if not error:
             return None
-    elif nudged or last.output.strip() or not asks(text) or changed():
+    elif nudged or last.output.strip() or changed():
         return None
     else:
         return NUDGE
@@ -73,10 +73,17 @@ def error_line(language: str, output: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
-def asks(text: str) -> bool:
-    """Whether the user's message asks for something to be said (a question mark, or an English question or
-    request word first: "what", "how many", "tell me"...), so code that printed nothing did not answer it."""
-    return _QUESTION.search(text) is not None
+def guessed_numbers(said: str, asked: str) -> bool:
+    """Whether the model's own words ``said`` (no code ran) state a number that the user's message ``asked``
+    (number words already digits) does not hold: "Eine Jacke kostet jetzt 50 Franken." for 72 Franken less 40
+    percent. Such a number is a guess: the turn asks for code instead (:data:`COMPUTE`)."""
+    given = {_plain(n) for n in _NUMBER.findall(asked)}
+    return any(_plain(n) not in given for n in _NUMBER.findall(said))
+
+
+def _plain(number: str) -> str:
+    """A number as written, without grouping or decimal signs told apart ("1,5" and "1.5" alike)."""
+    return number.replace(",", ".")
 
 
 def drop_repaired(messages: list[dict[str, Any]], prompt: str, repair: str) -> None:

@@ -22,12 +22,14 @@ from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile
 from .repair import (
+    COMPUTE,
     NUDGE,
     SNAPSHOT_FILES,
     drop_repaired,
     explain_invalid,
     folder_diff,
     folder_state,
+    guessed_numbers,
     may_repair,
     repair_request,
 )
@@ -324,7 +326,17 @@ class Session:
                     gate.drop_unrun()  # a block admitted but never run is recorded as not run
                 explain_invalid(self.backend.messages, blocks[first:])
                 message_or_none = repair()
-                failed = blocks[-1] if message_or_none not in (None, NUDGE) else None
+                if (
+                    message_or_none is None
+                    and from_output
+                    and not repairs
+                    and len(blocks) == first
+                    and guessed_numbers(answer.model_text, message)
+                    and self._may_repair(len(repairs))
+                ):
+                    message_or_none = COMPUTE
+                    answer = self._answer(live=False)  # the guess is not said (nothing was: no code ran)
+                failed = blocks[-1] if message_or_none not in (None, NUDGE, COMPUTE) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
                 message = message_or_none
