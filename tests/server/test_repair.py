@@ -271,3 +271,24 @@ async def test_a_file_written_by_a_failed_attempt_is_reported(make_agent, llm: S
     assert reply.retries == 1 and len(llm.requests) == 2, "the silent fix was nudged although a file changed"
     assert reply.answer == "I created note.txt."
     assert (conversation_dir(tmp_path / "data" / "sandbox", "c-note") / "note.txt").read_text() == "hi"
+
+
+async def test_what_a_file_holds_is_read_not_remembered(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """The model quoted a file of the folder from memory (no code, no number): one request asks for code."""
+    agent = make_agent()
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-file")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "notes.txt").write_text("buy stamps\n")
+    llm.script('The first line of notes.txt is "This is the first line."',
+               code("print('The first line is', open('notes.txt').readline().strip())"))
+    reply = await agent.ask("what is the first line of notes.txt", "c-file", profile="default")
+    assert reply.retries == 1 and reply.answer == "The first line is buy stamps", reply.answer
+
+
+async def test_a_repair_that_repeats_the_failed_code_ends_the_turn(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    broken = code("print(1 / 0)")
+    llm.script(broken, broken, broken)
+    reply = await agent.ask("what is one divided by zero", "c-same", profile="default")
+    assert reply.retries == 1 and len(llm.requests) == 2, "a third request would only repeat the second"
+    assert "division by zero" in reply.answer

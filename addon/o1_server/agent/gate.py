@@ -309,7 +309,9 @@ def _missing_module(tree: ast.AST) -> str | None:
                 found = False
             if not found:
                 line = getattr(node, "lineno", 1)
-                return f"line {line}: no module named {top!r} is installed (use the standard library)"
+                return (
+                    f"line {line}: no module named {top!r} is installed here, and none can be (standard library only)"
+                )
     return None
 
 

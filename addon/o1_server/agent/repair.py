@@ -8,9 +8,10 @@ tells the turn's flow. These messages go to the model, never to the user.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -73,12 +74,24 @@ def error_line(language: str, output: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
-def guessed_numbers(said: str, asked: str) -> bool:
-    """Whether the model's own words ``said`` (no code ran) state a number that the user's message ``asked``
-    (number words already digits) does not hold: "Eine Jacke kostet jetzt 50 Franken." for 72 Franken less 40
-    percent. Such a number is a guess: the turn asks for code instead (:data:`COMPUTE`)."""
+def guessed(said: str, asked: str, files: Iterable[str] = ()) -> bool:
+    """Whether the model's own words ``said`` (no code ran) are a guess the turn should replace by code
+    (:data:`COMPUTE`): they state a number that the user's message ``asked`` (number words already digits) does
+    not hold ("Eine Jacke kostet jetzt 50 Franken." for 72 Franken less 40 percent), or the message or the
+    words name one of the conversation folder's ``files`` (relative paths): what a file holds is read, not
+    remembered."""
     given = {_plain(n) for n in _NUMBER.findall(asked)}
-    return any(_plain(n) not in given for n in _NUMBER.findall(said))
+    if any(_plain(n) not in given for n in _NUMBER.findall(said)):
+        return True
+    names = {n for n in (posixpath.basename(f).lower() for f in files) if "." in n.strip(".") and len(n) >= 4}
+    text = f"{asked} {said}".lower()
+    return any(name and name in text for name in names)
+
+
+def repeats(blocks: list[CodeBlock], first: int) -> bool:
+    """Whether the last request (its blocks from index ``first``) ended on exactly the code of the block
+    before it: a repair that changed nothing."""
+    return len(blocks) > first >= 1 and blocks[-1].code == blocks[first - 1].code
 
 
 def _plain(number: str) -> str:

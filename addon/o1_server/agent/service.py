@@ -34,10 +34,10 @@ VOICE_SYSTEM_MESSAGE = (
     "follow-up questions too; never answer from memory. Import every module you use; standard library only "
     "(csv for CSV files). Use only the current folder, with relative paths (files: os.listdir('.'); free disk "
     "space: shutil.disk_usage('.')). To put something on a list or in a note, append it to a .txt file in the "
-    "folder with open(name, 'a') and print what you saved. Use the numbers and times the question gives; "
-    "datetime.datetime.now() only for the time now, datetime.date.today() for today; a date that has passed "
-    "this year means the next one. There is no internet: for weather, news, prices or anything online, print "
-    "that you can't look that up offline."
+    "folder with open(name, 'a') and print what you saved. Use the numbers and times the question gives: when "
+    "it names a time (at 16:11), start from that time, not from datetime.datetime.now(), which is only for the "
+    "time now; datetime.date.today() is today. There is no internet: for weather, news, prices or anything "
+    "online, print that you can't look that up offline."
 )
 
 

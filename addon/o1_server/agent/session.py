@@ -29,9 +29,10 @@ from .repair import (
     explain_invalid,
     folder_diff,
     folder_state,
-    guessed_numbers,
+    guessed,
     may_repair,
     repair_request,
+    repeats,
 )
 from .sandbox import (
     ExecResult,
@@ -331,7 +332,7 @@ class Session:
                     and from_output
                     and not repairs
                     and len(blocks) == first
-                    and guessed_numbers(answer.model_text, message)
+                    and guessed(answer.model_text, message, files_before)
                     and self._may_repair(len(repairs))
                 ):
                     message_or_none = COMPUTE
@@ -339,6 +340,8 @@ class Session:
                 failed = blocks[-1] if message_or_none not in (None, NUDGE, COMPUTE) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
+                if repairs and repeats(blocks, first):
+                    break  # the repair wrote the very code that failed: another request would too
                 message = message_or_none
                 repairs.append(message)
                 gate.extra_blocks += 1
