@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from o1_server.agent.sandbox import conversation_dir
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -124,3 +126,16 @@ async def test_a_failed_block_says_why(make_agent, llm: ScriptedLLM, tmp_path: P
     llm.script(code("print(1 / 0)"))
     reply = await agent.ask("use a missing module", "c-fail", profile="spoken")
     assert reply.answer == "The code I ran failed: division by zero."
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "internet"), ("de", "Internet"), ("fr", "Internet")])
+async def test_a_profile_without_network_says_it_cannot_look_things_up(make_agent, llm: ScriptedLLM,
+                                                                      language: str, words: str) -> None:
+    """Weather and news need the internet: in a profile that denies it, the model's lookup never runs and the
+    user hears, in their language, that this profile does not let o1 use the internet (not a date, not a guess)."""
+    agent = make_agent()
+    llm.script(code("import urllib.request\nprint(urllib.request.urlopen('https://wttr.in/Paris').read()[:80])"))
+    reply = await agent.ask("what's the weather in Paris", f"c-offline-{language}", profile="safe", language=language)
+    [block] = reply.code_blocks
+    assert block.decision == "deny" and "network" in block.category and block.exit_status is None
+    assert words in reply.answer and not any(ch.isdigit() for ch in reply.answer), reply.answer
