@@ -8,7 +8,6 @@ profile's ``retries_per_turn`` and the turn's time; a refusal or a confirmation 
 from __future__ import annotations
 
 import json
-
 import time
 from pathlib import Path
 
