@@ -291,3 +291,14 @@ async def test_a_repair_that_repeats_the_failed_code_ends_the_turn(make_agent, l
     reply = await agent.ask("what is one divided by zero", "c-same", profile="default")
     assert reply.retries == 1 and len(llm.requests) == 2, "a third request would only repeat the second"
     assert "division by zero" in reply.answer
+
+
+async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent()
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-names")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "shopping.txt").write_text("eggs\n")
+    llm.script(code("print(open('shopping_list.txt').read())"), code("print(open('shopping.txt').read())"))
+    reply = await agent.ask("read my shopping list", "c-names", profile="default")
+    assert reply.retries == 1 and reply.answer == "eggs", reply.answer
+    assert "The folder holds: shopping.txt." in json.dumps(llm.requests[1])

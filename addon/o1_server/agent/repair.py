@@ -29,10 +29,13 @@ NUDGE = "It printed nothing. Print the answer."
 COMPUTE = "Do not answer from memory: write one ```python block that computes and prints the answer."
 """The one request of a turn whose model stated a number without running code (a profile that answers from the
 output): a number no code printed and the question did not hold is a guess."""
+MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own, not the 1 of "o1" or "mp3"
 
 
-def repair_request(attempt: list[CodeBlock], text: str, nudged: bool, changed: Callable[[], bool]) -> str | None:
+def repair_request(
+    attempt: list[CodeBlock], text: str, nudged: bool, changed: Callable[[], bool], files: Iterable[str] = ()
+) -> str | None:
     """The message asking the model to repair ``attempt`` (the blocks of one LLM request, in order), or None
     when its last block stands.
 
@@ -60,9 +63,12 @@ def repair_request(attempt: list[CodeBlock], text: str, nudged: bool, changed: C
     else:
         return NUDGE
     fence = "```" + last.language
-    return (
-        f"Your code failed: {error.rstrip('.')}." + " " + f"Write one corrected {fence} block that prints the answer."
-    )
+    hint = ""
+    if "No such file or directory" in error or "FileNotFoundError" in error:
+        # The model guessed a file name: the folder's own names let it pick the one the user meant.
+        names = sorted(files)[:MAX_NAMED_FILES]
+        hint = f" The folder holds: {', '.join(names)}." if names else " The folder is empty."
+    return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
 
 
 def error_line(language: str, output: str) -> str:
