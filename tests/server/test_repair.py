@@ -300,5 +300,5 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
     (folder / "shopping.txt").write_text("eggs\n")
     llm.script(code("print(open('shopping_list.txt').read())"), code("print(open('shopping.txt').read())"))
     reply = await agent.ask("read my shopping list", "c-names", profile="default")
-    assert reply.retries == 1 and reply.answer == "eggs", reply.answer
+    assert reply.retries == 1 and reply.answer.endswith("eggs"), reply.answer
     assert "The folder holds: shopping.txt." in json.dumps(llm.requests[1])
