@@ -214,6 +214,11 @@ async def test_attack(make_agent, llm: ScriptedLLM, outside: Path, listener, tok
     assert len(records) == 1, records
     [record] = records
     profile_obj = agent.profiles.get(profile)
+    if record["decision"] == "invalid":
+        # Broken before any policy question (here: a module that is not installed): it never runs, in any profile.
+        assert expected == {U} and "antigravity_not_here" in record["reason"], record
+        assert record["exit_status"] is None and _digest(outside) == before and received == []
+        return
     if language not in profile_obj.languages:
         # refused for its language before classification (safe runs Python only)
         assert record["decision"] == "deny" and record["category"] == ["unparseable"], record
