@@ -76,6 +76,8 @@ class Case:
     split: str = "dev"  # "dev" (tuned on) or "test" (reported only); the hand-written cases here are dev
 
 
+# Its own short table, not agent_lang's: this module is also imported in the Home Assistant env
+# (benchmarks/agent_home.py), which has neither Babel nor text2num.
 _WORD_NUMBERS = {
     w: i
     for i, w in enumerate(

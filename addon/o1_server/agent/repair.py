@@ -34,7 +34,11 @@ _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own
 
 
 def repair_request(
-    attempt: list[CodeBlock], text: str, nudged: bool, changed: Callable[[], bool], files: Iterable[str] = ()
+    attempt: list[CodeBlock],
+    text: str,
+    nudged: bool,
+    changed: Callable[[], bool],
+    files: Callable[[], Iterable[str]] = tuple,
 ) -> str | None:
     """The message asking the model to repair ``attempt`` (the blocks of one LLM request, in order), or None
     when its last block stands.
@@ -66,7 +70,7 @@ def repair_request(
     hint = ""
     if "No such file or directory" in error or "FileNotFoundError" in error:
         # The model guessed a file name: the folder's own names let it pick the one the user meant.
-        names = sorted(files)[:MAX_NAMED_FILES]
+        names = sorted(files())[:MAX_NAMED_FILES]  # the folder is read only for this repair
         hint = f" The folder holds: {', '.join(names)}." if names else " The folder is empty."
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
 

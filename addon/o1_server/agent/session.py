@@ -304,7 +304,7 @@ class Session:
 
         def repair() -> str | None:
             changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
-            return repair_request(blocks[first:], text, NUDGE in repairs, changed, folder_state(self.workdir))
+            return repair_request(blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir))
 
         def admit(language: str, code: str) -> bool:
             words.clear()  # a repair reply's words before its block ("Here is the fix:") are not said

@@ -146,12 +146,13 @@ class _Commands:
         self.report.flag("writes_files", f"{name} writes to {_quote(dest)}")
         replaces = name != "ln" or any(a in ("-f", "--force") or re.fullmatch(r"-[a-z]*f[a-z]*", a) for a in args)
         full = dest if dest.startswith("/") else posixpath.join(self.report.sandbox, self.report.resolve(dest))
-        if replaces and HOLE not in dest and os.path.isdir(full):  # into a folder: the files of the same names
+        into_folder = HOLE not in dest and os.path.isdir(full)
+        if replaces and into_folder:  # the files of the same names in that folder are what gets replaced
             for source in operands:
                 inner = posixpath.join(dest, posixpath.basename(source.rstrip("/")))
                 if self.report.may_exist(self.report.resolve(inner)):
                     self.report.touch(inner, "replace", template)
-        self.report.touch(dest, "write" if not replaces or os.path.isdir(full) else "replace", template)
+        self.report.touch(dest, "replace" if replaces and not into_folder else "write", template)
 
     def create(self, name: str, args: list[str]) -> None:
         """mkdir, touch, mktemp, mkfifo."""
