@@ -85,14 +85,16 @@ def profile_title(profile: str) -> str:
 
 
 def subentry_data(user_input: dict[str, Any]) -> dict[str, Any]:
-    """Return a conversation subentry's data: its profile and, when chosen, its HA LLM APIs.
+    """Return a conversation subentry's data: its profile and its HA LLM APIs (a list of API ids).
 
-    No API chosen means the profile's own ``llm_hass_api`` applies.
+    As in core's LLM agents, no API ticked (the field left out or empty) means no API: the agent
+    gets no Home Assistant access, whatever its profile asks for.
     """
-    data: dict[str, Any] = {CONF_PROFILE: user_input[CONF_PROFILE]}
-    if apis := user_input.get(CONF_LLM_HASS_API):
-        data[CONF_LLM_HASS_API] = [apis] if isinstance(apis, str) else list(apis)
-    return data
+    apis = user_input.get(CONF_LLM_HASS_API) or []
+    return {
+        CONF_PROFILE: user_input[CONF_PROFILE],
+        CONF_LLM_HASS_API: [apis] if isinstance(apis, str) else list(apis),
+    }
 
 
 def conversation_subentry(profile: str) -> ConfigSubentryData:
@@ -355,7 +357,7 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
 
         The LLM APIs (``llm_hass_api``, as in core's LLM agents) are the Home Assistant
         tools the agent's code may call through the o1 server (within the profile's
-        access level); left out, the profile's own choice applies.
+        access level); none ticked, the agent has no Home Assistant access.
         """
         options = [
             SelectOptionDict(
@@ -409,7 +411,9 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
                     unique_id=profile,
                 )
             return self.async_abort(reason="already_configured")
-        return self._profile_form("user", choices, None)
+        # As core's LLM agents: a new agent starts with Assist ticked (when HA offers it).
+        assist = [api.id for api in llm.async_get_apis(self.hass) if api.id == llm.LLM_API_ASSIST]
+        return self._profile_form("user", choices, None, assist)
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
@@ -421,6 +425,11 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
         choices = await self._async_profile_choices(current)
         if not isinstance(choices, list):
             return choices
+        if current_apis is None:
+            # An agent made by the config flow follows its profile: show what that profile uses.
+            current_apis = next(
+                (list(c.llm_hass_api) for c in choices if c.name == current), []
+            )
         if user_input is not None:
             profile = user_input[CONF_PROFILE]
             if profile in {choice.name for choice in choices}:

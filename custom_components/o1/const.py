@@ -40,6 +40,8 @@ MIN_SERVER_VERSION: Final = "0.1.0"
 # Repair issue ids (suffixed with the config entry id) and translation keys.
 ISSUE_UNREACHABLE: Final = "server_unreachable"
 ISSUE_INCOMPATIBLE: Final = "incompatible_server"
+# Suffixed with the config entry id and the subentry id of the agent whose profile is gone.
+ISSUE_PROFILE_REMOVED: Final = "profile_removed"
 
 # Fired on HA's bus for each code block the agent wrote (ran, refused, held for confirmation...).
 EVENT_CODE_BLOCK: Final = "o1_code_block"

@@ -29,7 +29,7 @@ from homeassistant.components.conversation.chat_log import (
 from homeassistant.components.conversation.models import AbstractConversationAgent
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, MATCH_ALL
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm, translation
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
@@ -186,7 +186,6 @@ class O1ConversationEntity(
         super().__init__(entry, subentry)
         # HA conversation id -> o1 conversation id, for the rare server that picks its own.
         self._o1_ids: OrderedDict[str, str] = OrderedDict()
-        self._update_features()
 
     @property
     @override
@@ -194,20 +193,23 @@ class O1ConversationEntity(
         """Return the supported languages: any, the LLM decides."""
         return MATCH_ALL
 
-    def _update_features(self) -> None:
-        """Offer CONTROL only when the server lets the profile control the home."""
-        profile = self.server_profile
-        if profile is not None and profile.ha_access == HA_ACCESS_CONTROL:
-            self._attr_supported_features = conversation.ConversationEntityFeature.CONTROL
-        else:
-            self._attr_supported_features = conversation.ConversationEntityFeature(0)
-
-    @callback
+    @property
     @override
-    def _handle_coordinator_update(self) -> None:
-        """Follow the server's profiles (their home access may change)."""
-        self._update_features()
-        super()._handle_coordinator_update()
+    def supported_features(self) -> conversation.ConversationEntityFeature:
+        """Offer CONTROL only when the agent really has tools to control the home.
+
+        That is: the server lets the profile control the home and an HA LLM API this agent uses is
+        registered in Home Assistant (with none, the agent's code has nothing to call).
+        """
+        profile = self.server_profile
+        if (
+            self.hass is not None
+            and profile is not None
+            and profile.ha_access == HA_ACCESS_CONTROL
+            and set(self.llm_hass_api()) & {api.id for api in llm.async_get_apis(self.hass)}
+        ):
+            return conversation.ConversationEntityFeature.CONTROL
+        return conversation.ConversationEntityFeature(0)
 
     @override
     async def async_added_to_hass(self) -> None:
@@ -266,7 +268,11 @@ class O1ConversationEntity(
         )
 
     def llm_hass_api(self) -> list[str]:
-        """The HA LLM APIs this agent uses: its own option, else what the server's profile asks for."""
+        """The HA LLM APIs this agent uses: its own choice (empty: none), else what its profile asks for.
+
+        A subentry without the option (the agent the config flow adds for the server's default
+        profile) follows the server's profile; one saved by the agent's form keeps what was ticked.
+        """
         chosen = self.subentry.data.get(CONF_LLM_HASS_API)
         if chosen is None:
             profile = self.server_profile

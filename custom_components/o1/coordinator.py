@@ -12,6 +12,7 @@ from .client import O1AuthError, O1Client, O1Error, O1ServerInfo
 from .const import DOMAIN, LOGGER, UPDATE_INTERVAL
 from .issues import (
     async_check_compatible,
+    async_check_profiles,
     async_server_reachable,
     async_server_unreachable,
     incompatible_placeholders,
@@ -27,7 +28,8 @@ class O1Coordinator(DataUpdateCoordinator[O1ServerInfo]):
     Its data is the server's info (version and profiles). When the server cannot be
     reached, or speaks another API version, the update fails: the agents become
     unavailable and, after a while, a repair issue tells the user. A rejected
-    token starts a re-authentication.
+    token starts a re-authentication. An agent whose profile the server no longer
+    offers gets a fixable repair issue (remove the agent).
     """
 
     config_entry: O1ConfigEntry
@@ -71,4 +73,5 @@ class O1Coordinator(DataUpdateCoordinator[O1ServerInfo]):
                     self.config_entry, info.version, info.api_version
                 ),
             )
+        async_check_profiles(self.hass, self.config_entry, info.profile_names())
         return info

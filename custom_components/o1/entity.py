@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import override
+
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
@@ -15,7 +17,7 @@ from .coordinator import O1Coordinator
 class O1Entity(CoordinatorEntity[O1Coordinator]):
     """An entity bound to one profile (config subentry) of an o1 server.
 
-    It is available while the coordinator reaches a compatible server.
+    It is available while the coordinator reaches a compatible server that offers its profile.
     """
 
     _attr_has_entity_name = True
@@ -37,6 +39,12 @@ class O1Entity(CoordinatorEntity[O1Coordinator]):
             entry_type=DeviceEntryType.SERVICE,
             configuration_url=entry.runtime_data.client.url,
         )
+
+    @property
+    @override
+    def available(self) -> bool:
+        """Return whether the server is reached, compatible and still offers the entity's profile."""
+        return super().available and self.server_profile is not None
 
     @property
     def client(self) -> O1Client:

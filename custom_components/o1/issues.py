@@ -1,15 +1,16 @@
-"""Repair issues of the o1 integration: an unreachable server, an incompatible server.
+"""Repair issues of the o1 integration: an unreachable server, an incompatible server, a gone profile.
 
-Both are per config entry (the issue id ends with the entry id), not fixable by a
-flow (the user starts or upgrades the o1 add-on), and deleted as soon as the
-server is fine again, when the entry is unloaded and when it is removed.
+The first two are per config entry (the issue id ends with the entry id), not fixable by a
+flow (the user starts or upgrades the o1 add-on). The third is per conversation subentry whose
+profile the server no longer offers, fixable (repairs.py: remove the agent and its device). All are
+deleted as soon as the server is fine again, when the entry is unloaded and when it is removed.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntry, ConfigSubentry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.util import dt as dt_util
@@ -17,8 +18,11 @@ from homeassistant.util.hass_dict import HassKey
 
 from .const import (
     DOMAIN,
+    CONF_PROFILE,
     ISSUE_INCOMPATIBLE,
+    ISSUE_PROFILE_REMOVED,
     ISSUE_UNREACHABLE,
+    SUBENTRY_CONVERSATION,
     MIN_SERVER_VERSION,
     SUPPORTED_API_VERSION,
     UNREACHABLE_ISSUE_AFTER,
@@ -119,9 +123,50 @@ def version_at_least(version: str, minimum: str) -> bool:
     return mine + [0] * (width - len(mine)) >= wanted + [0] * (width - len(wanted))
 
 
+def profile_issue_id(entry: ConfigEntry, subentry: ConfigSubentry) -> str:
+    """Return the id of the issue of an agent whose profile the server no longer offers."""
+    return f"{ISSUE_PROFILE_REMOVED}_{entry.entry_id}_{subentry.subentry_id}"
+
+
+@callback
+def async_check_profiles(hass: HomeAssistant, entry: ConfigEntry, profiles: list[str]) -> None:
+    """Raise the fixable issue of each agent whose profile is not among `profiles`; delete the others'.
+
+    The agent is not removed by itself: a profile can vanish because its file on the server has an
+    error, and removing the agent would lose its settings and the entity id pipelines use.
+    """
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type != SUBENTRY_CONVERSATION:
+            continue
+        issue = profile_issue_id(entry, subentry)
+        profile = str(subentry.data[CONF_PROFILE])
+        if profile in profiles:
+            ir.async_delete_issue(hass, DOMAIN, issue)
+            continue
+        ir.async_create_issue(
+            hass,
+            DOMAIN,
+            issue,
+            is_fixable=True,
+            is_persistent=False,
+            severity=ir.IssueSeverity.WARNING,
+            translation_key=ISSUE_PROFILE_REMOVED,
+            translation_placeholders={
+                "title": entry.title,
+                "profile": profile,
+                "agent": subentry.title,
+            },
+            data={"entry_id": entry.entry_id, "subentry_id": subentry.subentry_id},
+        )
+
+
 @callback
 def async_delete_issues(hass: HomeAssistant, entry: ConfigEntry) -> None:
-    """Delete every issue of a config entry and forget its outage."""
+    """Delete every issue of a config entry (those of its agents too) and forget its outage."""
     hass.data.setdefault(UNREACHABLE_SINCE, {}).pop(entry.entry_id, None)
     for kind in (ISSUE_UNREACHABLE, ISSUE_INCOMPATIBLE):
         ir.async_delete_issue(hass, DOMAIN, issue_id(kind, entry))
+    prefix = f"{ISSUE_PROFILE_REMOVED}_{entry.entry_id}_"
+    for domain, issue in list(ir.async_get(hass).issues):
+        if domain == DOMAIN and issue.startswith(prefix):
+            ir.async_delete_issue(hass, DOMAIN, issue)

@@ -38,6 +38,8 @@ DEFAULT_INFO: dict[str, Any] = {
             "description": "",
             "ha_access": "control",
             "languages": ["python"],
+            # What the real server sends for a profile that does not choose (its default).
+            "llm_hass_api": ["assist"],
         },
     ],
 }

@@ -17,6 +17,12 @@ from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 from .stub_server import TOKEN, Failure, StubO1Server
 
 
+def _suggested_apis(result: dict) -> object:
+    """Return the LLM APIs a subentry form shows ticked (its suggested value)."""
+    key = next(k for k in result["data_schema"].schema if k == CONF_LLM_HASS_API)
+    return (key.description or {}).get("suggested_value")
+
+
 async def _start_user_flow(hass: HomeAssistant) -> str:
     """Start the user step and return the flow id (checks the form)."""
     result = await hass.config_entries.flow.async_init(
@@ -483,6 +489,8 @@ async def test_subentry_reconfigure(
     assert [option["value"] for option in options] == ["default", "coder"]
     assert options[0]["label"] == "default: Answers questions, runs safe code"
     assert options[1]["label"] == "coder"
+    # The agent the config flow made follows its profile: the form shows the profile's APIs (none here).
+    assert _suggested_apis(result) == []
 
     result = await hass.config_entries.subentries.async_configure(
         result["flow_id"], {CONF_PROFILE: "coder"}
@@ -491,7 +499,8 @@ async def test_subentry_reconfigure(
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
     subentry = entry.subentries[subentry.subentry_id]
-    assert subentry.data == {CONF_PROFILE: "coder"}
+    # Saved by the form: nothing ticked is no API (the profile's choice no longer applies).
+    assert subentry.data == {CONF_PROFILE: "coder", CONF_LLM_HASS_API: []}
     assert subentry.title == "o1 coder"
     assert subentry.unique_id == "coder"
 

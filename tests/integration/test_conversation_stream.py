@@ -21,7 +21,13 @@ from custom_components.o1.conversation import (
 )
 from homeassistant.components import conversation
 from homeassistant.components.conversation import ConversationEntityFeature
-from homeassistant.const import ATTR_SUPPORTED_FEATURES, CONF_TOKEN, CONF_URL, STATE_UNAVAILABLE
+from homeassistant.const import (
+    ATTR_SUPPORTED_FEATURES,
+    CONF_LLM_HASS_API,
+    CONF_TOKEN,
+    CONF_URL,
+    STATE_UNAVAILABLE,
+)
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session, intent
 
@@ -286,13 +292,17 @@ async def test_agent_turns_unavailable_when_the_server_goes(
 async def test_control_feature_follows_the_profiles_home_access(
     hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
 ) -> None:
-    """CONTROL is offered only by agents whose profile may control the home, and follows the server."""
+    """CONTROL only when the agent really has tools: its profile may control the home and an HA LLM
+    API is in effect (the agent's own choice, else its profile's); it follows the server."""
+    no_api = conversation_subentry("power")
+    no_api["data"] = {**no_api["data"], CONF_LLM_HASS_API: []}  # every API unticked in the agent's form
+    o1_server.info["profiles"].append({"name": "power", "ha_access": "control", "llm_hass_api": ["assist"]})
     entry = MockConfigEntry(
         domain=DOMAIN,
         title=entry_title(o1_server.url),
         unique_id=o1_server.url,
         data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN},
-        subentries_data=[conversation_subentry("default"), conversation_subentry("coder")],
+        subentries_data=[conversation_subentry("default"), conversation_subentry("coder"), no_api],
     )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
@@ -303,10 +313,19 @@ async def test_control_feature_follows_the_profiles_home_access(
         return hass.states.get(entity_id).attributes[ATTR_SUPPORTED_FEATURES]
 
     assert features("conversation.o1_default") == 0  # ha_access: read
-    assert features("conversation.o1_coder") == ConversationEntityFeature.CONTROL
+    assert features("conversation.o1_coder") == ConversationEntityFeature.CONTROL  # control, Assist
+    assert features("conversation.o1_power") == 0  # control, but no API: nothing to control with
 
+    # A profile that may control the home but asks for no API (or one HA does not have) has no tools.
     o1_server.info["profiles"][0]["ha_access"] = "control"
-    o1_server.info["profiles"][1]["ha_access"] = "none"
+    o1_server.info["profiles"][1]["llm_hass_api"] = ["no_such_api"]
+    await entry.runtime_data.coordinator.async_refresh()
+    await hass.async_block_till_done()
+    assert features("conversation.o1_default") == 0
+    assert features("conversation.o1_coder") == 0
+
+    o1_server.info["profiles"][0]["llm_hass_api"] = ["assist"]
+    o1_server.info["profiles"][1] = {"name": "coder", "ha_access": "none", "llm_hass_api": ["assist"]}
     await entry.runtime_data.coordinator.async_refresh()
     await hass.async_block_till_done()
     assert features("conversation.o1_default") == ConversationEntityFeature.CONTROL

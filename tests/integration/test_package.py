@@ -45,6 +45,8 @@ def test_manifest_and_hacs() -> None:
     assert manifest == {
         "domain": "o1",
         "name": "o1",
+        # As core's LLM agents: set up after the Assist pipeline and intents when those are loaded.
+        "after_dependencies": ["assist_pipeline", "intent"],
         "codeowners": manifest["codeowners"],
         "config_flow": True,
         "dependencies": ["conversation"],
@@ -64,6 +66,19 @@ def test_manifest_and_hacs() -> None:
     assert list(manifest)[2:] == sorted(list(manifest)[2:])
     hacs = json.loads((REPO / "hacs.json").read_text())
     assert hacs == {"name": "o1", "homeassistant": "2026.10.0", "render_readme": True}
+    # The add-on asks the Supervisor for the same minimum Home Assistant the integration needs.
+    addon = yaml.safe_load((REPO / "addon" / "config.yaml").read_text())
+    assert addon["homeassistant"] == hacs["homeassistant"]
+
+
+def test_manifest_dependencies_are_core_integrations() -> None:
+    """Every (after_)dependency of manifest.json is an integration of the installed Home Assistant."""
+    import homeassistant.components as components
+
+    manifest = json.loads((PACKAGE / "manifest.json").read_text())
+    core = Path(components.__file__).parent
+    for domain in manifest["dependencies"] + manifest["after_dependencies"]:
+        assert (core / domain / "manifest.json").is_file(), domain
 
 
 QUALITY_RULES = {

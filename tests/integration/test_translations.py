@@ -32,6 +32,8 @@ MODULES = {path.stem: ast.parse(path.read_text(), str(path)) for path in PACKAGE
 # Aborts HA's config flow helpers raise by themselves.
 IMPLICIT_ABORTS = {
     "_abort_if_unique_id_configured": "already_configured",
+    # Another flow of the same server is open (the add-on's discovery card): raise_on_progress.
+    "async_set_unique_id": "already_in_progress",
 }
 UPDATE_AND_ABORT = {"reauth": "reauth_successful", "reconfigure": "reconfigure_successful"}
 
@@ -210,10 +212,14 @@ def test_exceptions_are_translated_and_used() -> None:
 
 
 def test_issues_are_translated_and_used() -> None:
-    """Every repair issue has a title and a description, with the placeholders the code gives."""
+    """Every repair issue has a title and a description (or a fix flow's), with the placeholders the code gives.
+
+    A fixable issue's fix flow (repairs.py) has its confirm step and the abort reasons it returns.
+    """
     issues = strings()["issues"]
     assert set(issues) == _translation_keys("issues")
     given: dict[str, set[str]] = {}
+    fixable: set[str] = set()
     for call in _calls(MODULES["issues"]):
         if _func_name(call) == "async_create_issue":
             (key,) = _values(_keyword(call, "translation_key"))
@@ -224,9 +230,28 @@ def test_issues_are_translated_and_used() -> None:
                 )
             assert isinstance(placeholders, ast.Dict)
             given[key] = {k.value for k in placeholders.keys if isinstance(k, ast.Constant)}
+            if ast.literal_eval(_keyword(call, "is_fixable")):
+                fixable.add(key)
+    repairs = MODULES["repairs"]
+    fix_aborts = set().union(
+        *(_values(_keyword(c, "reason")) for c in _calls(repairs) if _func_name(c) == "async_abort")
+    )
+    fix_steps = set().union(
+        *(_values(_keyword(c, "step_id")) for c in _calls(repairs) if _func_name(c) == "async_show_form")
+    )
     for key, issue in issues.items():
-        assert issue["title"] and issue["description"]
-        assert _placeholders(issue["title"]) | _placeholders(issue["description"]) <= given[key], key
+        assert issue["title"], key
+        # hassfest: a description or a fix flow, not both.
+        assert ("fix_flow" in issue) == (key in fixable) != ("description" in issue), key
+        texts = [issue["title"]]
+        if key in fixable:
+            flow = issue["fix_flow"]
+            assert set(flow["step"]) == fix_steps and set(flow["abort"]) == fix_aborts, key
+            texts += [text for step in flow["step"].values() for text in step.values()]
+        else:
+            texts.append(issue["description"])
+        for text in texts:
+            assert _placeholders(text) <= given[key], key
 
 
 def test_logbook_lines_are_translated_and_used() -> None:

@@ -23,7 +23,13 @@ from ..tts import TextToSpeech
 
 ASR_PROGRAM = "o1 faster-whisper"
 TTS_PROGRAM = "o1 piper"
-HANDLE_PROGRAM = "o1"
+# Home Assistant's wyoming integration names its conversation agent after the handle program: the agent
+# picker shows it beside the o1 integration's agents ("o1 default", "o1 home"...), which have the home context.
+HANDLE_PROGRAM = "o1 (Wyoming, no home access)"
+HANDLE_DESCRIPTION = (
+    "o1 agent over Wyoming: the server's default profile, answering by writing and running code with Open "
+    "Interpreter, without Home Assistant's entities or areas (the o1 integration's agents have them)"
+)
 
 
 def _package_version(name: str) -> str | None:
@@ -88,14 +94,14 @@ def build_info(
     o1_attribution = Attribution(name="Open Interpreter", url="https://github.com/OpenInterpreter/open-interpreter")
     handle = HandleProgram(
         name=HANDLE_PROGRAM,
-        description="o1 agent: answers by writing and running code with Open Interpreter",
+        description=HANDLE_DESCRIPTION,
         attribution=o1_attribution,
         installed=True,
         version=version,
         models=[
             HandleModel(
                 name=HANDLE_PROGRAM,
-                description="o1 agent",
+                description=HANDLE_DESCRIPTION,
                 attribution=o1_attribution,
                 installed=True,
                 version=version,
