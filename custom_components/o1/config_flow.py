@@ -90,10 +90,9 @@ def subentry_data(user_input: dict[str, Any]) -> dict[str, Any]:
     As in core's LLM agents, no API ticked (the field left out or empty) means no API: the agent
     gets no Home Assistant access, whatever its profile asks for.
     """
-    apis = user_input.get(CONF_LLM_HASS_API) or []
     return {
         CONF_PROFILE: user_input[CONF_PROFILE],
-        CONF_LLM_HASS_API: [apis] if isinstance(apis, str) else list(apis),
+        CONF_LLM_HASS_API: list(user_input.get(CONF_LLM_HASS_API) or []),
     }
 
 

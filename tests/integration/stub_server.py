@@ -126,7 +126,8 @@ class StubO1Server:
     reply: Callable[[dict[str, Any]], dict[str, Any]] = default_reply
     # (request, reply) -> the lines of the streamed answer: dicts (events), bytes (raw) or StreamActions.
     stream: Callable[[dict[str, Any], dict[str, Any]], list[Any]] = default_stream
-    # Endpoint ("health", "info", "conversation", "stream", "delete", "get") -> failure to serve instead.
+    # Endpoint ("health", "info", "conversation", "stream", "delete", "get", "tool_result") -> failure to
+    # serve instead.
     # "conversation" applies to the streaming endpoint too, unless "stream" is set.
     failures: dict[str, Failure] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
@@ -135,6 +136,10 @@ class StubO1Server:
     # Lines actually written by the streaming endpoint, and the gate StreamAction.GATE waits for.
     streamed: list[Any] = field(default_factory=list)
     gate: asyncio.Event = field(default_factory=asyncio.Event)
+    # POST /api/turns/{turn}/tool_results/{call}: the answers received, by (turn, call); a call id in
+    # `gone_calls` is answered 404 (the server no longer waits for it).
+    tool_results: dict[tuple[str, str], Any] = field(default_factory=dict)
+    gone_calls: set[str] = field(default_factory=set)
     _runner: web.AppRunner | None = None
     _release: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -160,6 +165,7 @@ class StubO1Server:
         app.router.add_post("/api/conversation/stream", self._converse_stream)
         app.router.add_delete("/api/conversation/{conversation_id}", self._delete)
         app.router.add_get("/api/conversation/{conversation_id}", self._get)
+        app.router.add_post("/api/turns/{turn_id}/tool_results/{call_id}", self._tool_result)
         self._release = asyncio.Event()
         self._runner = web.AppRunner(app, shutdown_timeout=1)
         await self._runner.setup()
@@ -280,6 +286,21 @@ class StubO1Server:
             self.streamed.append(item)
         await response.write_eof()
         return response
+
+    async def _tool_result(self, request: web.Request) -> web.Response:
+        """Serve POST /api/turns/{turn_id}/tool_results/{call_id} (the result of a relayed tool call)."""
+        await self._record(request)
+        if not self._authorised(request):
+            return self._unauthorised()
+        call_id = request.match_info["call_id"]
+        if (failure := await self._failure("tool_result")) is not None:
+            return failure
+        if call_id in self.gone_calls:
+            return web.json_response(
+                {"error": "not_found", "message": "No such tool call."}, status=404
+            )
+        self.tool_results[(request.match_info["turn_id"], call_id)] = self.requests[-1].json
+        return web.Response(status=204)
 
     async def _delete(self, request: web.Request) -> web.Response:
         """Serve DELETE /api/conversation/{id}."""

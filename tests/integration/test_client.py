@@ -13,6 +13,7 @@ from custom_components.o1.client import (
     O1ConnectionError,
     O1ResponseError,
     O1TimeoutError,
+    O1ToolCallEvent,
     normalize_url,
 )
 from homeassistant.core import HomeAssistant
@@ -172,3 +173,22 @@ async def test_health_of_something_else(
     o1_server.failures["health"] = Failure(status=200, body=["ok"])
     with pytest.raises(O1ConnectionError):
         await O1Client(session, o1_server.url, TOKEN).async_get_health()
+
+
+async def test_tool_result_posted_gone_and_failed(
+    session: aiohttp.ClientSession, o1_server: StubO1Server
+) -> None:
+    """A tool call's result is posted to its turn; 404 is "no longer waited for"; other errors raise."""
+    client = O1Client(session, o1_server.url, TOKEN)
+    call = O1ToolCallEvent("turn-1", "call-1", "o1.get_states", {})
+    assert await client.async_send_tool_result(call, {"result": [1]}) is True
+    assert o1_server.tool_results == {("turn-1", "call-1"): {"result": [1]}}
+
+    o1_server.gone_calls.add("call-2")
+    gone = O1ToolCallEvent("turn-1", "call-2", "o1.get_states", {})
+    assert await client.async_send_tool_result(gone, {"result": []}) is False
+
+    o1_server.failures["tool_result"] = Failure(status=500, body={"error": "boom", "message": "Boom."})
+    with pytest.raises(O1ResponseError) as err:
+        await client.async_send_tool_result(call, {"result": []})
+    assert (err.value.code, err.value.status) == ("boom", 500)

@@ -10,8 +10,10 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.o1.const import CONF_PROFILE, DOMAIN, SUBENTRY_CONVERSATION
 from homeassistant.config_entries import SOURCE_HASSIO, SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_LLM_HASS_API, CONF_TOKEN, CONF_URL
-from homeassistant.core import HomeAssistant
+from homeassistant.components import conversation
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import translation
 from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 
 from .stub_server import TOKEN, Failure, StubO1Server
@@ -673,3 +675,57 @@ async def test_hassio_discovery_with_bad_info(
     )
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "invalid_discovery_info"
+
+
+async def test_user_flow_while_the_discovery_card_is_pending(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """Adding the add-on's server by hand while its discovery card waits aborts, in the user's words."""
+    discovered = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": SOURCE_HASSIO}, data=_discovery(o1_server.url)
+    )
+    assert discovered["step_id"] == "hassio_confirm"
+    flow_id = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_in_progress"
+    # What the frontend shows for the abort: HA's own translation lookup, in English and in German.
+    for language, words in (("en", "already being set up"), ("de", "bereits eingerichtet")):
+        shown = await translation.async_get_translations(hass, language, "config", {DOMAIN})
+        assert words in shown[f"component.{DOMAIN}.config.abort.already_in_progress"], language
+    # The discovery card is still there and still works.
+    result = await hass.config_entries.flow.async_configure(discovered["flow_id"], {})
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+async def test_subentry_with_every_api_unticked_has_no_api(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """A new agent starts with Assist ticked; unticking it gives the agent no HA LLM API at all."""
+    result = await hass.config_entries.subentries.async_init(
+        (init_integration.entry_id, SUBENTRY_CONVERSATION), context={"source": SOURCE_USER}
+    )
+    assert _suggested_apis(result) == ["assist"]
+    # The frontend leaves an emptied multi-select out of the submitted data.
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_PROFILE: "coder"}
+    )
+    await hass.async_block_till_done()
+    assert result["data"] == {CONF_PROFILE: "coder", CONF_LLM_HASS_API: []}
+    # The coder profile asks for Assist, but the agent's own choice wins: its turns carry no home context.
+    await conversation.async_converse(
+        hass, "turn on the light", None, Context(), language="en", agent_id="conversation.o1_coder"
+    )
+    (request,) = o1_server.requests_to("POST", "/api/conversation/stream")
+    assert request.json["profile"] == "coder" and "home" not in request.json
+
+    # Reconfigured, the form shows the saved choice (none), not the profile's.
+    subentry = next(s for s in init_integration.subentries.values() if s.unique_id == "coder")
+    result = await init_integration.start_subentry_reconfigure_flow(hass, subentry.subentry_id)
+    assert _suggested_apis(result) == []
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {CONF_PROFILE: "coder", CONF_LLM_HASS_API: ["assist"]}
+    )
+    assert init_integration.subentries[subentry.subentry_id].data[CONF_LLM_HASS_API] == ["assist"]
