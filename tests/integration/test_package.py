@@ -149,3 +149,17 @@ def test_strict_typing_is_checked_by_make_test() -> None:
     script = (REPO / "script" / "test").read_text()
     assert re.search(r"mypy\" --strict .*custom_components/o1", script)
     assert 'if [ "$which" = all ] || [ "$which" = typing ]' in script
+
+
+def test_changelog_tops_with_the_released_version() -> None:
+    """CHANGELOG.md (Keep a Changelog): Unreleased, then the version of the add-on and the integration."""
+    changelog = (REPO / "CHANGELOG.md").read_text()
+    versions = re.findall(r"^## \[([^\]]+)\]", changelog, re.M)
+    manifest = json.loads((PACKAGE / "manifest.json").read_text())
+    addon = yaml.safe_load((REPO / "addon" / "config.yaml").read_text())
+    assert versions[:2] == ["Unreleased", addon["version"]]
+    assert manifest["version"] == addon["version"]
+    # Each version heading has its link at the bottom, and a date.
+    for version in versions:
+        assert re.search(rf"^\[{re.escape(version)}\]: https://", changelog, re.M), version
+    assert re.search(rf"^## \[{re.escape(addon['version'])}\] - \d{{4}}-\d{{2}}-\d{{2}}$", changelog, re.M)
