@@ -79,7 +79,8 @@ def _span(word: str, now: datetime) -> tuple[datetime, datetime] | None:
         return spans[word]
     if match := _AGO.fullmatch(word):
         count = 1 if match[1] in ("a", "an", "one") else int(match[1])
-        return now - timedelta(seconds=count * _UNITS[match[2]]), now
+        # elapsed time, in UTC: arithmetic on a zone's datetimes is wall-clock time (wrong across DST)
+        return (now.astimezone(UTC) - timedelta(seconds=count * _UNITS[match[2]])).astimezone(now.tzinfo), now
     return None
 
 
@@ -113,14 +114,14 @@ def period(start: Any, end: Any, zone: tzinfo, now: datetime, max_days: int = MA
         finish = span[1] if span is not None else now
     else:
         finish = _moment(end, zone, now, 1) or now
-    finish = min(finish, now)
-    if begin is None:
-        begin = finish - DEFAULT_SPAN
+    # In UTC from here: arithmetic on one zone's datetimes is wall-clock time (an hour off across DST).
+    finish = min(finish, now).astimezone(UTC)
+    begin = finish - DEFAULT_SPAN if begin is None else begin.astimezone(UTC)
     if begin >= finish:
         raise HomeError("invalid", "The start of that period is not before its end (or it is in the future).")
     if finish - begin > timedelta(days=max_days):
         raise HomeError("invalid", f"I can look at most {max_days} days back at once. Ask for a shorter period.")
-    return begin.astimezone(UTC), finish.astimezone(UTC)
+    return begin, finish
 
 
 class HistoryOps:
