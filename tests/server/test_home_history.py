@@ -121,18 +121,18 @@ async def turn(api: str, text: str, cid: str, recorder: FakeRecorder) -> str:
     body = {"text": text, "conversation_id": cid, "profile": "past", "home": {"entities": ENTITIES}}
     headers = {"Authorization": f"Bearer {TOKEN}"}
     outputs = []
-    async with aiohttp.ClientSession() as http:
-        async with http.post(f"{api}/api/conversation/stream", json=body, headers=headers) as r:
-            assert r.status == 200, await r.text()
-            async for line in r.content:
-                event = json.loads(line) if line.strip() else {}
-                if event.get("type") == "tool_call":
-                    result = {"result": recorder.run(event["name"], event["args"])}
-                    url = f"{api}/api/turns/{event['turn_id']}/tool_results/{event['id']}"
-                    async with http.post(url, json=result, headers=headers) as answer:
-                        assert answer.status == 204
-                elif event.get("type") == "code":
-                    outputs.append(event["block"]["output"] or json.dumps(event["block"]))
+    async with (aiohttp.ClientSession() as http,
+                http.post(f"{api}/api/conversation/stream", json=body, headers=headers) as r):
+        assert r.status == 200, await r.text()
+        async for line in r.content:
+            event = json.loads(line) if line.strip() else {}
+            if event.get("type") == "tool_call":
+                result = {"result": recorder.run(event["name"], event["args"])}
+                url = f"{api}/api/turns/{event['turn_id']}/tool_results/{event['id']}"
+                async with http.post(url, json=result, headers=headers) as answer:
+                    assert answer.status == 204
+            elif event.get("type") == "code":
+                outputs.append(event["block"]["output"] or json.dumps(event["block"]))
     assert len(outputs) == 1, outputs
     return outputs[0]
 
