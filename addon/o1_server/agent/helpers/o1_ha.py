@@ -175,3 +175,238 @@ def tool(*name_and_args: Any, **args: Any) -> Any:
     else:
         name = args.pop("name", None)
     return _call("tool", name=name, args=args)
+
+
+# ---------------------------------------------------------------- the home's past: history, statistics, logbook
+# Periods: ``start``/``end`` are words ("today", "yesterday", "this week", "last week", "this month",
+# "last 3 hours", "2 days ago"), ISO text ("2026-03-02T08:00"; without an offset it is the home's wall clock)
+# or datetime/date objects; no start means the 24 hours before the end, no end means now (or the end of the
+# start's word: "yesterday" ends at midnight). At most 31 days of history or logbook per call (366 days of
+# statistics); a longer period or too many rows is a ValueError saying what to ask instead.
+_INACTIVE = frozenset(
+    {"off", "unavailable", "unknown", "closed", "locked", "idle", "standby", "not_home", "paused", "docked", "none", ""}
+)
+_ACTIVE_ACTIONS = frozenset({"heating", "cooling", "drying", "preheating", "defrosting", "fan"})
+_ON_WORDS = frozenset({"on", "open", "opened", "detected", "motion", "occupied", "wet", "home", "unlocked"})
+_OFF_WORDS = frozenset({"off", "closed", "clear", "dry", "away", "locked"})
+
+
+def _time(value: Any) -> Any:
+    """A period's end as the broker takes it: datetime and date objects as ISO text, a timedelta as "N minutes
+    ago"; text (and anything else, which the broker refuses) as it is."""
+    import datetime as _dt
+
+    if isinstance(value, (_dt.datetime, _dt.date)):
+        return value.isoformat()
+    if isinstance(value, _dt.timedelta):
+        return f"{max(1, round(value.total_seconds() / 60))} minutes ago"
+    return value
+
+
+def _local(text: Any) -> Any:
+    import datetime as _dt
+
+    return _dt.datetime.fromisoformat(text) if isinstance(text, str) else None
+
+
+def _said(moment: Any, today: Any) -> str:
+    """'08:15 today', '21:40 yesterday', '07:05 on Monday 2 March' (the home's wall clock)."""
+    if moment is None:
+        return "an unknown time"
+    days = (today.date() - moment.date()).days if today is not None else None
+    day = {0: "today", 1: "yesterday"}.get(days, f"on {moment:%A} {moment.day} {moment:%B}") if days is not None else ""
+    return f"{moment:%H:%M} {day}".strip()
+
+
+class Duration(float):
+    """A length of time in seconds (a float); prints as "2 hours and 5 minutes". ``.hours``, ``.minutes``."""
+
+    @property
+    def hours(self) -> float:
+        return float(self) / 3600
+
+    @property
+    def minutes(self) -> float:
+        return float(self) / 60
+
+    def __str__(self) -> str:
+        total = round(float(self))
+        if total < 60:
+            return f"{total} second{'s' * (total != 1)}"
+        hours, minutes = divmod(round(total / 60), 60)
+        parts = [f"{n} {unit}{'s' * (n != 1)}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+        return " and ".join(parts) or "0 minutes"
+
+    __repr__ = __str__
+
+
+class Change(State):
+    """One state change: ``entity_id``, ``name``, ``state``, ``last_changed`` (ISO, UTC), ``local`` (ISO, the
+    home's wall clock), ``attributes``; ``.time`` is the local datetime. Compares with a text as its state."""
+
+    today: Any = None
+
+    @property
+    def time(self) -> Any:
+        return _local(self.get("local"))
+
+    def __str__(self) -> str:
+        return f"{self.get('name')} was {self.get('state')} at {_said(self.time, self.today)}."
+
+
+def _matches(row: dict[str, Any], state: str | None) -> bool:
+    """Whether a history row is in ``state`` (its state, or a thermostat's ``hvac_action``; "open", "detected"...
+    mean "on" for a binary sensor); ``None`` means active (not off, closed, idle, unavailable...)."""
+    action = str((row.get("attributes") or {}).get("hvac_action") or "").casefold()
+    value = str(row.get("state")).casefold()
+    if state is None:
+        return action in _ACTIVE_ACTIONS if action else value not in _INACTIVE
+    wanted = str(state).casefold()
+    if str(row.get("entity_id", "")).startswith("binary_sensor."):
+        wanted = "on" if wanted in _ON_WORDS else "off" if wanted in _OFF_WORDS else wanted
+    return wanted in (value, action)
+
+
+class History(list[Any]):
+    """State changes, oldest first (``Change`` rows; the first row of each entity is its state at ``start``).
+    ``.start``/``.end`` are the period (local datetimes); ``.durations(state=None)`` -> {name: Duration}."""
+
+    start: Any = None
+    end: Any = None
+    names: tuple[str, ...] = ()  # the devices asked about
+    several = True  # asked about a group or a list (False: one device)
+
+    def durations(self, state: str | None = None) -> dict[str, Duration]:
+        """How long each entity was in ``state`` (None: active, see ``time_on``) during the period."""
+        found: dict[str, float] = dict.fromkeys(self.names, 0.0)
+        rows: dict[str, list[Any]] = {}
+        for row in self:
+            rows.setdefault(row.get("name"), []).append(row)
+            found.setdefault(row.get("name"), 0.0)
+        for name, changes in rows.items():
+            for row, after in zip(changes, [*changes[1:], None], strict=True):
+                until = after.time if after is not None else self.end
+                if row.time is not None and until is not None and _matches(row, state):
+                    found[name] += max(0.0, (until - row.time).total_seconds())
+        return {name: Duration(seconds) for name, seconds in found.items()}
+
+    def __str__(self) -> str:
+        return " ".join(str(row) for row in self) or "Nothing changed in that period."
+
+
+def history(name: Any, start: Any = None, end: Any = None) -> History:
+    """State changes of exposed devices (a name, a list of names or a group: "all lights") over a period
+    (see above; default the last 24 hours): a ``History`` of ``Change`` rows, oldest first.
+    ``o1_ha.history("front door", start="today")``."""
+    answer = _call("history", name=_name(name), start=_time(start), end=_time(end))
+    found = History()
+    found.start, found.end = _local(answer.get("local_start")), _local(answer.get("local_end"))
+    found.names, found.several = tuple(answer.get("names") or ()), bool(answer.get("several", True))
+    for row in answer.get("states") or []:
+        change = Change(row)
+        change.today = found.end
+        found.append(change)
+    return found
+
+
+def time_on(name: Any, start: Any = None, end: Any = None, state: str | None = None) -> Any:
+    """How long a device was on (or in ``state``: "heat", "heating", "open", "playing"...) during a period
+    (default the last 24 hours): a ``Duration`` (seconds; prints "2 hours and 5 minutes"); for a group or a list
+    of names a dict {name: Duration}. "On" means active: not off, closed, locked, idle or unavailable, and
+    for a thermostat, heating or cooling. ``print(o1_ha.time_on("heating", start="today"))``;
+    ``lights = o1_ha.time_on("all lights", start="today"); print(max(lights, key=lights.get))``."""
+    rows = history(name, start, end)
+    found = rows.durations(state)
+    return found if rows.several else next(iter(found.values()), Duration(0))
+
+
+def last_change(name: str, state: str | None = None, start: Any = "7 days ago", end: Any = None) -> Change | None:
+    """When an exposed device last changed (to ``state``, if given: "on", "open", "unlocked"...) in the period
+    (default the last 7 days): its ``Change`` (``.time``, prints "Front Door was on at 08:15 today."), or None.
+    ``print(o1_ha.last_change("front door", "open") or "Not in the last 7 days.")``."""
+    rows = history(name, start, end)
+    seen: set[Any] = set()
+    latest = None
+    for row in rows:  # an entity's first row is its state when the period began, not a change
+        if row.get("entity_id") in seen and (state is None or _matches(row, state)):
+            latest = row
+        seen.add(row.get("entity_id"))
+    return latest
+
+
+class Statistics(list[Any]):
+    """Long-term statistics rows, oldest first: ``{"name", "start", "end" (ISO, UTC), "local", "mean", "min",
+    "max", "change", "unit"}``. ``.mean()``, ``.min()``, ``.max()`` over the period; ``.change()`` what a
+    meter counted in it (energy used: kWh), the sum of the rows' changes. Each is None without data."""
+
+    def _values(self, key: str) -> list[float]:
+        return [row[key] for row in self if isinstance(row.get(key), (int, float))]
+
+    def mean(self) -> float | None:
+        values = self._values("mean")
+        return round(sum(values) / len(values), 2) if values else None
+
+    def min(self) -> float | None:
+        values = self._values("min")
+        return min(values) if values else None
+
+    def max(self) -> float | None:
+        values = self._values("max")
+        return max(values) if values else None
+
+    def change(self) -> float | None:
+        values = self._values("change")
+        return round(sum(values), 3) if values else None
+
+    def __str__(self) -> str:
+        if not self:
+            return "No statistics for that period."
+        unit = f" {self[0]['unit']}" if self[0].get("unit") else ""
+        said = [
+            f"{key} {value}{unit}"
+            for key in ("mean", "min", "max", "change")
+            if (value := getattr(self, key)()) is not None
+        ]
+        return f"{self[0].get('name')}: {', '.join(said)}."
+
+
+def statistics(
+    name: Any, period: str = "hour", start: Any = None, end: Any = None, types: Any = ("mean", "min", "max", "change")
+) -> Statistics:
+    """Home Assistant's long-term statistics of a sensor with a state class (temperatures, energy meters),
+    per ``period`` ("5minute", "hour", "day", "week", "month") over a period (default the last 24 hours):
+    ``types`` of "mean", "min", "max" (measurements), "change" (what a meter counted), "sum", "state".
+    ``o1_ha.statistics("outside temperature", start="this week").mean()``;
+    ``o1_ha.statistics("energy", period="day", start="yesterday").change()`` (kWh used yesterday)."""
+    kinds = [types] if isinstance(types, str) else list(types) if isinstance(types, (list, tuple, set)) else types
+    answer = _call("statistics", name=_name(name), period=period, start=_time(start), end=_time(end), types=kinds)
+    return Statistics(answer.get("statistics") or [])
+
+
+class Entry(dict[str, Any]):
+    """One logbook entry: ``entity_id``, ``name``, ``when`` (ISO, UTC), ``local``, ``state``, ``message``."""
+
+    today: Any = None
+
+    def __str__(self) -> str:
+        what = self.get("message") or f"changed to {self.get('state')}"
+        return f"{_said(_local(self.get('local')), self.today)}: {self.get('name')} {what}."
+
+
+class Logbook(list[Any]):
+    """Logbook entries, oldest first; printing gives one line each."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self) or "Nothing in the logbook for that period."
+
+
+def logbook(start: Any = None, end: Any = None, name: Any = None) -> Logbook:
+    """Home Assistant's logbook of the exposed devices (or of ``name``: a name, list or group) over a period
+    (default the last 24 hours), oldest first: ``Entry`` rows. ``print(o1_ha.logbook("today", name="front door"))``."""
+    answer = _call("logbook", start=_time(start), end=_time(end), name=_name(name))
+    found = Logbook()
+    for row in answer.get("entries") or []:
+        entry = Entry(row)
+        entry.today = _local(answer.get("local_end"))
+        found.append(entry)
+    return found

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .context import Entity, HomeContext, TooDeep, is_entity_id, is_slug, named_entities, state_sentence
+from .history import HistoryOps
 from .lookup import MAX_NAME, find_entities, group_of, in_area
 from .relays import Relay
-from .wire import CONTROL_OPS, MAX_CALLS, READ_OPS, HomeError
+from .wire import CONTROL_OPS, HISTORY_OPS, MAX_CALLS, READ_OPS, HomeError
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ Record = Callable[[dict[str, Any]], None]
 Emit = Callable[[dict[str, Any]], None]
 
 
-class HomeBroker:
+class HomeBroker(HistoryOps):
     """Enforces access and exposure for one turn and relays allowed calls (usable without a socket too:
     ``handle(op, args)`` is what the socket server calls, so a benchmark can drive it directly).
 
@@ -199,7 +200,7 @@ class HomeBroker:
         return method(**args)
 
     def _access_needed(self, op: str, args: dict[str, Any]) -> str:
-        if op in READ_OPS:
+        if op in READ_OPS or op in HISTORY_OPS:  # HISTORY_OPS: HistoryOps's _op_* (history.py)
             return "read"
         if op in CONTROL_OPS:
             return "control"

@@ -7,6 +7,7 @@ Relays only carry calls: what a call may do is decided by the broker before it r
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import threading
@@ -18,6 +19,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Protocol
 
+from . import history
 from .context import Entity, HomeContext, is_entity_id
 from .wire import HomeError
 
@@ -186,4 +188,7 @@ class RestRelay:
             path = "/".join(urllib.parse.quote(str(args[k]), safe="") for k in ("domain", "service"))
             self._rest("POST", f"services/{path}", body)
             return self.call("o1.get_states", {"entity_ids": args["entity_id"]})
+        if name in history.TOOLS:  # state history, logbook (REST), statistics (websocket): history.py
+            ws = functools.partial(history.websocket_command, self._url, self._token, self._timeout)
+            return history.rest_call(self._rest, ws, name, args)
         raise HomeError("invalid", f"Home Assistant's {name} tool is only available through the o1 integration.")

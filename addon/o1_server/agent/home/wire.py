@@ -19,6 +19,8 @@ MAX_CONNECTIONS = 8  # open socket connections per turn
 READ_OPS = frozenset({"entities", "states", "get_state", "find"})
 CONTROL_OPS = frozenset({"turn_on", "turn_off", "toggle", "call_service"})
 # ``tool`` needs read or control access depending on the tool named (see broker.READ_TOOLS).
+# Reads of the home's past (home/history.py): state history, long-term statistics and the logbook.
+HISTORY_OPS = frozenset({"history", "statistics", "logbook"})
 ERROR_CODES = frozenset({"denied", "not_found", "ambiguous", "invalid", "unavailable", "timeout", "ha_error"})
 
 
