@@ -55,7 +55,7 @@ class _Say:
         return [line for child in node.children for line in self.blocks(child)]
 
     def items(self, node: SyntaxTreeNode) -> list[str]:
-        items = [[line for child in item.children for line in self.blocks(child) if line] for item in node.children]
+        items = [self.item(item) for item in node.children]
         if node.type == "bullet_list" and items and all(_short(item) for item in items):
             return [_ended(join([item[0] for item in items], self.language))]
         start = int(str(node.attrs.get("start", 1))) if node.type == "ordered_list" else None
@@ -64,6 +64,15 @@ class _Say:
             for position, line in enumerate(item):
                 number = f"{start + index}. " if start is not None and position == 0 else ""
                 lines.append(number + _ended(line))
+        return lines
+
+    def item(self, node: SyntaxTreeNode) -> list[str]:
+        """A list item's lines; a task box ("[x] Buy milk") is said after it as yes or no ("Buy milk, yes")."""
+        lines = [line for child in node.children for line in self.blocks(child) if line]
+        box = re.match(r"\[([ xX])\]\s+", lines[0]) if lines else None
+        if box:
+            done = spoken_word(self.language, "no" if box.group(1) == " " else "yes")
+            lines[0] = f"{lines[0][box.end() :]}, {done}"
         return lines
 
     def table(self, node: SyntaxTreeNode) -> list[str]:
@@ -114,7 +123,7 @@ class _Say:
         """Signs as words, then spacing: one space between words, none before punctuation."""
         lines = []
         for line in symbols_for_speech(text, self.language).split("\n"):
-            line = re.sub(r"[^\S\u00a0]+", " ", line).strip()
+            line = re.sub(r"\s+", " ", line).strip()
             line = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", line)
             line = re.sub(r"^[,.;:]\s*|([,;:])[,;:]+", r"\1", line)
             line = re.sub(r"([.!?])[.]+(?=\s|$)", r"\1", line)
