@@ -24,6 +24,7 @@ from typing import Any
 
 from wyoming.info import Attribution, TtsVoice, TtsVoiceSpeaker
 
+from .agent.speech_cleaning.voice import VoiceText
 from .stt import DEFAULT_MAX_PENDING, SerialWorker
 from .voice_config import voice_config_problem
 
@@ -625,6 +626,7 @@ class SpeechStream:
         self._closed = False
         self._yielded = False  # the first audio was handed out
         self._wakeup: asyncio.Event | None = None
+        self._clean = VoiceText(voice.language)  # markdown, emoji, units ... as words (speech_cleaning.voice)
 
     @property
     def has_text(self) -> bool:
@@ -632,7 +634,8 @@ class SpeechStream:
         return self._pieces_made > 0
 
     def feed(self, text: str) -> None:
-        """Add text (any length; sentences may be cut anywhere between calls).
+        """Add text (any length; sentences, and markup, may be cut anywhere between calls). What is spoken is
+        the text cleaned for the voice (:class:`o1_server.agent.speech_cleaning.voice.VoiceText`).
 
         Raises:
             ValueError: not a string, or the request passed ``max_chars`` characters.
@@ -644,6 +647,10 @@ class SpeechStream:
         self._chars += len(text)
         if self._chars > self._tts.max_chars:
             raise ValueError(f"text is {self._chars} characters long; the limit is {self._tts.max_chars}")
+        self._take(self._clean.feed(text))
+
+    def _take(self, text: str) -> None:
+        """Cut cleaned text into sentences and pieces and queue them."""
         sentences, self._text = split_sentences(self._text + text)
         for sentence in sentences:
             self._add_pieces(sentence, complete=True)
@@ -677,6 +684,8 @@ class SpeechStream:
         """No more text: the unfinished sentence is spoken too."""
         if self._ended:
             return
+        if not self._closed:
+            self._take(self._clean.finish())
         if self._text.strip():
             self._add_pieces(self._text, complete=True)
         self._text = ""

@@ -41,7 +41,15 @@ from .sandbox import (
     conversation_uid,
     run_code,
 )
-from .speech_cleaning import AnswerStream, describe_changes, speakable
+from .speech_cleaning import (
+    READ_ON_CHARS,
+    READ_ON_SENTENCES,
+    AnswerStream,
+    describe_changes,
+    is_read_on,
+    speakable,
+    speakable_parts,
+)
 from .types import AgentError, AgentReply, CodeBlock
 
 _LOGGER = logging.getLogger(__name__)
@@ -49,6 +57,7 @@ _LOGGER = logging.getLogger(__name__)
 BackendFactory = Callable[[Profile, "Session"], AgentBackend]
 # emit(event) receives {"type": "delta", "text": ...} and {"type": "code", "block": {...}} while a turn runs.
 Emit = Callable[[dict[str, Any]], None]
+READ_ON = (READ_ON_SENTENCES, READ_ON_CHARS)  # the part of a long answer said for each "read on"
 LOCAL_CHANNEL = "local"
 """The channel of in-process callers (tests, tools). Servers name theirs: ``http``, ``wyoming:<host>``,
 ``01:<host>`` (see ``O1Agent.ask_stream``)."""
@@ -84,6 +93,9 @@ class Session:
         self.turns: list[dict[str, Any]] = list((state or {}).get("turns", []))
         self.pending: dict[str, Any] | None = valid_pending((state or {}).get("pending"), conversation_id)
         self.language = i18n.normalize((state or {}).get("language"))  # the conversation's last language
+        more = (state or {}).get("more")
+        self.more = more if isinstance(more, str) else ""  # the unsaid rest of the last answer (see _read_on)
+        self._unsaid = ""  # what the running turn cut off the output it says (see _said)
         self.last_used = time.monotonic()
         self.lock = threading.Lock()
         self.cancelled = threading.Event()  # set by stop(), cleared when the turn ends
@@ -109,6 +121,7 @@ class Session:
             "turns": self.turns,
             "pending": self.pending,
             "language": self.language,
+            "more": self.more,
         }
 
     @property
@@ -255,12 +268,15 @@ class Session:
             self.last_used = self._started = time.monotonic()
             self._emit = emit
             spoken = i18n.begin(self.language)  # the policy's sentences (classify takes no language)
+            more, self.more, self._unsaid = self.more, "", ""  # a new question drops the last answer's rest
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
                     self._drop_foreign_pending(channel)
                 self._open_home(home, emit)
                 if self.pending is not None:
                     reply = self._answer_pending(text)
+                elif more and is_read_on(text, self.language):
+                    reply = self._read_on(more)
                 else:
                     reply = self._chat(text, channel)
             finally:
@@ -274,6 +290,27 @@ class Session:
                 {"text": text, "answer": reply.answer, "code_blocks": [b.as_dict() for b in reply.code_blocks]}
             )
             return reply
+
+    def _said(self, text: str, sentences: int, chars: int) -> str:
+        """``text`` as it is said at the end of a turn, at most ``sentences`` sentences and about ``chars``
+        characters; what is cut off is kept for :meth:`_finish` (and a later "read on")."""
+        said, self._unsaid = speakable_parts(text, sentences, chars, language=self.language)
+        return said
+
+    def _finish(self, answer: AnswerStream, tail: str | None) -> str:
+        """The turn's whole spoken answer (``answer.finish``). When part of it was not said and no question is
+        pending, it ends with "There is more; say 'read on'." and the rest is kept in ``self.more``."""
+        more = None if self.pending is not None else i18n.t(self.language, "speech.more")
+        said = answer.finish(tail, self._unsaid, more)
+        self.more = answer.unsaid
+        return said
+
+    def _read_on(self, more: str) -> AgentReply:
+        """The next part of the last answer's unsaid rest ("read on"), without asking the model or running code;
+        it too ends with the "more" sentence while something is left."""
+        tail = self._said(more, *READ_ON)
+        said = self._finish(self._answer(live=False), tail)
+        return AgentReply(self.conversation_id, self.profile.name, said, [], continue_conversation=bool(self.more))
 
     def _answer(self, live: bool) -> AnswerStream:
         """An AnswerStream that forwards sentences to the streaming client, if any."""
@@ -367,12 +404,13 @@ class Session:
             if entry.get("type") == "console" and entry.get("content") == "(no output)" and changes():
                 entry["content"] = f"(no output) {changes()}"
         tail = self._tail(answer, blocks, held, changes, force_output=llm_failed, failed=failed)
+        said = self._finish(answer, tail)
         return AgentReply(
             self.conversation_id,
             self.profile.name,
-            answer.finish(tail),
+            said,
             blocks,
-            continue_conversation=self.pending is not None,
+            continue_conversation=self.pending is not None or bool(self.more),
             retries=len(repairs),
         )
 
@@ -426,10 +464,10 @@ class Session:
         if answer.model_text and not from_output and not force_output:
             # The model's words are the answer: streamed live (finish flushes the rest), or, when the profile
             # answers from the output but no code ran, said now.
-            return None if answer.live else answer.model_text
+            return None if answer.live else self._said(answer.model_raw, 3, 400)
         if ran:
             last = ran[-1]
-            output = speakable(last.output, max_sentences=2, max_chars=200, language=self.language)
+            output = self._said(last.output, 2, 200)
             if last.exit_status == -9:
                 return i18n.t(self.language, "code.too_slow")
             if last.exit_status:
@@ -478,7 +516,7 @@ class Session:
             return AgentReply(self.conversation_id, self.profile.name, said, [block], continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
-        said = speakable(block.output, max_sentences=2, max_chars=200, language=self.language)
+        said = self._said(block.output, 2, 200)
         changes = None if said else self._changes(files_before)
         done = said or changes
         answer = (
@@ -486,7 +524,10 @@ class Session:
         )
         if block.exit_status:
             answer = i18n.t(self.language, "confirm.failed")
-        return AgentReply(self.conversation_id, self.profile.name, self._answer(live=False).finish(answer), [block])
+        reply = self._finish(self._answer(live=False), answer)
+        return AgentReply(
+            self.conversation_id, self.profile.name, reply, [block], continue_conversation=bool(self.more)
+        )
 
     def _drop_foreign_pending(self, channel: str) -> None:
         """A message from another channel than the one that was asked: the held block is cancelled (audited,

@@ -16,10 +16,17 @@ from .language import join, locale_for, word
 from .numbers import dates_for_speech, numbers_for_speech, round_for_speech, round_numbers, shorten
 from .values import say_bytes, values_for_speech
 
+READ_ON_SENTENCES = 3
+"""Sentences said of a long answer's rest for each "read on" (and at most ``READ_ON_CHARS`` characters)."""
+READ_ON_CHARS = 400
+
 __all__ = [
+    "READ_ON_CHARS",
+    "READ_ON_SENTENCES",
     "AnswerStream",
     "dates_for_speech",
     "describe_changes",
+    "is_read_on",
     "join",
     "locale_for",
     "numbers_for_speech",
@@ -29,6 +36,7 @@ __all__ = [
     "say_bytes",
     "shorten",
     "speakable",
+    "speakable_parts",
     "split_sentences",
     "spoken_boolean",
     "values_for_speech",
@@ -154,4 +162,26 @@ def speakable(text: str, max_sentences: int = 3, max_chars: int = 400, *, langua
     return text.strip()
 
 
-from .stream import AnswerStream, describe_changes, spoken_boolean  # noqa: E402  (they use speakable)
+def speakable_parts(
+    text: str, max_sentences: int = READ_ON_SENTENCES, max_chars: int = READ_ON_CHARS, *, language: str = "en"
+) -> tuple[str, str]:
+    """``(said, rest)``: ``text`` as plain speech (``plain`` with large integers grouped), cut after at most
+    ``max_sentences`` whole sentences and ``max_chars`` characters (one sentence longer than that is cut at a
+    word, marked with "…", and goes on in ``rest``); ``rest`` is the plain text not said ("" when all of it
+    is), ready to be cut again."""
+    sentences = split_sentences(plain(text, language, group=True))
+    said: list[str] = []
+    for sentence in sentences[:max_sentences]:
+        if said and len(" ".join([*said, sentence])) > max_chars:
+            break
+        said.append(sentence)
+    rest = sentences[len(said) :]
+    head = " ".join(said).strip()
+    if len(head) > max_chars:
+        cut = head[:max_chars].rsplit(" ", 1)[0]
+        rest.insert(0, head[len(cut) :].strip())
+        head = cut.rstrip(",;:") + "…"
+    return head, " ".join(rest).strip()
+
+
+from .stream import AnswerStream, describe_changes, is_read_on, spoken_boolean  # noqa: E402  (they use speakable)

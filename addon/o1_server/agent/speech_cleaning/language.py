@@ -38,3 +38,10 @@ def join(items: Sequence[str], language: str) -> str:
     if locale.language == "en":
         locale = Locale.parse("en_GB")
     return format_list(list(items), locale=locale)
+
+
+def spoken_word(language: str, key: str) -> str:
+    """One of the words the text-to-speech cleaning says for a sign ("yes" for a check mark, "degrees", "times"
+    ...: the ``speech`` section of agent/translations/) in ``language``, English when missing; ``{}`` and
+    ``{name}`` fields are left for the caller."""
+    return i18n.words(locale_for(language).language, f"speech.{key}")[0]

@@ -1,13 +1,29 @@
-"""A turn's spoken answer, streamed sentence by sentence (``AnswerStream``), and the sentences said for what code
-did when it printed nothing (``describe_changes``, ``spoken_boolean``). Rules: docs/server.md."""
+"""A turn's spoken answer, streamed sentence by sentence (``AnswerStream``, which keeps what it did not say of a
+long answer), whether a message asks for the rest (``is_read_on``), and the sentences said for what code did
+when it printed nothing (``describe_changes``, ``spoken_boolean``). Rules: docs/server.md, docs/speech.md."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
 
+from .. import i18n
 from . import speakable
-from .language import join, word
+from .language import join, locale_for, word
+
+
+def is_read_on(text: str, language: str = "en") -> bool:
+    """Whether ``text`` asks for the rest of a long answer and nothing else ("Read on.", "continue please",
+    "Weiter!"): the ``speech.read_on`` words of ``language`` or English (agent/translations/), with "please"."""
+    lang = locale_for(language).language
+    said = re.sub(r"[^\w\s']+", " ", text.replace("\u2019", "'")).lower().split()
+    please = {w.lower() for w in i18n.words(lang, "words.please") + i18n.words("en", "words.please")}
+    while said and said[0] in please:
+        said = said[1:]
+    while said and said[-1] in please:
+        said = said[:-1]
+    phrases = {w.lower() for w in i18n.words(lang, "speech.read_on") + i18n.words("en", "speech.read_on")}
+    return " ".join(said) in phrases
 
 
 def describe_changes(
@@ -53,7 +69,8 @@ class AnswerStream:
     stream back until it closes, so code is never cut in the middle and read. ``finish`` adds the tail (a
     confirmation question, a refusal, or what the code found), emits what is left and returns the whole
     answer. Every text is said in ``language`` (see ``speakable``). The texts passed to ``emit``, concatenated,
-    always equal the returned answer.
+    always equal the returned answer. Sentences past ``max_sentences`` are not said but kept: with the rest a
+    caller cut off itself, ``finish`` ends the answer with its ``more`` sentence and keeps them in ``unsaid``.
     """
 
     def __init__(
@@ -66,11 +83,20 @@ class AnswerStream:
         self._buffer = ""
         self._raw: list[str] = []
         self._parts: list[str] = []
+        self._dropped: list[str] = []  # sentences past the limit, not said
+        self.unsaid = ""
+        """What ``finish`` left unsaid of a long answer, plain text ("" when all was said)."""
 
     def _say(self, text: str) -> None:
         text = speakable(text, language=self._language)
-        if not text or len(self._parts) >= self._max:
+        if not text:
             return
+        if len(self._parts) >= self._max:
+            self._dropped.append(text)
+            return
+        self._put(text)
+
+    def _put(self, text: str) -> None:
         if self._emit is not None:
             self._emit((" " if self._parts else "") + text)
         self._parts.append(text)
@@ -104,16 +130,28 @@ class AnswerStream:
         return speakable("".join(self._raw), language=self._language)
 
     @property
+    def model_raw(self) -> str:
+        """Everything the LLM said this turn, as it wrote it."""
+        return "".join(self._raw)
+
+    @property
     def live(self) -> bool:
         """Whether sentences are streamed as they come (else everything is said at ``finish``)."""
         return self._live
 
-    def finish(self, tail: str | None = None) -> str:
-        """Flush the buffer (live mode), then add ``tail``; return the whole answer."""
+    def finish(self, tail: str | None = None, rest: str = "", more: str | None = None) -> str:
+        """Flush the buffer (live mode), then add ``tail``; return the whole answer. ``rest``: plain text the
+        caller cut off ``tail`` (see ``speakable_parts``). When sentences were left unsaid (past the limit, or
+        ``rest``) and ``more`` is given ("There is more; say 'read on'."), ``more`` is said last and the unsaid
+        text is kept in ``unsaid``; without ``more`` it is dropped."""
         if self._live:
             self._say(self._buffer)
             self._buffer = ""
         if tail:
             self._max = max(self._max, len(self._parts) + 1)
             self._say(tail)
+        unsaid = " ".join(part for part in (*self._dropped, rest.strip()) if part)
+        if unsaid and more and self._parts:
+            self.unsaid = unsaid
+            self._put(more)
         return " ".join(self._parts)
