@@ -19,7 +19,10 @@ MAX_CONNECTIONS = 8  # open socket connections per turn
 READ_OPS = frozenset({"entities", "states", "get_state", "find"})
 CONTROL_OPS = frozenset({"turn_on", "turn_off", "toggle", "call_service"})
 # ``tool`` needs read or control access depending on the tool named (see broker.READ_TOOLS).
-ERROR_CODES = frozenset({"denied", "not_found", "ambiguous", "invalid", "unavailable", "timeout", "ha_error"})
+# ``confirm``: a guarded action (unlocking, opening a garage door...) held until the user says yes (guard.py).
+ERROR_CODES = frozenset(
+    {"denied", "confirm", "not_found", "ambiguous", "invalid", "unavailable", "timeout", "ha_error"}
+)
 
 
 class HomeError(Exception):
