@@ -359,7 +359,7 @@ async def test_turn_on_through_the_integration_relay(served, llm: ScriptedLLM) -
     assert [(r["op"], r["outcome"], r["profile"]) for r in records] == [("turn_on", "ok", "home")]
     # The LLM was told about the home (short), in the system message.
     system = llm.requests[0]["messages"][0]["content"]
-    assert "Kitchen Light (light, Kitchen, off)" in system and "o1_ha" in system
+    assert '- Kitchen Light (light, Kitchen, "off")' in system and "o1_ha" in system
 
 
 async def test_unexposed_light_is_refused(served, llm: ScriptedLLM) -> None:

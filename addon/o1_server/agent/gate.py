@@ -28,6 +28,7 @@ from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,imp
 
 from . import i18n, policy
 from .audit import AuditError, AuditLog
+from .home import guard as home_guard
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
 from .profiles import Profile
 from .sandbox import REFUSED, ExecResult
@@ -66,7 +67,9 @@ class Gate:
 
     ``run_block(block) -> ExecResult`` is the sandbox, called only from :meth:`run`; ``emit_block(block)`` tells
     the streaming client about each block's fate; ``hold(pending)`` keeps a block that needs the user's
-    confirmation (``{"block": dict, "summary": str, "channel": str}``).
+    confirmation (``{"block": dict, "summary": str, "channel": str}``). ``home()`` is the turn's Home Assistant
+    broker (or None): the guarded calls it held while a block ran become the confirmation question, and the
+    held calls the user said yes to are granted to it (see ``home/guard.py``).
     """
 
     def __init__(
@@ -75,8 +78,10 @@ class Gate:
         run_block: Callable[[CodeBlock], ExecResult],
         emit_block: Callable[[CodeBlock], None],
         hold: Callable[[dict[str, Any]], None],
+        home: Callable[[], Any] | None = None,
     ) -> None:
         self.turn = turn
+        self._home = home or (lambda: None)
         self.blocks: list[CodeBlock] = []  # every block of the turn, in order
         self.held: list[CodeBlock] = []  # blocks that did not run: denied, or waiting for a confirmation
         self._run_block = run_block
@@ -120,6 +125,9 @@ class Gate:
         block.decision, block.reason = "allow", CONFIRMED
         self.blocks.append(block)
         self._admitted = block
+        broker = self._home()
+        if broker is not None:  # the guarded calls the user heard named and said yes to, exactly those, once
+            broker.guard.grant(home_guard.granted_keys(code))
         return block
 
     def _decide(self, language: str, code: str) -> tuple[CodeBlock, str]:
@@ -199,7 +207,24 @@ class Gate:
         except AuditError as err:  # logged: the start record is on disk
             _LOGGER.error("Could not complete audit record %s: %s", record_id, err.__cause__)
         self._emit_block(block)
+        if block.reason != CONFIRMED:  # after a yes, a call held again is refused, never asked unheard
+            self._ask_for_held()
         return result.output or "(no output)"
+
+    def _ask_for_held(self) -> None:
+        """The guarded calls the broker held while the block ran (an unlock, a garage door...) become the
+        conversation's confirmation: a block of exactly those calls, held like any block the policy asks about,
+        its summary naming the devices ("I'm about to unlock Front Door")."""
+        broker = self._home()
+        held = broker.guard.take_held() if broker is not None else []
+        if not held:
+            return
+        summary = home_guard.held_words(held)
+        block = CodeBlock(
+            "python", home_guard.held_code(held), decision="confirm", category=["home_assistant"], reason=summary
+        )
+        self._hold({"block": block.as_dict(), "summary": summary, "channel": self.turn.channel})
+        self._refuse(block)
 
     def _refuse_undecided(self, language: str, code: str) -> str:
         _LOGGER.error(

@@ -97,6 +97,12 @@ PROFILE_SCHEMA = vol.Schema(
         vol.Optional("llm_hass_api", default=["assist"]): vol.All(
             vol.Any(vol.All(str, lambda v: [v]), [vol.All(str, vol.Length(min=1))]), vol.Length(max=10)
         ),
+        # Home actions that always ask the user by voice first, besides unlocking, opening garage doors, gates and
+        # doors and disarming (agent/home/guard.py): "domain.service" (switch.turn_on) or an entity id
+        # (switch.oven: any control call on it).
+        vol.Optional("guarded", default=[]): vol.All(
+            [vol.All(str, vol.Match(r"^[a-z0-9_]+\.[a-z0-9_]+$"))], vol.Length(max=200)
+        ),
         vol.Optional("answer_style", default="voice"): vol.In(["voice", "text"]),
         # Aids for small models: how the user's text is put to the LLM, worked examples placed at the start
         # of every conversation, and whether the answer is the model's last words or the code's output.
@@ -138,6 +144,7 @@ class Profile:
     examples: tuple[dict[str, str], ...] = ()
     answer_from: str = "model"
     source: Path | None = None
+    guarded: tuple[str, ...] = ()
 
     def example_messages(self) -> list[dict[str, Any]]:
         """The worked examples as Open Interpreter LMC messages (user, code, output, answer)."""
@@ -233,6 +240,7 @@ def parse_profile(text: str, path: Path) -> Profile:
         examples=tuple(valid["examples"]),
         answer_from=valid["answer_from"],
         source=path,
+        guarded=tuple(valid["guarded"]),
     )
 
 

@@ -171,7 +171,11 @@ class Session:
     def _gate_for(self, channel: str) -> Gate:
         """A gate for this conversation's blocks asked on ``channel`` (see :mod:`.gate`)."""
         turn = Turn(self.conversation_id, self.profile, self.workdir, self.audit, self.cancelled, channel)
-        return Gate(turn, self._run_block, self._emit_block, self._hold)
+        return Gate(turn, self._run_block, self._emit_block, self._hold, self._broker)
+
+    def _broker(self) -> Any:
+        """The running turn's Home Assistant broker, or None."""
+        return self._capability.broker if self._capability is not None else None
 
     def _new_gate(self, channel: str) -> Gate:
         """The gate of the turn that starts now."""
@@ -208,6 +212,7 @@ class Session:
                 home,
                 emit,
                 conversation_uid(self.workdir) or self.user,
+                self.profile.guarded,
             )
         except OSError as err:  # no socket: the code hears "no access", nothing else breaks
             _LOGGER.error("Could not open the Home Assistant socket for %s: %s", self.conversation_id, err)
@@ -410,7 +415,11 @@ class Session:
             self.profile.name,
             said,
             blocks,
-            continue_conversation=self.pending is not None or bool(self.more),
+            # A confirmation, more of a long answer to read on, or a clarifying question of the broker
+            # ("Which one: A or B?"): the user answers.
+            continue_conversation=self.pending is not None
+            or bool(self.more)
+            or getattr(self._broker(), "question", None) is not None,
             retries=len(repairs),
         )
 

@@ -6,16 +6,24 @@ broker decides what is allowed (the profile's access level, the entities exposed
 to Home Assistant; what comes back is what Home Assistant reports. Standard library only.
 
     o1_ha.turn_on("kitchen light")        # -> {"entity_id": "light.kitchen", "name": ..., "state": "on", ...}
+    o1_ha.turn_on("bedroom light", brightness_pct=30)   # also color_name="red", color_temp_kelvin=2700
+    o1_ha.turn_off(area="bedroom", domain="light")      # every light there; also "the lights in the bedroom"
+    o1_ha.set_temperature("living room", 21)            # the area's thermostat; hvac_mode="heat"
     print(o1_ha.get_state("front door"))  # prints "Front Door is locked."
-    o1_ha.get_state("front door") == "locked"  # True: a state compares with its text
-    o1_ha.call_service("light", "turn_on", entity_id="light.kitchen", brightness_pct=40)
+    o1_ha.call_service("climate", "set_temperature", "living room", temperature=21)
 
-Names are spoken names ("kitchen light"), aliases, entity ids or a state this module returned;
-``turn_on``/``turn_off``/``toggle`` also take a group ("all lights", "every lock": each exposed entity of that
-domain, a list of states back). Errors (each message is a sentence fit to be spoken): ``PermissionError`` when
-the profile's access level or the exposure settings forbid the call, ``LookupError`` when no exposed device (or
-several) match a name, ``ValueError`` for bad arguments, ``ConnectionError`` when Home Assistant cannot be
-reached or fails.
+Targets are what HA's intents take: a spoken name ("kitchen light"), an alias, an entity id or a state this
+module returned, or a group: an area or floor with or without a kind of device ("the lights in the bedroom",
+"all the blinds upstairs", ``area=``, ``floor=``, ``domain=``, ``device_class=``: every matching exposed entity,
+a list of states back). A name is resolved among the domains the call is for (a temperature: a thermostat).
+Data as HA's intents take it: ``brightness_pct`` (0-100), ``color_name``/``rgb_color``, ``color_temp_kelvin``,
+``temperature``, ``hvac_mode``, ``position`` (0-100), ``volume`` (0-100), ``percentage`` (a fan's speed).
+Errors (each message is a sentence fit to be spoken): ``PermissionError`` when the profile's access level or the
+exposure settings forbid the call, or when o1 holds a guarded action (unlocking, opening a garage door or gate,
+disarming) to ask the user first; ``LookupError`` when no exposed device matches; ``ValueError`` for bad
+arguments; ``ConnectionError`` when Home Assistant cannot be reached or fails. When a name could mean several
+devices the block prints the question ("Which one: Bedroom Lamp or Bedroom Ceiling?") and ends there: that
+question is the answer, for the user to settle.
 """
 
 from __future__ import annotations
@@ -26,7 +34,13 @@ import socket as _socket
 from typing import Any, cast
 
 TIMEOUT = 30.0  # seconds per call (the broker bounds each Home Assistant call itself)
-_ERRORS = {"denied": PermissionError, "not_found": LookupError, "ambiguous": LookupError, "invalid": ValueError}
+_ERRORS = {
+    "denied": PermissionError,
+    "confirm": PermissionError,
+    "not_found": LookupError,
+    "ambiguous": LookupError,
+    "invalid": ValueError,
+}
 
 
 class State(dict[str, Any]):
@@ -88,6 +102,9 @@ def _call(op: str, /, **args: Any) -> Any:
     except ValueError:
         raise ConnectionError("o1 sent an answer I can't read.") from None
     if not answer.get("ok"):
+        if answer.get("error") == "ambiguous":  # the user settles it: the question is the block's answer
+            print(answer.get("message") or "Which one do you mean?", flush=True)
+            raise SystemExit(0)
         raise _ERRORS.get(answer.get("error"), ConnectionError)(answer.get("message") or "That failed.")
     return answer.get("result")
 
@@ -131,37 +148,78 @@ def states(domain: str | None = None, area: str | None = None) -> States:
     return cast(States, _state(_call("states", domain=domain, area=area)))
 
 
-def turn_on(name: str, **data: Any) -> State | States:
-    """Turn on (a lock: lock; a cover: open) an exposed device (or a group: "all lights"); returns its state
-    (their states) afterwards."""
-    return cast("State | States", _state(_call("turn_on", name=_name(name), **data)))
+def turn_on(name: Any = None, **target_and_data: Any) -> State | States:
+    """Turn on (a lock: lock; a cover: open) an exposed device or a group; with data (``brightness_pct=30``,
+    ``temperature=21``, ``position=50``...) set it. Target keywords: ``area``, ``floor``, ``domain``,
+    ``device_class``. Returns its state (their states) afterwards."""
+    return cast("State | States", _state(_call("turn_on", name=_name(name), **target_and_data)))
 
 
-def turn_off(name: str, **data: Any) -> State | States:
-    """Turn off (a lock: unlock; a cover: close) an exposed device; returns its state afterwards."""
-    return cast("State | States", _state(_call("turn_off", name=_name(name), **data)))
+def turn_off(name: Any = None, **target_and_data: Any) -> State | States:
+    """Turn off (a lock: unlock; a cover: close) an exposed device or a group; returns the state(s) after."""
+    return cast("State | States", _state(_call("turn_off", name=_name(name), **target_and_data)))
 
 
-def toggle(name: str, **data: Any) -> State | States:
-    """Toggle an exposed device; returns its state afterwards."""
-    return cast("State | States", _state(_call("toggle", name=_name(name), **data)))
+def toggle(name: Any = None, **target_and_data: Any) -> State | States:
+    """Toggle an exposed device or a group; returns the state(s) afterwards."""
+    return cast("State | States", _state(_call("toggle", name=_name(name), **target_and_data)))
 
 
-def lock(name: str) -> State | States:
-    """Lock an exposed lock; returns its state afterwards."""
-    return turn_on(name)
+def lock(name: Any = None, **target: Any) -> State | States:
+    """Lock an exposed lock (or every lock a target names); returns the state(s) afterwards."""
+    return turn_on(name, domain="lock", **target)
 
 
-def unlock(name: str) -> State | States:
-    """Unlock an exposed lock; returns its state afterwards."""
-    return turn_off(name)
+def unlock(name: Any = None, **target: Any) -> State | States:
+    """Unlock an exposed lock; o1 asks the user first (PermissionError until they said yes)."""
+    return turn_off(name, domain="lock", **target)
 
 
-def call_service(domain: str, service: str, entity_id: str | list[str] | None = None, **data: Any) -> States:
-    """Call a Home Assistant service on exposed entities (ids or names); returns their states afterwards."""
+def call_service(domain: str, service: str, entity_id: Any = None, **target_and_data: Any) -> States:
+    """Call a Home Assistant service on exposed entities: ``entity_id`` is ids or names (resolved among the
+    service's domain: "living room" for ``climate`` is that area's thermostat), or leave it out and name a
+    target with ``area=``/``floor=``/``device_class=``; returns their states afterwards."""
     return cast(
-        States, _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id), **data))
+        States,
+        _state(_call("call_service", domain=domain, service=service, entity_id=_name(entity_id), **target_and_data)),
     )
+
+
+def set_temperature(name: Any = None, temperature: float | None = None, **target_and_data: Any) -> States:
+    """Set a thermostat's target temperature (degrees in the home's unit): ``set_temperature("living room",
+    21)``, ``set_temperature(21)`` (the only thermostat, or the one in the user's area), ``hvac_mode="heat"``."""
+    if isinstance(name, (int, float)) and temperature is None:
+        name, temperature = None, name
+    data = dict(target_and_data)
+    if temperature is not None:
+        data["temperature"] = temperature
+    return call_service("climate", "set_temperature" if temperature is not None else "set_hvac_mode", name, **data)
+
+
+def set_position(name: Any = None, position: int = 0, **target: Any) -> States:
+    """Set a cover's position, 0 (closed) to 100 (open)."""
+    return call_service("cover", "set_cover_position", name, position=position, **target)
+
+
+def set_volume(name: Any = None, volume: float = 50, **target: Any) -> States:
+    """Set a media player's volume, 0 to 100 percent."""
+    return call_service("media_player", "volume_set", name, volume_level=round(volume / 100, 2), **target)
+
+
+_MEDIA = {
+    "play": "media_play",
+    "pause": "media_pause",
+    "stop": "media_stop",
+    "next": "media_next_track",
+    "previous": "media_previous_track",
+    "mute": "volume_mute",
+}
+
+
+def media(name: Any = None, action: str = "pause", **target: Any) -> States:
+    """Control a media player: ``action`` is play, pause, stop, next, previous or mute."""
+    extra = {"is_volume_muted": True} if action == "mute" else {}
+    return call_service("media_player", _MEDIA.get(action, action), name, **extra, **target)
 
 
 def tool(*name_and_args: Any, **args: Any) -> Any:

@@ -8,16 +8,22 @@ URL or token ever enters the code's environment. The whole design, limits and wi
 
 from .broker import READ_TOOLS, Emit, HomeBroker, Record
 from .capability import Capability, HomeGateway, HomeTurn, unix_address
-from .context import MAX_ENTITIES, PROMPT_ENTITIES, Entity, HomeContext, prompt_for, state_sentence
+from .context import MAX_ENTITIES, PROMPT_ENTITIES, Entity, HomeContext, state_sentence
+from .guard import GUARDED_COVERS, Guard, Held, granted_keys, held_code, held_words
 from .lookup import MAX_NAME, find_entities
+from .prompt import DATA_CLOSE, DATA_OPEN, prompt_for
 from .relays import ASSISTANT, CALL_TIMEOUT, Relay, RestRelay, StreamRelay
+from .targets import Target, resolve
 from .wire import CONTROL_OPS, ERROR_CODES, MAX_CALLS, MAX_CONNECTIONS, MAX_LINE, READ_OPS, HomeError
 
 __all__ = [
     "ASSISTANT",
     "CALL_TIMEOUT",
     "CONTROL_OPS",
+    "DATA_CLOSE",
+    "DATA_OPEN",
     "ERROR_CODES",
+    "GUARDED_COVERS",
     "MAX_CALLS",
     "MAX_CONNECTIONS",
     "MAX_ENTITIES",
@@ -29,6 +35,8 @@ __all__ = [
     "Capability",
     "Emit",
     "Entity",
+    "Guard",
+    "Held",
     "HomeBroker",
     "HomeContext",
     "HomeError",
@@ -38,8 +46,13 @@ __all__ = [
     "Relay",
     "RestRelay",
     "StreamRelay",
+    "Target",
     "find_entities",
+    "granted_keys",
+    "held_code",
+    "held_words",
     "prompt_for",
+    "resolve",
     "state_sentence",
     "unix_address",
 ]

@@ -15,10 +15,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .. import i18n
 from .context import Entity, HomeContext, TooDeep, is_entity_id, is_slug, named_entities, state_sentence
+from .guard import GUARDED_COVERS, GUARDED_TOOLS, Guard, call_line, service_key, tool_key
 from .history import HistoryOps
 from .lookup import MAX_NAME, find_entities, group_of, in_area
 from .relays import Relay
+from .targets import Ambiguous, NotFound, Target, device_class, resolve, service_data
 from .wire import CONTROL_OPS, HISTORY_OPS, MAX_CALLS, READ_OPS, HomeError
 
 _LOGGER = logging.getLogger(__name__)
@@ -56,6 +59,30 @@ _CORE_NAMESPACES = frozenset({"", "assist", "homeassistant", "llm", "intent", "t
 # itself (restart, stop, reload_all, set_location...) whatever entity_id says.
 _HA_ENTITY_SERVICES = frozenset({"turn_on", "turn_off", "toggle", "update_entity"})
 _TARGET_KEYS = {"entity_id", "area_id", "device_id", "floor_id", "label_id", "target"}
+# The domains whose entities take a kind of data (HA's intents: HassLightSet, HassClimateSetTemperature,
+# HassSetPosition, HassSetVolume, HassFanSetSpeed): "living room" with a temperature is the area's thermostat.
+_DATA_DOMAINS = {
+    "brightness": {"light"},
+    "brightness_pct": {"light"},
+    "brightness_percent": {"light"},
+    "color_name": {"light"},
+    "color": {"light"},
+    "colour": {"light"},
+    "rgb_color": {"light"},
+    "color_temp_kelvin": {"light"},
+    "kelvin": {"light"},
+    "color_temp": {"light"},
+    "temperature": {"climate", "water_heater"},
+    "target_temp_low": {"climate"},
+    "target_temp_high": {"climate"},
+    "hvac_mode": {"climate"},
+    "position": {"cover", "valve"},
+    "volume": {"media_player"},
+    "volume_pct": {"media_player"},
+    "volume_level": {"media_player"},
+    "percentage": {"fan", "light"},
+    "speed": {"fan"},
+}
 
 
 Record = Callable[[dict[str, Any]], None]
@@ -77,8 +104,11 @@ class HomeBroker(HistoryOps):
         record: Record | None = None,
         emit: Emit | None = None,
         max_calls: int = MAX_CALLS,
+        guard: Guard | None = None,
     ) -> None:
         self.access = access
+        self.guard = guard or Guard()
+        self.question: str | None = None  # the clarifying question ("Which one: A or B?") this turn asked, if any
         self.context = context
         self.relay = relay
         self._record = record
@@ -102,7 +132,8 @@ class HomeBroker(HistoryOps):
         try:
             result = self._handle(op, args)
         except HomeError as err:
-            entry.update(outcome="denied" if err.code == "denied" else "error", error=err.code, message=err.message)
+            outcome = {"denied": "denied", "confirm": "held"}.get(err.code, "error")
+            entry.update(outcome=outcome, error=err.code, message=err.message)
             if err.partial:  # a group call that changed some entities before it failed: they count as changed
                 entry["result"] = err.partial
             self._log(entry, started)
@@ -223,19 +254,31 @@ class HomeBroker(HistoryOps):
     def _resolve(self, name: Any, domain: str | None = None) -> Entity:
         if not isinstance(name, str) or not name.strip():
             raise HomeError("invalid", "Tell me which device, by its name.")
-        if len(name) > MAX_NAME:
-            raise HomeError("invalid", f"A device's name has at most {MAX_NAME} characters.")
-        found = find_entities(self.context.entities, name, domain)
-        if not found:
-            return self._unknown(name)
-        if len(found) > 1:
-            # The satellite's own area settles it, the way HA's intents prefer the area of the device.
-            local = [e for e in found if self.context.area and self.context.area in e.areas]
-            if len(local) == 1:
-                return local[0]
-            names = ", ".join(f"{e.name}{f' in the {e.areas[0]}' if e.areas else ''}" for e in found[:5])
-            raise HomeError("ambiguous", f"{name} could be {names}. Which one do you mean?")
-        return found[0]
+        return self._targets(Target(name), frozenset({domain}) if domain else frozenset(), one=True)[0]
+
+    def _targets(self, target: Target, domains: frozenset[str] = frozenset(), one: bool = False) -> list[Entity]:
+        """The exposed entities a target means (see ``targets.resolve``), for a service of ``domains``."""
+        for value in (target.area, target.floor, target.domain, target.device_class):
+            if value is not None and (not isinstance(value, str) or len(value) > MAX_NAME):
+                raise HomeError(
+                    "invalid", f"Areas, floors, domains and device classes are names of at most {MAX_NAME} characters."
+                )
+        if target.name is not None:
+            if not isinstance(target.name, str):
+                raise HomeError("invalid", "Tell me which device, by its name.")
+            if len(target.name) > MAX_NAME:
+                raise HomeError("invalid", f"A device's name has at most {MAX_NAME} characters.")
+            if is_entity_id(target.name.strip()):
+                return [self._exposed(target.name.strip())]
+        if target.domain is not None:
+            domains = domains & {target.domain} if domains else frozenset({target.domain})
+        try:
+            return resolve(self.context.entities, target, domains, self.context.area, one)
+        except Ambiguous as err:
+            self.question = str(err)
+            raise HomeError("ambiguous", str(err)) from None
+        except NotFound as err:
+            raise HomeError("not_found", str(err)) from None
 
     def _unknown(self, name: str) -> Entity:
         raise HomeError("not_found", f"I can't find {name} among the devices exposed to me.")
@@ -304,24 +347,55 @@ class HomeBroker(HistoryOps):
             raise HomeError("not_found", f"Home Assistant offers no tool called {name!r} to me.")
         if args is not None and not isinstance(args, dict):
             raise HomeError("invalid", "A tool's arguments must be a dict.")
+        self._guard_tool(name, args or {})
         return self._relay().call(full, args or {})
 
     # -------------------------------------------------------------- control ops
-    def _op_turn_on(self, name: str, **data: Any) -> dict[str, Any] | list[dict[str, Any]]:
-        return self._switch("turn_on", name, data)
+    def _op_turn_on(
+        self,
+        name: Any = None,
+        area: Any = None,
+        floor: Any = None,
+        domain: Any = None,
+        device_class: Any = None,
+        **data: Any,
+    ) -> dict[str, Any] | list[dict[str, Any]]:
+        return self._switch("turn_on", Target(name, area, floor, domain, device_class), data)
 
-    def _op_turn_off(self, name: str, **data: Any) -> dict[str, Any] | list[dict[str, Any]]:
-        return self._switch("turn_off", name, data)
+    def _op_turn_off(
+        self,
+        name: Any = None,
+        area: Any = None,
+        floor: Any = None,
+        domain: Any = None,
+        device_class: Any = None,
+        **data: Any,
+    ) -> dict[str, Any] | list[dict[str, Any]]:
+        return self._switch("turn_off", Target(name, area, floor, domain, device_class), data)
 
-    def _op_toggle(self, name: str, **data: Any) -> dict[str, Any] | list[dict[str, Any]]:
-        return self._switch("toggle", name, data)
+    def _op_toggle(
+        self,
+        name: Any = None,
+        area: Any = None,
+        floor: Any = None,
+        domain: Any = None,
+        device_class: Any = None,
+        **data: Any,
+    ) -> dict[str, Any] | list[dict[str, Any]]:
+        return self._switch("toggle", Target(name, area, floor, domain, device_class), data)
 
-    def _switch(self, action: str, name: str, data: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
-        group = self._group(name) if isinstance(name, str) else None
-        if group is None:
-            return self._switch_one(action, self._exposed(name), data)
-        # "all lights": each exposed light, one call each (a list of states back). Each counts against the
-        # turn's cap (this request was counted once already), checked before anything is switched.
+    def _switch(self, action: str, target: Target, data: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(target.name, list):
+            return [self._switch_one(action, self._exposed(n), data) for n in target.name]
+        if target == Target():
+            raise HomeError("invalid", "Tell me which device, by its name, its area or its kind.")
+        domains = _data_domains(data)
+        group = self._targets(target, domains)
+        if len(group) == 1 and (not isinstance(target.name, str) or group_of(group, target.name) is None):
+            return self._switch_one(action, group[0], data)
+        # A group ("all lights", "the lights in the bedroom"): each entity, one call each (a list of states back).
+        # Each counts against the turn's cap (this request was counted once already), checked before anything
+        # is switched.
         with self._lock:
             if self._calls + len(group) - 1 > self._max_calls:
                 raise HomeError(
@@ -346,8 +420,20 @@ class HomeBroker(HistoryOps):
 
     def _switch_one(self, action: str, entity: Entity, data: dict[str, Any]) -> dict[str, Any]:
         relay = self._relay()
+        on, off = _ON_OFF.get(entity.domain, ("turn_on", "turn_off"))
+        service = {"turn_on": on, "turn_off": off, "toggle": "toggle"}[action]
+        if service is None:
+            raise HomeError("invalid", f"{entity.name} can't be turned off.")
+        domain = entity.domain if (service != "toggle" and entity.domain in _ON_OFF) else "homeassistant"
+        if data:
+            try:
+                service, data = service_data(entity.domain, service, data)
+            except ValueError as err:
+                raise HomeError("invalid", str(err)) from None
+            domain = entity.domain
         intent = self.context.tool_named(_INTENT[action])
         if relay.intents and not data and intent is not None:
+            self._guard_service(domain, service, [entity], data)
             slots: dict[str, Any] = {"name": entity.name, "domain": [entity.domain]}
             if entity.areas:
                 slots["area"] = entity.areas[0]
@@ -356,27 +442,81 @@ class HomeBroker(HistoryOps):
                 speech = ((response.get("speech") or {}).get("plain") or {}).get("speech")
                 raise HomeError("ha_error", speech or "Home Assistant could not do that.")
             return self._states([entity])[0]
-        on, off = _ON_OFF.get(entity.domain, ("turn_on", "turn_off"))
-        service = {"turn_on": on, "turn_off": off, "toggle": "toggle"}[action]
-        if service is None:
-            raise HomeError("invalid", f"{entity.name} can't be turned off.")
-        domain = entity.domain if (service != "toggle" and entity.domain in _ON_OFF) else "homeassistant"
         return self._service(domain, service, [entity], data)[0]
 
-    def _op_call_service(self, domain: str, service: str, entity_id: Any = None, **data: Any) -> list[dict[str, Any]]:
+    def _guard_service(self, domain: str, service: str, entities: list[Entity], data: dict[str, Any]) -> None:
+        """Hold a guarded service call (raises HomeError("confirm")) unless the user granted exactly it."""
+        ids = [e.entity_id for e in entities]
+        self.guard.check(
+            service_key(domain, service, ids, data),
+            call_line("call_service", domain, service, entity_id=ids, data=data),
+            self.guard.words_for(domain, service, entities),
+        )
+
+    def _guard_tool(self, name: str, args: dict[str, Any]) -> None:
+        """Hold an intent tool call that may unlock or open what it targets (see ``guard.GUARDED_TOOLS``)."""
+        base = name.rpartition("__")[2]
+        if base not in GUARDED_TOOLS:
+            return
+
+        def slot(key: str) -> str | None:
+            value = args.get(key)
+            return value if isinstance(value, str) else None
+
+        domain = args.get("domain")
+        domain = domain[0] if isinstance(domain, list) and domain and isinstance(domain[0], str) else slot("domain")
+        try:
+            found = resolve(self.context.entities, Target(slot("name"), slot("area"), slot("floor"), domain))
+        except LookupError:  # HA may read the slots otherwise: every entity could be meant
+            found = list(self.context.entities)
+        locks = [e for e in found if e.domain == "lock"] if base in ("HassTurnOff", "HassToggle") else []
+        covers = [e for e in found if e.domain == "cover" and device_class(e) in GUARDED_COVERS]
+        covers = covers if base != "HassTurnOff" else []
+        said = i18n.current()
+        words = " and ".join(
+            ([i18n.t(said, "home.unlock", name=" and ".join(e.name for e in locks))] if locks else [])
+            + ([i18n.t(said, "home.open", name=" and ".join(e.name for e in covers))] if covers else [])
+        )
+        self.guard.check(tool_key(name, args), call_line("tool", name, args), words or None)
+
+    def _op_call_service(
+        self,
+        domain: str,
+        service: str,
+        entity_id: Any = None,
+        area: Any = None,
+        floor: Any = None,
+        device_class: Any = None,
+        **data: Any,
+    ) -> list[dict[str, Any]]:
         if not is_slug(domain) or not is_slug(service):
             # Names go into Home Assistant's service registry and the REST path (/api/services/<d>/<s>): only
             # the characters HA itself uses, so nothing like "../homeassistant/restart" can reach another route.
             raise HomeError(
                 "invalid", "call_service needs a domain and a service name in lower-case letters, digits and _."
             )
+        domains = frozenset() if domain == "homeassistant" else frozenset({domain})
         if entity_id is None:
-            raise HomeError("invalid", "call_service needs entity_id: the exposed devices it acts on.")
+            if domain == "homeassistant" or (
+                area is None
+                and floor is None
+                and device_class is None
+                and not any(e.domain == domain for e in self.context.entities)
+            ):
+                raise HomeError("invalid", "call_service needs entity_id: the exposed devices it acts on.")
+            # "the thermostat": the area's (or the only) one, as HA's intents pick it.
+            chosen = self._targets(Target(None, area, floor, None, device_class), domains, one=area is None)
+            return self._service(domain, service, chosen, data)
         names = [entity_id] if isinstance(entity_id, str) else entity_id
         if not isinstance(names, list) or not names:
             raise HomeError("invalid", "entity_id must be a name, an entity id or a list of them.")
-        entities = [self._exposed(n) for n in names]
-        return self._service(domain, service, entities, data)
+        entities: list[Entity] = []
+        for name in names:
+            if isinstance(name, str) and is_entity_id(name.strip()):
+                entities.append(self._exposed(name.strip()))
+            else:  # a spoken name, resolved among the service's own domain: "Living Room" is the thermostat
+                entities += self._targets(Target(name, area, floor, None, device_class), domains)
+        return self._service(domain, service, list({e.entity_id: e for e in entities}.values()), data)
 
     def _service(self, domain: str, service: str, entities: list[Entity], data: dict[str, Any]) -> list[dict[str, Any]]:
         if not is_slug(domain) or not is_slug(service):  # every path to a service call passes here
@@ -399,6 +539,7 @@ class HomeBroker(HistoryOps):
             json.dumps(data)
         except (TypeError, ValueError):
             raise HomeError("invalid", "Service data must be plain text, numbers, lists and dicts.") from None
+        self._guard_service(domain, service, entities, data)
         answer = self._relay().call(
             "o1.call_service",
             {"domain": domain, "service": service, "entity_id": [e.entity_id for e in entities], "data": data},
@@ -415,3 +556,9 @@ class HomeBroker(HistoryOps):
                 for e in entities
             ]
         return self._states(entities)
+
+
+def _data_domains(data: dict[str, Any]) -> frozenset[str]:
+    """The domains whose entities take all of ``data`` (empty: any domain)."""
+    kinds = [_DATA_DOMAINS[k] for k in data if k in _DATA_DOMAINS]
+    return frozenset(set.intersection(*kinds)) if kinds else frozenset()

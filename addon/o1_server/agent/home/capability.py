@@ -23,6 +23,7 @@ from typing import Any
 from ..sandbox import remove_tree
 from .broker import Emit, HomeBroker
 from .context import HomeContext
+from .guard import Guard
 from .relays import Relay, RestRelay, StreamRelay
 from .wire import MAX_CONNECTIONS, MAX_LINE, HomeError, encode, failure, parse_request
 
@@ -183,10 +184,12 @@ class HomeGateway:
         turn: HomeTurn | None,
         emit: Emit | None,
         user: tuple[int, int] | None = None,
+        guarded: tuple[str, ...] = (),
     ) -> Capability | None:
         """The turn's capability, or None when the profile has no Home Assistant access.
 
-        ``user`` is the (uid, gid) the conversation's code runs as (default: the gateway's user)."""
+        ``user`` is the (uid, gid) the conversation's code runs as (default: the gateway's user); ``guarded``
+        the profile's own guarded actions (``domain.service`` or entity ids, see ``guard.Guard``)."""
         if access not in ("read", "control"):
             return None
         turn = turn or HomeTurn()
@@ -198,6 +201,11 @@ class HomeGateway:
             except HomeError as err:
                 _LOGGER.warning("No Home Assistant context for %s: %s", conversation_id, err.message)
         broker = HomeBroker(
-            access, context or HomeContext(), relay, lambda entry: self._record(conversation_id, profile, entry), emit
+            access,
+            context or HomeContext(),
+            relay,
+            lambda entry: self._record(conversation_id, profile, entry),
+            emit,
+            guard=Guard(guarded),
         )
         return Capability(self.run_dir, broker, user or self.user)

@@ -20,7 +20,8 @@ _LIST_FIELDS = ("llm_apis", "tools", "read_only_tools")
 
 @dataclass(frozen=True)
 class Entity:
-    """One exposed entity: ``names`` (friendly name first, then aliases), ``areas`` (names and aliases)."""
+    """One exposed entity: ``names`` (friendly name first, then aliases), ``areas`` and ``floors`` (names and
+    aliases of its area and of that area's floor)."""
 
     entity_id: str
     domain: str
@@ -28,6 +29,7 @@ class Entity:
     areas: tuple[str, ...] = ()
     state: str | None = None
     attributes: dict[str, Any] = field(default_factory=dict)
+    floors: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -42,6 +44,8 @@ class Entity:
             "domain": self.domain,
             "aliases": list(self.names[1:]),
             "areas": list(self.areas),
+            "floors": list(self.floors),
+            "device_class": self.attributes.get("device_class"),
             "state": self.state,
         }
 
@@ -72,8 +76,9 @@ class HomeContext:
     def from_json(cls, data: Any) -> HomeContext:
         """Parse the ``home`` object of a turn request. Raises ValueError naming the bad field.
 
-        Shape: ``{"entities": [{"entity_id", "name", "aliases": [...], "areas": [...], "domain"?, "state"?,
-        "attributes"?}], "device_id"?, "area"?, "extra_system_prompt"?, "llm_apis": [...], "tools": [...],
+        Shape: ``{"entities": [{"entity_id", "name", "aliases": [...], "areas": [...], "floors"?: [...],
+        "domain"?, "state"?, "attributes"?}], "device_id"?, "area"?, "extra_system_prompt"?, "llm_apis": [...],
+        "tools": [...],
         "read_only_tools": [...] (tools HA annotates ``read_only``), "language"?, "local_turns": [{"user",
         "answer"}] (turns of this conversation HA answered itself, "prefer handling commands locally")}``.
         """
@@ -107,10 +112,13 @@ def _parse_entity(item: Any) -> Entity:
         raise ValueError("each of 'home.entities' needs a valid 'entity_id'")
     names = [item.get("name"), *(item.get("aliases") or [])]
     areas = item.get("areas") or []
+    floors = item.get("floors") or []
     if (
         not all(isinstance(n, str) for n in names if n is not None)
         or not isinstance(areas, list)
         or not all(isinstance(a, str) for a in areas)
+        or not isinstance(floors, list)
+        or not all(isinstance(f, str) for f in floors)
     ):
         raise ValueError(f"'home.entities' {item['entity_id']}: names and areas must be strings")
     attributes = item.get("attributes")
@@ -123,6 +131,7 @@ def _parse_entity(item: Any) -> Entity:
         tuple(areas),
         None if item.get("state") is None else str(item["state"]),
         attributes,
+        tuple(floors),
     )
 
 
@@ -202,33 +211,3 @@ def state_sentence(state: dict[str, Any]) -> str:
     unit = (state.get("attributes") or {}).get("unit_of_measurement")
     value = f"{state.get('state')}{' ' + unit if isinstance(unit, str) and unit else ''}"
     return f"{state.get('name') or state.get('entity_id')} is {value}."
-
-
-def prompt_for(context: HomeContext, access: str) -> str:
-    """The short text given to the LLM about the home: how to use ``o1_ha`` and the exposed devices."""
-    verbs = (
-        "o1_ha.turn_on(name), o1_ha.turn_off(name), o1_ha.get_state(name), "
-        "o1_ha.call_service(domain, service, entity_id=...)"
-        if access == "control"
-        else "o1_ha.get_state(name), o1_ha.states(domain) (you may only read the home, not change it)"
-    )
-    lines = [
-        f"Home Assistant: use the o1_ha module (already imported): {verbs}. "
-        "Names may be spoken names like 'kitchen light'. Print what o1_ha returns: it is what Home "
-        "Assistant reports."
-    ]
-    listed = []
-    for entity in context.entities[:PROMPT_ENTITIES]:
-        where = f", {entity.areas[0]}" if entity.areas else ""
-        state = f", {entity.state}" if entity.state is not None else ""
-        listed.append(f"{entity.name} ({entity.domain}{where}{state})")
-    if listed:
-        more = len(context.entities) - len(listed)
-        lines.append("Devices: " + "; ".join(listed) + (f"; and {more} more" if more > 0 else "") + ".")
-    else:
-        lines.append("No devices are exposed to you.")
-    if context.area:
-        lines.append(f"The user is in the {context.area}.")
-    if context.extra_system_prompt:
-        lines.append(context.extra_system_prompt.strip()[:1000])
-    return "\n".join(lines)

@@ -21,7 +21,10 @@ CONTROL_OPS = frozenset({"turn_on", "turn_off", "toggle", "call_service"})
 # ``tool`` needs read or control access depending on the tool named (see broker.READ_TOOLS).
 # Reads of the home's past (home/history.py): state history, long-term statistics and the logbook.
 HISTORY_OPS = frozenset({"history", "statistics", "logbook"})
-ERROR_CODES = frozenset({"denied", "not_found", "ambiguous", "invalid", "unavailable", "timeout", "ha_error"})
+# ``confirm``: a guarded action (unlocking, opening a garage door...) held until the user says yes (guard.py).
+ERROR_CODES = frozenset(
+    {"denied", "confirm", "not_found", "ambiguous", "invalid", "unavailable", "timeout", "ha_error"}
+)
 
 
 class HomeError(Exception):
