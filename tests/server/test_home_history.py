@@ -32,14 +32,13 @@ from tests.support.scripted_llm import ScriptedLLM
 TOKEN = "test-token"
 HA_SECRET = "ha-secret-token-77a1"
 BERLIN = ZoneInfo("Europe/Berlin")
-# Read access only. The classifier's list of o1_ha reads (agent/policy/python/allowlist.py HA_READS) does not
-# name the history helpers yet: it finds them unparseable, and o1_ha.statistics a stdlib module reached through
-# o1_ha (process_control). So this profile lets that run; what the code may do is still the broker's decision.
+# Read access only, and code the classifier cannot check is refused: the history helpers (and the methods of
+# their results) must classify as reads (agent/policy/python/allowlist.py HA_READS) for these turns to run.
 PROFILE = """
 name: past
 languages: [python]
 llm: {model: inherit}
-policy: {read_only: allow, home_assistant: allow, unparseable: allow, process_control: allow}
+policy: {read_only: allow, home_assistant: allow, unparseable: deny, process_control: deny}
 limits: {seconds_per_block: 20, blocks_per_turn: 2}
 home_assistant: read
 """

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from ..policy.python import allowlist
 from .context import PROMPT_ENTITIES, Entity, HomeContext
 
 DATA_OPEN = "<home_data>"
@@ -34,23 +33,24 @@ def _device(entity: Entity) -> str:
     return f"- {_field(entity.name)} ({kind}{where}{floor}{state})"
 
 
+# The home's past (history.py); periods are words ("today", "yesterday", "this week", "last 3 hours") or ISO.
+_PAST = (
+    'The past: o1_ha.last_change("front door", state="open"); o1_ha.time_on("heating", start="today"); '
+    'o1_ha.history("all lights", start="today").durations("on") (seconds per device); '
+    'o1_ha.statistics("outside temperature", period="day", start="this week").mean() (also min, max, '
+    'change: energy used); o1_ha.logbook(start="yesterday", name=None).'
+)
+
+
 def _verbs(access: str) -> str:
     if access != "control":
         return (
             "Home Assistant: use the o1_ha module (already imported) to read the home, never to change it: "
-            "o1_ha.get_state(name), o1_ha.states(domain, area=None)."
+            "o1_ha.get_state(name), o1_ha.states(domain, area=None). " + _PAST
         )
-    if "set_temperature" in allowlist.HA_ACTIONS:  # the classifier knows the short helpers
-        climate = 'o1_ha.set_temperature("living room", 21) (also hvac_mode="heat")'
-        cover = 'o1_ha.set_position("kitchen blinds", 50)'
-        media = 'o1_ha.set_volume("kitchen speaker", 40); o1_ha.media("tv", "pause") (play, next, previous, stop)'
-    else:
-        climate = 'o1_ha.call_service("climate", "set_temperature", "living room", temperature=21)'
-        cover = 'o1_ha.call_service("cover", "set_cover_position", "kitchen blinds", position=50)'
-        media = (
-            'o1_ha.call_service("media_player", "volume_set", "kitchen speaker", volume_level=0.4); '
-            'o1_ha.call_service("media_player", "media_pause", "tv") (media_play, media_next_track...)'
-        )
+    climate = 'o1_ha.set_temperature("living room", 21) (also hvac_mode="heat")'
+    cover = 'o1_ha.set_position("kitchen blinds", 50)'
+    media = 'o1_ha.set_volume("kitchen speaker", 40); o1_ha.media("tv", "pause") (play, next, previous, stop)'
     return (
         "Home Assistant: use the o1_ha module (already imported). A device is named as the user names it; "
         "a target may also be an area, a floor, a domain or a device class (every matching device):\n"
@@ -61,7 +61,7 @@ def _verbs(access: str) -> str:
         'fans: o1_ha.turn_on("fan", percentage=50); o1_ha.lock(name), o1_ha.unlock(name), o1_ha.get_state(name), '
         "o1_ha.states(domain, area=None).\n"
         "Unlocking, opening garage doors and gates, and disarming are asked to the user by o1 itself: just make "
-        'the call the user asked for. When o1_ha answers "Which one: ...?", do not guess: that is the answer.'
+        'the call the user asked for. When o1_ha answers "Which one: ...?", do not guess: that is the answer.\n' + _PAST
     )
 
 

@@ -591,6 +591,11 @@ _PATH_PURE_ATTRS = {
     "absolute",
 }
 _OTHER_ATTRS = {
+    # methods of the o1_ha helper's results (helpers/o1_ha.py: History, Duration, Change, Statistics)
+    "durations",
+    "hours",
+    "minutes",
+    "change",
     "path",
     "is_file",
     "inode",
@@ -709,5 +714,11 @@ SAFE_ATTRS = frozenset(
 )
 
 # Documented functions of the o1_ha helper (helpers/o1_ha.py): reads, and actions on the home.
-HA_READS = frozenset({"get_state", "get_states", "states", "find", "entities"})
-HA_ACTIONS = frozenset({"turn_on", "turn_off", "toggle", "lock", "unlock", "call_service", "tool"})
+HA_READS = frozenset(
+    {"get_state", "get_states", "states", "find", "entities"}
+    | {"history", "time_on", "last_change", "statistics", "logbook"}  # the home's past (home/history.py)
+)
+HA_ACTIONS = frozenset(
+    {"turn_on", "turn_off", "toggle", "lock", "unlock", "call_service", "tool"}
+    | {"set_temperature", "set_position", "set_volume", "media"}  # intent data (home/targets.py)
+)
