@@ -121,7 +121,8 @@ class _Report:
     def may_exist(self, path: str) -> bool:
         """Whether ``path`` (relative to the working folder) may name a file that exists now: a run-time part
         or a listed name matches like ``*``. Folders do not count (writing into one replaces nothing)."""
-        if path.startswith("~") or _is_outside(path, self.sandbox):
+        known = path.split(HOLE)[0]  # a run-time part may name a file here: only the part before it is judged
+        if path.startswith("~") or _is_outside(known, self.sandbox):
             return False  # outside: refused for that already
         full = path if path.startswith("/") else os.path.join(self.sandbox, path)
         # A glob character may be a pattern (a shell glob, the value of glob.glob('*.txt')): it matches as one,
