@@ -266,7 +266,7 @@ FAIL_CLOSED = [
      {OUT}),
     ("shadowed-str", "python", "def str(x):\n    return '/etc/passwd'\nprint(open(str('notes.txt')).read())", {OUT}),
     ("shadowed-date", "python", "from datetime import date\nclass date:\n    @staticmethod\n    def today():\n"
-                                "        return '../../../tmp/x'\nopen(f'{date.today()}', 'w')", {W, OUT}),
+                                "        return '../../../tmp/x'\nopen(f'{date.today()}', 'w')", {W, D, OUT}),
     ("raw-socket", "python", "import _socket\ns = _socket.socket()", {N}),
     # --- paths known only at run time, links, the working folder
     ("chr-path", "python", "open(chr(47) + 'tmp/x', 'w')", {W, OUT}),
@@ -276,7 +276,7 @@ FAIL_CLOSED = [
     ("symlink-to-outside", "python", "from pathlib import Path\nPath('e').symlink_to('/etc')", {W, OUT}),
     ("chdir", "python", "import os\nos.chdir('drafts')", {OUT}),
     ("open-mode-in-kwargs", "python", "open('notes.txt', **{'mode': 'w'})", {W, D}),  # may truncate notes.txt
-    ("open-args-starred", "python", "open(*['notes.txt', 'w'])", {W, OUT}),
+    ("open-args-starred", "python", "open(*['notes.txt', 'w'])", {W, D, OUT}),  # may truncate notes.txt
     ("unbound-path-method", "python", "import pathlib\npathlib.Path.write_text(pathlib.Path('/etc/x'), 'y')", {W, OUT, U}),
     ("path-in-a-list-replace", "python", "from pathlib import Path\n[Path('/etc/passwd')][0].replace('x')", {W, OUT}),
     ("path-rename-source", "python", "from pathlib import Path\nPath('/etc/passwd').rename('x')", {W, OUT}),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from .paths import HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
+from .paths import _GLOB_CHARS, HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
 from .phrasing import REPLACE, _quote, _summary
 
 
@@ -62,6 +62,8 @@ class _Report:
         self.events: dict[_Event, None] = {}
         # Where relative paths start: "." (the working folder) until a shell script changes folder (cd, pushd).
         self.cwd = "."
+        # Where they may start as well: the folder before a cd that may fail (its target is no folder yet).
+        self.cwd_also: tuple[str, ...] = ()
 
     def flag(self, category: str, reason: str, event: _Event | None = None) -> None:
         """Add a category with its reason, and optionally what to say about it."""
@@ -80,10 +82,11 @@ class _Report:
         redirected into with ">", edited in place): when the file may already exist it counts as deleting."""
         if not path:
             return
+        others = self.resolve_also(path)
         path = self.resolve(path)
         if kind == "replace":
             kind = "write"
-            if self.may_exist(path):
+            if any(self.may_exist(p) for p in (path, *others)):
                 self.flag(
                     "deletes_files",
                     f"{_quote(path)} exists: writing it replaces what it holds",
@@ -98,14 +101,14 @@ class _Report:
                 f"{_quote(path)} opens a network connection",
                 _Event("network", "connect to {}", host if HOLE not in host else "", "the internet"),
             )
-        if kind in ("write", "delete") and _is_git_control(path):
+        if kind in ("write", "delete") and any(_is_git_control(p) for p in (path, *others)):
             self.flag(
                 "process_control",
                 f"{_quote(path)} holds git settings or hooks, which run programs",
                 _Event("process", "change git settings that run programs"),
             )
         outside = _is_outside(path, self.sandbox)
-        if outside:
+        if outside or any(_is_outside(p, self.sandbox) for p in others):
             self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")
             if kind == "read":
                 kind, template = "outside", "read {} outside my working folder"
@@ -118,17 +121,21 @@ class _Report:
     def may_exist(self, path: str) -> bool:
         """Whether ``path`` (relative to the working folder) may name a file that exists now: a run-time part
         or a listed name matches like ``*``. Folders do not count (writing into one replaces nothing)."""
-        if path.startswith("~") or _is_outside(path, self.sandbox):
+        known = path.split(HOLE)[0]  # a run-time part may name a file here: only the part before it is judged
+        if path.startswith("~") or _is_outside(known, self.sandbox):
             return False  # outside: refused for that already
         full = path if path.startswith("/") else os.path.join(self.sandbox, path)
+        # A glob character may be a pattern (a shell glob, the value of glob.glob('*.txt')): it matches as one,
+        # which also matches a file of that very name.
+        wild = HOLE in full or NAME in full or bool(_GLOB_CHARS & set(full))
         if self.existing is not None:
             relative = posixpath.normpath(os.path.relpath(full, self.sandbox))
-            if HOLE in relative or NAME in relative:
-                pattern = re.sub(f"[{HOLE}{NAME}]+", "*", glob.escape(relative))
+            if wild:
+                pattern = re.sub(f"[{HOLE}{NAME}]+", "*", relative)
                 return any(fnmatch.fnmatchcase(p, pattern) for p in self.existing)
             return relative in self.existing
-        if HOLE in full or NAME in full:
-            pattern = re.sub(f"[{HOLE}{NAME}]+", "*", glob.escape(full))
+        if wild:
+            pattern = re.sub(f"[{HOLE}{NAME}]+", "*", full)
             return any(not os.path.isdir(p) for p in itertools.islice(glob.iglob(pattern), MAX_GLOB))
         return os.path.lexists(full) and not os.path.isdir(full)
 
@@ -138,9 +145,23 @@ class _Report:
             return path
         return posixpath.normpath(posixpath.join(self.cwd, path))
 
+    def resolve_also(self, path: str) -> tuple[str, ...]:
+        """``path`` as seen from the other folders relative paths may start from (see ``cwd_also``)."""
+        if not self.cwd_also or path.startswith(("/", "~")):
+            return ()
+        return tuple(dict.fromkeys(posixpath.normpath(posixpath.join(c, path)) for c in self.cwd_also))
+
     def change_folder(self, target: str) -> None:
-        """A shell ``cd``/``pushd`` to ``target`` (as written): later relative paths start there."""
+        """A shell ``cd``/``pushd`` to ``target`` (as written): later relative paths start there. When the
+        target is no folder now (a cd that fails stays where it was; the block may also make it first),
+        they may start where they did before as well."""
+        before = (self.cwd, *self.cwd_also)
+        moved = self.resolve_also(target)
         self.cwd = target if target.startswith(("/", "~")) else self.resolve(target)
+        full = self.cwd if self.cwd.startswith("/") else os.path.join(self.sandbox, self.cwd)
+        may_fail = HOLE not in self.cwd and not self.cwd.startswith("~") and not os.path.isdir(full)
+        also = (*moved, *before) if may_fail else moved
+        self.cwd_also = tuple(c for c in dict.fromkeys(also) if c != self.cwd)[:8]
 
     def candidate(self, text: str) -> None:
         """Check a string that may be a path (it is not known to be one) against the sandbox."""

@@ -51,7 +51,8 @@ class _ShellScanner:
         self.quoted_heredocs = quoted
         self.env: dict[str, str] = {}
         self.functions: set[str] = set()
-        self.folders: list[str] = []  # the pushd stack: where relative paths started before each cd/pushd
+        # the pushd stack: where relative paths started before each cd/pushd (the folder, the other candidates)
+        self.folders: list[tuple[str, tuple[str, ...]]] = []
         self.commands = _Commands(report, depth)
 
     def scan(self, trees: list[bashlex.ast.node]) -> None:
@@ -77,8 +78,15 @@ class _ShellScanner:
         }.get(node.kind)
         if handler is not None:
             handler(node)
+        if not _subshell(node):
+            for child in _children(node):
+                self.visit(child)
+            return
+        # A subshell's cd and pushd end with it: later commands start where they did before it.
+        saved = (self.report.cwd, self.report.cwd_also, list(self.folders))
         for child in _children(node):
             self.visit(child)
+        self.report.cwd, self.report.cwd_also, self.folders = saved
 
     def word(self, node: bashlex.ast.node) -> str:
         """The static value of a word: ``$HOME`` is ``~``, known variables are substituted, the rest is HOLE.
@@ -127,19 +135,19 @@ class _ShellScanner:
         self.change_folder(argv)
 
     def change_folder(self, argv: list[str]) -> None:
-        """``cd``/``pushd`` move where later relative paths start (a subshell's ``cd`` is taken as lasting, which
-        only errs towards outside); ``popd`` returns to the folder before; ``cd``, ``cd -`` and an unknown
-        target make it unknown."""
+        """``cd``/``pushd`` move where later relative paths start (until the end of a subshell; a target that is
+        no folder yet keeps the folder before as a candidate, see ``_Report.change_folder``); ``popd`` returns to
+        the folder before; ``cd``, ``cd -`` and an unknown target make it unknown."""
         name = _command_name(argv)
         operands = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
         if name in ("cd", "pushd"):
             target = operands[0] if operands else "~"
             if target in ("~", "-"):  # the home folder, or the one before: outside, or not known here
                 self.report.touch("~" if target == "~" else HOLE, "read", "go to {}")
-            self.folders.append(self.report.cwd)
+            self.folders.append((self.report.cwd, self.report.cwd_also))
             self.report.change_folder(HOLE if target == "-" else target)
         elif name == "popd":
-            self.report.cwd = self.folders.pop() if self.folders else HOLE
+            self.report.cwd, self.report.cwd_also = self.folders.pop() if self.folders else (HOLE, ())
 
     def heredoc_substitutions(self, body: str) -> None:
         """An unquoted here-document expands ``$(...)`` and backticks: classify those commands too."""
@@ -243,6 +251,14 @@ class _ShellScanner:
         self.env[name] = value if HOLE not in value and self.bound_once(name) else HOLE
         self.report.candidate(value)
         _check_variable(name, self.report)
+
+
+def _subshell(node: bashlex.ast.node) -> bool:
+    """Whether ``node`` runs in a subshell of its own: ``( ... )``, ``$(...)``, ``<(...)``, a pipeline's parts."""
+    if node.kind in ("commandsubstitution", "processsubstitution", "pipeline"):
+        return True
+    first = (getattr(node, "list", None) or [None])[0]
+    return node.kind == "compound" and getattr(first, "kind", "") == "reservedword" and first.word == "("
 
 
 nested.register("shell", _scan_shell)
