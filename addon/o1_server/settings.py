@@ -255,7 +255,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--default-profile", default="default")
     p.add_argument("--sandbox-root", default="", help="default: <data-dir>/sandbox")
-    p.add_argument("--stt-model", default="tiny.en", help="'tiny.en' (bundled) or a CTranslate2 model folder")
+    p.add_argument(
+        "--stt-model",
+        default="tiny.en",
+        help="'tiny.en' (bundled, English), 'base' (assembled, multilingual) or a CTranslate2 model folder",
+    )
     p.add_argument("--stt-language", default="en", help="language code, or 'auto'")
     p.add_argument("--stt-beam-size", type=int, default=5)
     p.add_argument("--stt-compute-type", default="int8")
@@ -269,7 +273,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tts-length-scale", type=float, default=None, help="speaking rate (piper length scale)")
     p.add_argument("--tts-noise-scale", type=float, default=None)
     p.add_argument("--tts-noise-w-scale", type=float, default=None)
-    p.add_argument("--tts-voices-dir", action="append", default=[], help="extra folder of piper voices")
+    p.add_argument(
+        "--tts-voices-dir",
+        action="append",
+        default=[],
+        help="extra folder of piper voices (every NAME.onnx with its NAME.onnx.json), e.g. /share/piper",
+    )
     p.add_argument("--tts-max-chars", type=int, default=100_000, help="longest text to synthesize, characters")
     p.add_argument(
         "--wyoming-max-connections",
@@ -367,6 +376,7 @@ ADDON_OPTIONS = {
     "--stt-model": "stt_model",
     "--stt-language": "stt_language",
     "--tts-voice": "tts_voice",
+    "--tts-voices-dir": "tts_voices_dir",
     "--llm-model": "llm_model",
     "--llm-api-base": "llm_api_base",
     "--default-profile": "default_profile",
@@ -448,10 +458,22 @@ def validate_args(args: argparse.Namespace) -> None:
         errors.append(
             f"{option_name('--stt-language')} must be 'auto' or a language code such as 'en' or 'de', not {language!r}"
         )
-    if args.stt_model != "tiny.en" and "/" not in args.stt_model:
+    # Speech languages: the whisper model names, and English-only models refusing another default language.
+    from .stt.service import MODEL_NAMES
+
+    if args.stt_model not in MODEL_NAMES and "/" not in args.stt_model:
         errors.append(
-            f"{option_name('--stt-model')} must be 'tiny.en' (bundled) or the path of a CTranslate2 "
-            f"whisper model folder, not {args.stt_model!r}"
+            f"{option_name('--stt-model')} must be 'tiny.en' (bundled, English), 'base' (multilingual) or the "
+            f"path of a CTranslate2 whisper model folder, not {args.stt_model!r}"
+        )
+    elif (
+        args.stt_model.endswith((".en", "-en"))
+        and language not in ("", "auto", "en")
+        and not language.startswith(("en-", "en_"))
+    ):
+        errors.append(
+            f"{option_name('--stt-language')} {language!r} needs a multilingual model: whisper "
+            f"{args.stt_model} understands only English (set {option_name('--stt-model')} to 'base')"
         )
     if args.tts_voice != "en_US-joe-medium" and not args.tts_voice.endswith(".onnx"):
         errors.append(

@@ -26,7 +26,7 @@ from wyoming.info import Attribution, TtsVoice, TtsVoiceSpeaker
 
 from .agent.speech_cleaning.voice import VoiceText
 from .stt import DEFAULT_MAX_PENDING, SerialWorker
-from .voice_config import voice_config_problem
+from .voice_config import choose_voice, voice_config_problem, voice_language
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -284,8 +284,7 @@ class _Voice:
 
     @property
     def language(self) -> str:
-        code = self.config.get("language", {}).get("code") or self.config.get("espeak", {}).get("voice")
-        return code or self.name.split("-")[0]
+        return voice_language(self.config, self.name)
 
     @property
     def speakers(self) -> list[str]:
@@ -475,22 +474,8 @@ class TextToSpeech:
 
     # ------------------------------------------------------------------ requests
     def _choose(self, voice: str | None, language: str | None) -> _Voice:
-        if voice:
-            found = self._voices.get(voice)
-            if found is not None:
-                return found
-            _LOGGER.warning("Voice %r is not installed; using %s", voice, self.name)
-            return self._default
-        if language:
-            wanted = language.replace("-", "_").lower()
-            for candidate in self._voices.values():
-                if candidate.language.lower() == wanted:
-                    return candidate
-            family = wanted.split("_")[0]
-            for candidate in self._voices.values():
-                if candidate.language.lower().split("_")[0] == family:
-                    return candidate
-        return self._default
+        languages = {name: v.language for name, v in self._voices.items()}
+        return self._voices[choose_voice(languages, self._default.name, voice, language)]
 
     def _speaker_id(self, voice: _Voice, speaker: str | int | None) -> int | None:
         if not voice.speakers:
@@ -520,13 +505,15 @@ class TextToSpeech:
         """Start one request; feed it text with :meth:`SpeechStream.feed` and read :meth:`SpeechStream.audio`.
 
         Args:
-            voice: installed voice name; None picks by ``language``, then the default voice. An unknown
-                name is logged and served with the default voice.
+            voice: installed voice name; None picks by ``language``, then the default voice.
             speaker: speaker name or id of a multi-speaker voice (default: the configured speaker).
-            language: wanted language (``"en_US"``, ``"en"``) when no voice is named.
+            language: wanted language (``"en_US"``, ``"en"``) when no voice is named (see
+                :func:`o1_server.voice_config.choose_voice`).
             options: ``length_scale``, ``noise_scale``, ``noise_w_scale`` (None = configured default).
 
         Raises:
+            UnknownVoiceError: ``voice`` is not installed (a ValueError).
+            NoVoiceForLanguageError: no installed voice speaks ``language`` (a ValueError).
             ValueError: unknown speaker or an option out of range.
         """
         chosen = self._choose(voice, language)
@@ -535,7 +522,8 @@ class TextToSpeech:
         return SpeechStream(self, chosen, speaker_id, merged)
 
     def rate_of(self, voice: str | None = None, language: str | None = None) -> int:
-        """Output sample rate (Hz) of the voice a request naming ``voice`` / ``language`` gets."""
+        """Output sample rate (Hz) of the voice a request naming ``voice`` / ``language`` gets. Raises as
+        :meth:`open` does for an unknown voice or a language no voice speaks."""
         return self._choose(voice, language).rate
 
     async def synthesize(

@@ -32,6 +32,7 @@ from o1_server.stt import (
 )
 from o1_server.stt.utterance import _repeats, _repeats_words
 from o1_server.tts import TextToSpeech, parse_options, split_pieces, split_sentences
+from o1_server.voice_config import NoVoiceForLanguageError, UnknownVoiceError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -548,13 +549,17 @@ def test_every_installed_voice_and_speaker_is_listed(voices_dir: Path) -> None:
 
 
 def test_voice_and_speaker_choice(voices_dir: Path) -> None:
-    """By name, else by language (exact, then family), else the default; speakers by name or id."""
+    """By name, else by language (exact, then family), else the default; speakers by name or id. A language no
+    voice speaks, or a voice that is not installed, is refused (never spoken with another language's voice)."""
     speech = TextToSpeech(voices_dirs=[voices_dir])
     assert speech.open(voice="en_GB-test-medium").voice == "en_GB-test-medium"
     assert speech.open(language="en_GB").voice == "en_GB-test-medium"
     assert speech.open(language="de").voice == "de_DE-duo-low"
-    assert speech.open(language="fr_FR").voice == "en_US-joe-medium"
-    assert speech.open(voice="nobody").voice == "en_US-joe-medium"
+    assert speech.open().voice == "en_US-joe-medium"
+    with pytest.raises(NoVoiceForLanguageError, match="'fr_FR'"):
+        speech.open(language="fr_FR")
+    with pytest.raises(UnknownVoiceError, match="'nobody'"):
+        speech.open(voice="nobody")
     assert speech.open(voice="de_DE-duo-low", speaker="bob")._speaker_id == 1
     assert speech.open(voice="de_DE-duo-low", speaker="0")._speaker_id == 0
     with pytest.raises(ValueError, match="no speaker 'carol'"):

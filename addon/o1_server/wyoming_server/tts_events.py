@@ -28,6 +28,7 @@ from wyoming.tts import (
 
 from ..stt import BusyError
 from ..tts import SpeechStream, TextToSpeech, parse_options
+from ..voice_config import NoVoiceForLanguageError
 from .base import _HandlerBase
 from .errors import _Rejected
 
@@ -60,6 +61,8 @@ class TtsEvents(_HandlerBase):
         try:
             options = parse_options(event.data)
             return self.tts.open(voice=name, speaker=speaker, language=language, **options)
+        except NoVoiceForLanguageError as err:
+            raise _Rejected("unsupported_language", str(err)) from err
         except ValueError as err:
             raise _Rejected("invalid_voice", str(err)) from err
 
