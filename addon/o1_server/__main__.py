@@ -92,7 +92,7 @@ async def run(settings: Settings) -> None:
         stt.model_path()
     except (OSError, ImportError, ValueError) as err:
         raise StartupError(
-            f"{option_name('--stt-model')}: {err} (allowed: 'tiny.en', 'base' or the folder of a CTranslate2 whisper model)"
+            f"{option_name('--stt-model')}: {err} (allowed: 'tiny.en', 'base' or a CTranslate2 whisper model's folder)"
         ) from None
     tts_speaker = settings.tts_speaker
     try:
