@@ -67,7 +67,7 @@ async def run(settings: Settings) -> None:
     # naming each missing layer and what is used instead.
     from .agent import sandbox
 
-    await asyncio.to_thread(sandbox.prepare, settings.sandbox, settings.sandbox_uids)
+    await asyncio.to_thread(sandbox.prepare, settings.sandbox, settings.sandbox_uids, settings.sandbox_disk_mb)
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
         problems = "; ".join(str(e) for e in profiles.errors)

@@ -55,9 +55,7 @@ class Settings:
     their sandbox folders, ``http_header_seconds`` / ``http_body_seconds`` an HTTP request's headers (from
     their first byte) and its body may take to arrive.
 
-    Disk: ``sandbox_disk_mb`` (MiB) caps all conversation folders together; ``sandbox_disk_image`` ``auto``
-    puts the sandbox root on a filesystem image of that size with a quota per conversation folder when this
-    machine allows it (root, loop devices), ``off`` never does (see docs/sandbox.md, "Disk").
+    Disk: ``sandbox_disk_mb`` (MiB) caps all conversation folders together (see docs/sandbox.md, "Disk").
     """
 
     host: str = "0.0.0.0"
@@ -95,7 +93,6 @@ class Settings:
     http_header_seconds: float = 10.0
     http_body_seconds: float = 30.0
     sandbox_disk_mb: int = 4096
-    sandbox_disk_image: str = "auto"
     llm_model: str = EMBEDDED_LLM
     llm_models_dirs: tuple[Path, ...] = ()
     llm_api_base: str | None = None
@@ -342,13 +339,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="MiB all conversation folders may use together (default 4096)",
     )
     p.add_argument(
-        "--sandbox-disk-image",
-        choices=("auto", "off"),
-        default="auto",
-        help="'auto': the sandbox root on a filesystem image with a quota per conversation when root and loop "
-        "devices allow it; 'off': measured caps only",
-    )
-    p.add_argument(
         "--llm-model",
         default=EMBEDDED_LLM,
         help=f"embedded model (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m; default {EMBEDDED_LLM})"
@@ -564,7 +554,6 @@ def settings_from_args(argv: list[str] | None = None, environ: MutableMapping[st
         http_header_seconds=args.http_header_seconds,
         http_body_seconds=args.http_body_seconds,
         sandbox_disk_mb=args.sandbox_disk_mb,
-        sandbox_disk_image=args.sandbox_disk_image,
         llm_model=args.llm_model,
         llm_models_dirs=tuple(Path(d).expanduser().resolve() for d in args.llm_models_dir),
         llm_api_base=args.llm_api_base or None,
