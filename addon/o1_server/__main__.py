@@ -50,6 +50,7 @@ async def run(settings: Settings) -> None:
     from .agent.profiles import load_profiles
     from .agent.service import O1Agent
     from .api import build_app
+    from .http_deadlines import KEEPALIVE_SECONDS, Deadlines
     from .llm import EmbeddedLLM, default_models_dirs, embedded_model
     from .loop_thread import AgentOnLoop, LoopThread
     from .protocol_01 import add_light_routes
@@ -66,7 +67,7 @@ async def run(settings: Settings) -> None:
     # naming each missing layer and what is used instead.
     from .agent import sandbox
 
-    await asyncio.to_thread(sandbox.prepare, settings.sandbox, settings.sandbox_uids)
+    await asyncio.to_thread(sandbox.prepare, settings.sandbox, settings.sandbox_uids, settings.sandbox_disk_mb)
     profiles = load_profiles(settings.profiles_dirs)
     if settings.default_profile not in profiles.profiles:
         problems = "; ".join(str(e) for e in profiles.errors)
@@ -185,7 +186,10 @@ async def run(settings: Settings) -> None:
     except BaseException:
         wyoming_loop.stop()
         raise
-    app = build_app(agent, settings.token, settings.version, settings.server_id, peer_guard=http_guard)
+    deadlines = Deadlines(settings.http_header_seconds, settings.http_body_seconds)
+    app = build_app(
+        agent, settings.token, settings.version, settings.server_id, peer_guard=http_guard, deadlines=deadlines
+    )
     # 01 clients (ESP32 firmware, light client, app)
     add_light_routes(
         app,
@@ -196,9 +200,11 @@ async def run(settings: Settings) -> None:
         max_connections=settings.light_max_connections,
         max_unauthenticated=settings.light_max_unauthenticated,
     )
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)  # then open requests are cancelled
+    # shutdown_timeout: then open requests are cancelled. Unfinished request headers and bodies are cut by the
+    # deadlines (http_deadlines.py); an idle keep-alive connection closes after KEEPALIVE_SECONDS.
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0, keepalive_timeout=KEEPALIVE_SECONDS)
     await runner.setup()
-    site = web.TCPSite(runner, settings.host, settings.api_port)
+    site = deadlines.site(runner, settings.host, settings.api_port)
     await site.start()
     api_port = runner.addresses[0][1]
 

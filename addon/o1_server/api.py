@@ -21,6 +21,7 @@ from .agent.sandbox import describe_isolation
 from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
 from .agent.wire import loads, token_matches
+from .http_deadlines import Deadlines
 from .peer_guard import CODE as SANDBOX_PEER
 from .peer_guard import PeerGuard
 from .protocol_01 import LIGHT_PATHS
@@ -31,6 +32,8 @@ STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502
 AGENT_KEY = web.AppKey("agent", O1Agent)
 VERSION_KEY = web.AppKey("version", str)
 SERVER_ID_KEY = web.AppKey("server_id", str)
+DEADLINES_KEY = web.AppKey("deadlines", Deadlines)
+"""The app's read deadlines: ``app[DEADLINES_KEY].site(runner, host, port)`` is the site that keeps them."""
 MAX_TEXT = MAX_TURN_CHARS
 HTTP_CHANNEL = "http"
 """The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
@@ -267,18 +270,34 @@ async def audit(request: web.Request) -> web.Response:
 
 
 def build_app(
-    agent: O1Agent, token: str, version: str, server_id: str = "", peer_guard: PeerGuard | None = None
+    agent: O1Agent,
+    token: str,
+    version: str,
+    server_id: str = "",
+    peer_guard: PeerGuard | None = None,
+    deadlines: Deadlines | None = None,
 ) -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token.
 
     ``peer_guard`` checks every request's client first (default: a :class:`PeerGuard` auditing to the
-    agent's audit log); the 01 routes added later by ``protocol_01.add_light_routes`` are covered too."""
+    agent's audit log); the 01 routes added later by ``protocol_01.add_light_routes`` are covered too.
+    ``deadlines`` (default: ``Deadlines()``, kept as ``app[DEADLINES_KEY]``) bounds the reading of a request's
+    body (``408``) and, served through ``app[DEADLINES_KEY].site(...)``, of its headers."""
     if not token:
         raise ValueError("the API needs a token")
     guard = peer_guard or PeerGuard.for_agent("http", agent)
+    deadlines = deadlines or Deadlines()
     app = web.Application(
-        middlewares=[_peer_middleware(guard), _json_errors, _auth_middleware(token)], client_max_size=MAX_BODY
+        middlewares=[
+            deadlines.middleware,
+            _peer_middleware(guard),
+            _json_errors,
+            _auth_middleware(token),
+            deadlines.body_middleware,
+        ],
+        client_max_size=MAX_BODY,
     )
+    app[DEADLINES_KEY] = deadlines
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app[SERVER_ID_KEY] = server_id

@@ -52,7 +52,10 @@ class Settings:
     ``wyoming_max_connections`` / ``light_max_connections`` open connections (``light_max_unauthenticated``
     of them still without a token), ``max_parallel_turns`` agent turns running at once (one per
     conversation), ``session_max_age_days`` / ``session_max_count`` retention of saved conversations and
-    their sandbox folders.
+    their sandbox folders, ``http_header_seconds`` / ``http_body_seconds`` an HTTP request's headers (from
+    their first byte) and its body may take to arrive.
+
+    Disk: ``sandbox_disk_mb`` (MiB) caps all conversation folders together (see docs/sandbox.md, "Disk").
     """
 
     host: str = "0.0.0.0"
@@ -87,6 +90,9 @@ class Settings:
     max_parallel_turns: int = 4
     session_max_age_days: float = 30.0
     session_max_count: int = 1000
+    http_header_seconds: float = 10.0
+    http_body_seconds: float = 30.0
+    sandbox_disk_mb: int = 4096
     llm_model: str = EMBEDDED_LLM
     llm_models_dirs: tuple[Path, ...] = ()
     llm_api_base: str | None = None
@@ -324,6 +330,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="saved conversations kept; the least recently used beyond this are deleted (0 = no limit)",
     )
     p.add_argument(
+        "--http-header-seconds",
+        type=float,
+        default=10.0,
+        help="seconds an HTTP request's headers may take from their first byte (default 10)",
+    )
+    p.add_argument(
+        "--http-body-seconds",
+        type=float,
+        default=30.0,
+        help="seconds an HTTP request's body may take once its headers are in; then 408 (default 30)",
+    )
+    p.add_argument(
+        "--sandbox-disk-mb",
+        type=int,
+        default=4096,
+        help="MiB all conversation folders may use together (default 4096)",
+    )
+    p.add_argument(
         "--llm-model",
         default=EMBEDDED_LLM,
         help=f"embedded model (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m; default {EMBEDDED_LLM})"
@@ -440,6 +464,9 @@ def validate_args(args: argparse.Namespace) -> None:
     _check_range(errors, "--session-max-age-days", args.session_max_age_days, 0, 36_500)
     _check_range(errors, "--session-max-count", args.session_max_count, 0, 10_000_000)
     _check_range(errors, "--llm-timeout", args.llm_timeout, 1, 3600)
+    _check_range(errors, "--http-header-seconds", args.http_header_seconds, 1, 3600)
+    _check_range(errors, "--http-body-seconds", args.http_body_seconds, 1, 3600)
+    _check_range(errors, "--sandbox-disk-mb", args.sandbox_disk_mb, 64, 16_777_216)
     _check_range(errors, "--tts-length-scale", args.tts_length_scale, 0.1, 5.0)  # tts.OPTION_RANGES
     _check_range(errors, "--tts-noise-scale", args.tts_noise_scale, 0.0, 2.0)
     _check_range(errors, "--tts-noise-w-scale", args.tts_noise_w_scale, 0.0, 2.0)
@@ -546,6 +573,9 @@ def settings_from_args(argv: list[str] | None = None, environ: MutableMapping[st
         max_parallel_turns=args.max_parallel_turns,
         session_max_age_days=args.session_max_age_days,
         session_max_count=args.session_max_count,
+        http_header_seconds=args.http_header_seconds,
+        http_body_seconds=args.http_body_seconds,
+        sandbox_disk_mb=args.sandbox_disk_mb,
         llm_model=args.llm_model,
         llm_models_dirs=tuple(Path(d).expanduser().resolve() for d in args.llm_models_dir),
         llm_api_base=args.llm_api_base or None,

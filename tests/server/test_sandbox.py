@@ -149,3 +149,41 @@ def test_home_is_neither_the_folder_nor_writable(tmp_path: Path) -> None:
                    "except OSError as e:\n    print(type(e).__name__)", tmp_path, Limits())
     home, exists, made = out.output.split()
     assert home != str(tmp_path) and exists == "False" and made != "made", out.output
+
+
+PROC_NET = (
+    "import glob\n"
+    "seen = []\n"
+    "for path in ['/proc/net/tcp', '/proc/self/net/tcp', *glob.glob('/proc/[0-9]*/net/tcp')]:\n"
+    "    try:\n"
+    "        seen.append(open(path).read())\n"
+    "    except OSError as e:\n"
+    "        print('unreadable', path, e.strerror)\n"
+    "print('TABLES', len(seen))\n"
+    "print(''.join(seen))\n"
+)
+
+
+@pytest.mark.parametrize("network", [False, True])
+def test_a_block_cannot_see_the_hosts_listeners_in_proc_net(tmp_path: Path, network: bool) -> None:
+    import socket
+
+    from o1_server.agent import sandbox
+
+    if not sandbox.isolation().bwrap:
+        pytest.skip("needs bubblewrap: " + " ".join(sandbox.isolation().missing))
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port_hex = f":{listener.getsockname()[1]:04X} "
+    try:
+        with open("/proc/net/tcp") as table:
+            assert port_hex in table.read()  # the server itself sees it: the probe is meaningful
+        folder = conversation_dir(tmp_path, f"procnet-{network}")
+        result = run_code("python", PROC_NET, folder, Limits(output_chars=200_000), network=network)
+    finally:
+        listener.close()
+    assert "TABLES" in result.output, result.output
+    assert port_hex not in result.output, result.output
+    if network:  # no procfs at all: nothing of the host's network namespace is readable
+        assert "TABLES 0" in result.output, result.output[:500]

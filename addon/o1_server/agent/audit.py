@@ -3,7 +3,8 @@
 A block that runs leaves a ``start`` line (fsynced before the code starts; when it cannot be written,
 :class:`AuditError`, the block must not run) and an ``end`` line; a block that never runs leaves one ``decision``
 line. Home Assistant calls (``home``) and refused client connections (``peer``) leave one line each. Lines are
-pure ASCII, and a line cut short never corrupts the next. This module does not decide what runs. The fields of
+pure ASCII, and a line cut short never corrupts the next; space past the log's end stays allocated to it, so a
+full disk does not stop it (:data:`RESERVE_BYTES`). This module does not decide what runs. The fields of
 each line: see docs/server.md.
 """
 
@@ -19,6 +20,32 @@ from pathlib import Path
 from typing import Any
 
 from .types import CodeBlock
+
+RESERVE_BYTES = 4 * 1024 * 1024
+"""Space kept allocated to the log past its end (``fallocate`` with ``FALLOC_FL_KEEP_SIZE``): appends write into
+blocks the file already owns, so a disk filled by generated code cannot stop the audit log. Topped up when
+less than half of it is left."""
+_FALLOC_FL_KEEP_SIZE = 1
+
+
+def _libc() -> Any:
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+_LIBC = _libc()
+
+
+def _reserve(fd: int, size: int) -> None:
+    """Keep :data:`RESERVE_BYTES` allocated past ``size`` (the file's end), when less than half is left; a
+    filesystem without ``fallocate`` (or a full disk) keeps what it has."""
+    import ctypes
+
+    allocated = os.fstat(fd).st_blocks * 512
+    if allocated - size >= RESERVE_BYTES // 2:
+        return
+    _LIBC.fallocate(fd, _FALLOC_FL_KEEP_SIZE, ctypes.c_int64(size), ctypes.c_int64(RESERVE_BYTES))
 
 
 class AuditError(Exception):
@@ -43,7 +70,11 @@ class AuditLog:
         # Owner-only: generated code (another user in the add-on) must not read other conversations' code.
         # A log that cannot even be opened is reported by start() on every block (nothing runs), not here.
         try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            try:
+                _reserve(fd, os.fstat(fd).st_size)
+            finally:
+                os.close(fd)
             if path.is_file():
                 os.chmod(path, 0o600)
         except OSError:
@@ -147,6 +178,7 @@ class AuditLog:
                         raise OSError(28, os.strerror(28))
                     view = view[written:]
                 os.fsync(fd)
+                _reserve(fd, size + len(data))
             except OSError as err:
                 raise AuditError(err) from err
             finally:

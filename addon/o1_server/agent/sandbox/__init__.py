@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .config import SandboxSettings, configure
 from .detection import Isolation, describe_isolation, isolation, prepare, python_reachable_by_others
+from .disk import FREE_RESERVE_MB, root_cap_mb, set_root_cap
 from .folder import MAX_FOLDER_DEPTH, FolderScan, remove_tree, scan_folder
 from .limits import DEFAULT_UIDS, KILLED, MIB, REFUSED, ExecResult, Limits
 from .run import command_for, run_code
@@ -29,6 +30,7 @@ from .view import ETC_FILES, HELPERS_DIR
 __all__ = [
     "DEFAULT_UIDS",
     "ETC_FILES",
+    "FREE_RESERVE_MB",
     "HELPERS_DIR",
     "KILLED",
     "MAX_FOLDER_DEPTH",
@@ -52,7 +54,9 @@ __all__ = [
     "python_reachable_by_others",
     "remove_tree",
     "resolve_user",
+    "root_cap_mb",
     "run_code",
     "safe_name",
     "scan_folder",
+    "set_root_cap",
 ]

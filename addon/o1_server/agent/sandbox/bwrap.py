@@ -50,7 +50,7 @@ def bwrap_argv(
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     made = set(_MADE)
-    for mount in mounts(cwd, limits, binds):
+    for mount in mounts(cwd, limits, binds, network):
         argv += _mount_args(mount, made)
     argv += ["--chdir", str(cwd), "--"]
     if iso.root and user is not None:

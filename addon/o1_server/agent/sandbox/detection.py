@@ -20,6 +20,7 @@ from typing import Any
 from .bwrap import bwrap_argv
 from .cgroups import Cgroups, root_tag
 from .config import SETTINGS, SandboxSettings, configure
+from .disk import FREE_RESERVE_MB, root_cap_mb, set_root_cap
 from .limits import DEFAULT_UIDS, Limits
 from .seccomp import DENIED, SeccompUnavailable, filter_program, program_fd
 
@@ -59,6 +60,9 @@ class Isolation:
             else "none",
             "uids": uids,
             "rlimits": "address space, file size, processes, no core dumps",
+            "disk": f"each file a block writes is capped by the kernel (RLIMIT_FSIZE) at what its folder, all "
+            f"folders together ({root_cap_mb()} MiB) and the disk ({FREE_RESERVE_MB} MiB kept free) have left; "
+            "many files are measured every second",
             "missing": list(self.missing),
         }
 
@@ -186,10 +190,15 @@ def describe_isolation() -> dict[str, Any]:
     return isolation().describe()
 
 
-def prepare(sandbox_root: Path, uids: tuple[int, int] | None = DEFAULT_UIDS) -> dict[str, Any]:
-    """Server start-up: configure the uid range, detect the isolation, kill what a previous (killed) server
-    of the same sandbox root left in its block cgroups, and log one line per layer (a warning for each
-    missing one). Returns ``describe_isolation()``."""
+def prepare(
+    sandbox_root: Path, uids: tuple[int, int] | None = DEFAULT_UIDS, disk_mb: int | None = None
+) -> dict[str, Any]:
+    """Server start-up: configure the uid range and the cap over all conversation folders (``disk_mb`` MiB,
+    None: keep it), detect the isolation, kill what a previous (killed) server of the same sandbox root left in
+    its block cgroups, and log one line per layer (a warning for each missing one). Returns
+    ``describe_isolation()``. Raises ValueError for a ``disk_mb`` below 1."""
+    if disk_mb is not None:
+        set_root_cap(disk_mb)
     configure(uids)
     iso = isolation()
     if iso.cgroups is not None:

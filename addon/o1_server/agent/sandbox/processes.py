@@ -35,16 +35,24 @@ _LIBC = _libc()
 _PR_SET_PDEATHSIG = 1
 
 
-def preexec(limits: Limits, user: tuple[int, int] | None, drop: bool, cgroup_procs: list[str], parent: int) -> None:
-    """Child-side set-up between fork and exec: join the block's cgroups, die with the server, rlimits,
-    and (without bubblewrap) drop to ``user`` last."""
+def preexec(
+    limits: Limits,
+    user: tuple[int, int] | None,
+    drop: bool,
+    cgroup_procs: list[str],
+    parent: int,
+    write_bytes: int | None = None,
+) -> None:
+    """Child-side set-up between fork and exec: join the block's cgroups, die with the server, rlimits (no file
+    past ``write_bytes``, default ``limits.file_mb``: the disk the block may still use), and (without bubblewrap)
+    drop to ``user`` last."""
     for procs in cgroup_procs:
         with open(procs, "w") as f:
             f.write(str(os.getpid()))
     memory = limits.memory_mb * MIB
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    size = limits.file_mb * MIB
+    size = limits.file_mb * MIB if write_bytes is None else write_bytes
     resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
     # Per uid: a conversation's own uid gets the block's process budget; a shared uid (the server's) keeps a
     # looser bound so the server's own threads still fit (root ignores it: the cgroup bounds root's blocks).

@@ -24,7 +24,8 @@ from typing import cast
 from .bwrap import bwrap_argv
 from .cgroups import Block, root_tag
 from .detection import Isolation, isolation
-from .folder import adopt_and_measure, over_limits, usage_over
+from .disk import block_budget, note_usage
+from .folder import adopt_and_measure, over_limits, scan_folder, usage_over
 from .limits import KILLED, MIB, REFUSED, ExecResult, Limits
 from .processes import ExitWatch, kill_group, kill_uid, preexec, stop
 from .seccomp import program_fd
@@ -32,6 +33,8 @@ from .uids import conversation_uid, dedicated
 from .view import HELPERS_DIR, environment
 
 _LOGGER = logging.getLogger(__package__)
+DISK_CHECK_SECONDS = 1.0
+"""Seconds between two measures of a running block's folder (what its per-file write budget cannot bound)."""
 
 
 def command_for(language: str, code: str) -> list[str]:
@@ -71,7 +74,7 @@ def run_code(
     argv = command_for(language, code)
     start = time.monotonic()
     user = _block_user(cwd, limits)
-    refused = _refusal(cwd, user, limits)
+    refused, budget = _refusal(cwd, user, limits)
     if refused is not None:
         return refused
     seccomp_fd: int | None = None
@@ -83,7 +86,7 @@ def run_code(
             kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
         block = _make_block(iso, cwd, limits)
         try:
-            proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block, seccomp_fd)
+            proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block, budget, seccomp_fd)
         except (OSError, ValueError, subprocess.SubprocessError) as err:  # ValueError: a NUL byte in the code
             if block:
                 block.remove()
@@ -106,15 +109,20 @@ def _block_user(cwd: Path, limits: Limits) -> tuple[int, int] | None:
     return user
 
 
-def _refusal(cwd: Path, user: tuple[int, int] | None, limits: Limits) -> ExecResult | None:
-    """The result of a block that may not start because of its folder (handing the folder to ``user``), or None."""
+def _refusal(cwd: Path, user: tuple[int, int] | None, limits: Limits) -> tuple[ExecResult | None, int]:
+    """The result of a block that may not start because of its folder, the sandbox root's global cap or a full
+    disk (handing the folder to ``user`` first), or None; and the bytes the block may write (``disk``)."""
     try:
-        over = over_limits(adopt_and_measure(cwd, user, limits.files), limits)
+        scan = adopt_and_measure(cwd, user, limits.files)
     except OSError as err:
-        return ExecResult(REFUSED, f"[not run: the working folder cannot be read: {err.strerror}]", 0.0)
+        return ExecResult(REFUSED, f"[not run: the working folder cannot be read: {err.strerror}]", 0.0), 0
+    over = over_limits(scan, limits)
     if over:
-        return ExecResult(REFUSED, f"[not run: this conversation's folder {over}. Delete some files first.]", 0.0)
-    return None
+        return ExecResult(REFUSED, f"[not run: this conversation's folder {over}. Delete some files first.]", 0.0), 0
+    budget = block_budget(cwd, scan.bytes, limits.disk_mb * MIB, limits.file_mb * MIB, limits.files)
+    if budget.refused is not None:
+        return ExecResult(REFUSED, f"[not run: {budget.refused}]", 0.0), 0
+    return None, budget.bytes
 
 
 def _make_block(iso: Isolation, cwd: Path, limits: Limits) -> Block | None:
@@ -138,10 +146,11 @@ def _spawn(
     user: tuple[int, int] | None,
     iso: Isolation,
     block: Block | None,
+    write_bytes: int,
     seccomp_fd: int | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start the block's process, leading its own session (``seccomp_fd`` is passed on to bubblewrap).
-    Raises OSError or SubprocessError."""
+    """Start the block's process, leading its own session (``seccomp_fd`` is passed on to bubblewrap), with no
+    file larger than ``write_bytes``. Raises OSError or SubprocessError."""
     procs = block.procs_files() if block else []
     parent = os.getpid()
     drop = not iso.bwrap
@@ -154,7 +163,7 @@ def _spawn(
         stderr=subprocess.STDOUT,
         start_new_session=True,
         pass_fds=() if seccomp_fd is None else (seccomp_fd,),
-        preexec_fn=lambda: preexec(limits, user, drop, procs, parent),
+        preexec_fn=lambda: preexec(limits, user, drop, procs, parent, write_bytes),
     )
 
 
@@ -208,11 +217,12 @@ def _watch(
     output: _Output,
 ) -> _Ending:
     """Wait for the block to end, stopping it at its deadline, on ``cancel`` or when its folder grows past its
-    caps (checked every 2 s); then kill whatever of it is left and remove its cgroups."""
+    caps (checked every DISK_CHECK_SECONDS); then kill whatever of it is left, remove its cgroups and note what
+    the folder uses now."""
     exited = ExitWatch(proc)
     ending = _Ending()
     deadline = time.monotonic() + limits.seconds
-    next_disk_check = time.monotonic() + 2
+    next_disk_check = time.monotonic() + DISK_CHECK_SECONDS
     try:
         while proc.poll() is None:
             now = time.monotonic()
@@ -224,7 +234,7 @@ def _watch(
                 ending.over_disk = over_disk
             else:
                 if now >= next_disk_check:
-                    next_disk_check = now + 2
+                    next_disk_check = now + DISK_CHECK_SECONDS
                 exited.wait(0.1)
                 continue
             stop(proc, block, user, iso)
@@ -236,6 +246,10 @@ def _watch(
         output.join(timeout=5)
         if block:
             block.remove()
+        try:
+            note_usage(cwd, scan_folder(cwd, None, limits.files).bytes)
+        except OSError:
+            pass
     return ending
 
 

@@ -48,6 +48,10 @@ SYSTEM_FOLDERS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # not root, the user one are added by ``bwrap``.
 NAMESPACES = ("pid", "ipc", "uts", "cgroup-try")
 HOSTNAME = "o1-sandbox"
+# What a block that shares the host's network sees of /proc: a procfs shows the reader's network namespace
+# (``/proc/net/tcp``, ``/proc/<pid>/net/...``: the host's listeners and connections), so such a block gets no
+# procfs at all, only these system-wide files, bound read-only from the server's.
+NETWORK_PROC_FILES = ("cpuinfo", "meminfo", "stat", "uptime", "loadavg", "version", "filesystems")
 PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
@@ -85,13 +89,22 @@ def python_paths() -> list[str]:
     return found
 
 
-def mounts(cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike[str]] = ()) -> list[Mount]:
-    """The box's file system for a block working in ``cwd``, in mount order."""
+def mounts(
+    cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike[str]] = (), network: bool = False
+) -> list[Mount]:
+    """The box's file system for a block working in ``cwd``, in mount order. ``network``: the block shares the
+    host's network namespace, so its /proc is a read-only folder of :data:`NETWORK_PROC_FILES` (no process
+    folders, no ``/proc/net``, no ``/proc/self``) instead of a procfs."""
     # The private /tmp (and /proc, /dev) first: a later mount on top of a bind would hide it, and the checkout
     # (the o1 helpers) or a conversation folder may well live under /tmp.
     tmp_size = limits.tmp_mb * MIB
+    if network:
+        proc = [Mount("tmpfs", "/proc", perms="0555", size=MIB)]
+        proc += [Mount("ro-bind-try", f"/proc/{name}") for name in NETWORK_PROC_FILES]
+    else:
+        proc = [Mount("proc", "/proc")]
     view = [
-        Mount("proc", "/proc"),
+        *proc,
         Mount("dev", "/dev"),
         Mount("tmpfs", "/dev/shm", perms="1777", size=tmp_size),  # POSIX semaphores, multiprocessing
         Mount("tmpfs", "/tmp", perms="1777", size=tmp_size),
