@@ -7,7 +7,7 @@ literal and computed modes, pathlib, ``os``/``shutil``, ``json.dump``, loops and
 function, dead code). :class:`Box` seeds a conversation folder, classifies a block, runs it with
 ``sandbox.run_code`` and returns its :class:`Effects`: the folder's snapshots compared (created, appended,
 replaced, emptied, deleted, renamed over), the processes the box's PID namespace allocated
-(``/proc/sys/kernel/ns_last_pid`` read at exit) and the connections a listener on 127.0.0.1 accepted.
+(the box's last PID, found at exit) and the connections a listener on 127.0.0.1 accepted.
 :func:`mismatches` says where the label falls short of the effects; :func:`over_asked` where it says more.
 """
 
@@ -44,12 +44,21 @@ NEW = ("new.txt", "out.json", "copy.txt", "fresh.csv", "sub/new.txt")
 IN_SUB = ("a.txt", "b.csv", "c.txt")  # names used after a change into sub/
 PORT = "__PORT__"  # replaced by the listener's port before the block is classified and run
 MARK = "__O1_PIDS__"
+# The box has its own PID namespace, so its PIDs count the processes started in it. A block that may use the
+# network gets no procfs (/proc/sys/kernel/ns_last_pid is not there), so the last PID used is read from one more
+# child made at exit: its PID minus one (Python: a fork that exits at once; bash: a command substitution's
+# subshell, whose $BASHPID is its own).
 PY_PRELUDE = (
     "import atexit as _o1_atexit, os as _o1_os\n"
-    f"_o1_atexit.register(lambda: print({MARK!r}, _o1_os.getpid(), "
-    "open('/proc/sys/kernel/ns_last_pid').read().strip(), flush=True))\n"
+    "def _o1_last():\n"
+    "    child = _o1_os.fork()\n"
+    "    if child == 0:\n"
+    "        _o1_os._exit(0)\n"
+    "    _o1_os.waitpid(child, 0)\n"
+    f"    print({MARK!r}, _o1_os.getpid(), child - 1, flush=True)\n"
+    "_o1_atexit.register(_o1_last)\n"
 )
-SH_PRELUDE = f"trap 'read -r _o1 < /proc/sys/kernel/ns_last_pid; echo \"{MARK} $$ $_o1\"' EXIT\n"
+SH_PRELUDE = f"trap '_o1=$(echo $BASHPID); echo \"{MARK} $$ $((_o1 - 1))\"' EXIT\n"
 WEAK = frozenset({"unparseable"})  # "code I can't check" claims nothing about effects
 
 
