@@ -16,6 +16,7 @@ from pytest_homeassistant_custom_component.components.recorder.common import (
     async_wait_recording_done,
 )
 
+from custom_components.o1 import history
 from custom_components.o1.home import HomeToolRunner
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.recorder.models import StatisticMeanType
@@ -151,3 +152,43 @@ async def test_time_zone_is_the_homes(hass: HomeAssistant) -> None:
     await hass.config.async_set_time_zone("Europe/Berlin")
     answer = await runner(hass).async_run("o1.time_zone", {})
     assert answer == {"result": {"time_zone": "Europe/Berlin"}}
+
+
+async def test_malformed_arguments_are_clear_errors(hass: HomeAssistant, home: datetime) -> None:
+    """What the server relays is checked again here: each malformed argument is an ``ha_error`` naming it."""
+    tools = runner(hass)
+    period = {"start": iso(home), "end": iso(home + timedelta(hours=2))}
+    cases = (
+        ("o1.history", {"entity_ids": "binary_sensor.front_door", **period}, "entity_ids must be a list"),
+        ("o1.history", {"entity_ids": ["not an id"], **period}, "entity_ids must be a list"),
+        ("o1.statistics", {"statistic_ids": [TEMPERATURE], "period": "fortnight", "types": ["mean"], **period},
+         "period must be one of"),
+        ("o1.statistics", {"statistic_ids": [TEMPERATURE], "period": "hour", "types": ["median"], **period},
+         "types must be some of"),
+    )
+    for name, args, message in cases:
+        answer = await tools.async_run(name, args)
+        assert answer["error"] == "ha_error" and message in answer["message"], (name, args, answer)
+
+
+async def test_a_tool_history_does_not_know_is_refused(hass: HomeAssistant, home: datetime) -> None:
+    answer = await history.async_run(hass, "o1.weather_history", {})
+    assert answer == {"error": "denied", "message": "o1 has no history tool called o1.weather_history."}
+
+
+def recent() -> dict[str, str]:
+    now = dt_util.utcnow()
+    return {"start": (now - timedelta(hours=2)).isoformat(), "end": now.isoformat()}
+
+
+async def test_without_the_logbook_the_logbook_is_refused(hass: HomeAssistant) -> None:
+    """A recorded Home Assistant without its logbook: the logbook is refused by name, history still answers."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    async_expose_entity(hass, "conversation", DOOR, True)
+    hass.states.async_set(DOOR, "on")
+    await async_wait_recording_done(hass)
+    tools = runner(hass)
+    answer = await tools.async_run("o1.logbook", {"entity_ids": [DOOR], **recent()})
+    assert answer == {"error": "denied", "message": "Home Assistant's logbook is not set up."}
+    answer = await tools.async_run("o1.history", {"entity_ids": [DOOR], **recent()})
+    assert [s["state"] for s in answer["result"]["states"]] == ["on"], answer
