@@ -195,6 +195,7 @@ async def run(settings: Settings) -> None:
         settings.token,
         max_connections=settings.light_max_connections,
         max_unauthenticated=settings.light_max_unauthenticated,
+        devices=settings.light_devices,
     )
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)  # then open requests are cancelled
     await runner.setup()

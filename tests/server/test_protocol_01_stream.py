@@ -204,3 +204,17 @@ def test_device_addresses_are_checked() -> None:
 def test_mapped_peer_matches_its_ipv4_device() -> None:
     assert light._peer_address("::ffff:192.168.1.51") == "192.168.1.51"
     assert light._peer_address(None) is None and light._peer_address("not an address") is None
+
+
+def test_the_add_on_option_reaches_the_server(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``devices_01`` (o1-start's ``--light-devices``) becomes Settings.light_devices; a bad address stops the
+    start with a message naming the option."""
+    from o1_server.settings import settings_from_args
+
+    base = ["--data-dir", str(tmp_path)]
+    settings = settings_from_args([*base, "--light-devices", "192.168.1.50, fd00::5,"], environ={"O1_TOKEN": "t"})
+    assert settings.light_devices == ("192.168.1.50", "fd00::5")
+    assert settings_from_args(base, environ={"O1_TOKEN": "t"}).light_devices == ()
+    with pytest.raises(SystemExit):
+        settings_from_args([*base, "--light-devices", "192.168.1.0/24"], environ={"O1_TOKEN": "t"})
+    assert "(add-on option devices_01): '192.168.1.0/24' is not a device's IP address" in capsys.readouterr().err
