@@ -199,6 +199,7 @@ async def run(settings: Settings) -> None:
         settings.token,
         max_connections=settings.light_max_connections,
         max_unauthenticated=settings.light_max_unauthenticated,
+        devices=settings.light_devices,
     )
     # shutdown_timeout: then open requests are cancelled. Unfinished request headers and bodies are cut by the
     # deadlines (http_deadlines.py); an idle keep-alive connection closes after KEEPALIVE_SECONDS.

@@ -2,9 +2,10 @@
 Python client) talk to o1 as they talked to Open Interpreter's 01 light server.
 
 :func:`add_light_routes` adds ``GET /ping`` and the WebSocket at ``GET /`` to the HTTP API's aiohttp app; the
-handler checks the API token itself. Turns reach the agent on the channel ``01:<client host>``. This is not the
-HTTP API (:mod:`o1_server.api`) nor Wyoming. The frames of a turn, audio formats, error codes, authentication
-and limits: see docs/protocols.md.
+handler checks the API token itself (or lets in the 01 devices named by address, whose firmware sends none).
+Turns reach the agent on the channel ``01:<client host>``; the reply is spoken sentence by sentence as the agent
+streams it. This is not the HTTP API (:mod:`o1_server.api`) nor Wyoming. The frames of a turn, audio formats,
+error codes, authentication and limits: see docs/protocols.md.
 """
 
 from __future__ import annotations
@@ -12,21 +13,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import ipaddress
 import json
 import logging
 import time
 import uuid
 import wave
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 from wyoming.audio import AudioChunk, AudioChunkConverter
 
-from .agent.types import MAX_TURN_CHARS, Agent, AgentError
+from .agent.types import MAX_TURN_CHARS, Agent, AgentError, AgentReply
 from .agent.wire import loads, token_matches
 from .stt import SpeechToText
-from .tts import TextToSpeech
+from .tts import SpeechStream, TextToSpeech
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -72,6 +75,48 @@ AUDIO_START = {"role": "assistant", "type": "audio", "format": "bytes.raw", "sta
 AUDIO_END = {"role": "assistant", "type": "audio", "format": "bytes.raw", "end": True}
 COMPLETE = {"role": "server", "type": "status", "content": "complete"}
 NO_SPEECH = "Sorry, I did not hear anything."
+NOT_ALLOWED = "This device is not allowed to talk to o1. See the 01 section of the o1 add-on's documentation."
+"""Spoken to a client that sent audio without a token and is not one of the allowed devices, before closing."""
+NOT_ALLOWED_CLOSE = 4003
+"""WebSocket close code after :data:`NOT_ALLOWED` (application range 4000-4999; 4001 is "no token in time")."""
+REFUSAL_LOG_SECONDS = 60.0
+"""A refused device address is logged at most once in this many seconds."""
+
+
+def parse_devices(devices: Iterable[str]) -> frozenset[str]:
+    """The 01 device addresses allowed without a token, normalized (``"192.168.1.50"``, ``"fd00::5"``).
+
+    Args:
+        devices: IPv4 or IPv6 addresses, one per item (surrounding spaces ignored, empty items skipped).
+
+    Raises:
+        ValueError: an item that is not one IP address (networks are refused: each device is named), or an
+            unspecified or multicast address (no device connects from those).
+    """
+    found: set[str] = set()
+    for item in devices:
+        text = item.strip()
+        if not text:
+            continue
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not an IP address (name each 01 device by its address)") from None
+        if address.is_unspecified or address.is_multicast:
+            raise ValueError(f"{text!r} cannot be a 01 device: no device connects from it")
+        found.add(_peer_address(text) or text)
+    return frozenset(found)
+
+
+def _peer_address(remote: str | None) -> str | None:
+    """The peer's normalized IP address (an IPv4-mapped IPv6 address as IPv4), or None."""
+    try:
+        address = ipaddress.ip_address(remote or "")
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
 
 
 def error_message(code: str, content: str) -> dict[str, Any]:
@@ -155,8 +200,14 @@ class LightServer:
     Args:
         stt: the shared speech-to-text service.
         tts: the shared text-to-speech service.
-        agent: the o1 agent (``await agent.ask(text, conversation_id, profile, language)``).
+        agent: the o1 agent; its ``ask_stream`` (as :class:`o1_server.agent.service.O1Agent` has) streams the
+            answer sentence by sentence, an agent with only ``ask`` is spoken once it has answered.
         token: the API token clients must present (see docs/protocols.md).
+        devices: IP addresses of 01 devices let in without a token (the 01 ESP32 firmware sends none); see
+            :func:`parse_devices`. Empty (the default): every client needs the token.
+
+    Raises:
+        ValueError: an empty token or a bad device address.
     """
 
     def __init__(
@@ -169,9 +220,11 @@ class LightServer:
         max_connections: int = MAX_CONNECTIONS,
         max_unauthenticated: int = MAX_UNAUTHENTICATED,
         idle_seconds: float = IDLE_SECONDS,
+        devices: Iterable[str] = (),
     ) -> None:
         if not token:
             raise ValueError("the 01 endpoint needs a token")
+        self.devices = parse_devices(devices)
         self.stt = stt
         self.tts = tts
         self.agent = agent
@@ -183,6 +236,8 @@ class LightServer:
         self.idle_seconds = idle_seconds
         self._open = 0
         self._unauthenticated = 0
+        self._refusal_pcm: dict[int, bytes] = {}  # NOT_ALLOWED at each output rate, synthesized once
+        self._refusals_logged: dict[str, float] = {}  # device address -> when its refusal was last logged
 
     # ------------------------------------------------------------------ auth
     def _token_ok(self, given: object) -> bool:
@@ -231,7 +286,7 @@ class LightServer:
             return web.json_response(
                 {"error": "invalid_request", "message": "'format' must be raw or wav."}, status=400
             )
-        authenticated = given is not None
+        authenticated = given is not None or _peer_address(request.remote) in self.devices
         max_msg = self.max_audio_bytes + 1024 if authenticated else PRE_AUTH_FRAME_BYTES
         ws = web.WebSocketResponse(max_msg_size=max_msg)
         if not ws.can_prepare(request).ok:
@@ -320,6 +375,8 @@ class LightServer:
                 conn.authenticated = True
                 self._unauthenticated -= 1
                 await conn.send_json({"auth": True})
+            elif "auth" not in data and data.get("type") == "audio" and data.get("end") is True:
+                await self._refuse_device(conn)
             else:
                 await conn.send_json({"auth": False})
                 await conn.send_error("invalid_auth", 'Send {"auth": "<token>"} first.')
@@ -442,43 +499,163 @@ class LightServer:
                 await self._speak(conn, NO_SPEECH)
                 await conn.send_json(COMPLETE)
                 return
-        try:
-            reply = await self.agent.ask(
-                text,
-                conversation_id=conn.conversation_id,
-                profile=conn.profile,
-                language=conn.language,
-                channel=conn.channel,
-            )
-            answer = reply.answer
-        except AgentError as err:
-            await conn.send_error(err.code, err.message)
-            answer = err.message
-        await conn.send_json({"role": "assistant", "type": "message", "content": answer})
-        await self._speak(conn, answer)
+        await self._reply(conn, text)
         await conn.send_json(COMPLETE)
         _LOGGER.info("01 turn answered in %.1f s", time.monotonic() - started)
 
+    async def _agent_events(self, conn: _Connection, text: str) -> AsyncIterator[dict[str, Any]]:
+        """The agent's events for one turn: ``delta`` sentences as they come, then ``done`` (an agent without
+        ``ask_stream`` answers in one ``delta``). Raises AgentError."""
+        ask_stream = getattr(self.agent, "ask_stream", None)
+        args = {"conversation_id": conn.conversation_id, "profile": conn.profile, "language": conn.language}
+        if ask_stream is None:
+            reply = await self.agent.ask(text, channel=conn.channel, **args)
+            yield {"type": "delta", "text": reply.answer}
+            yield {"type": "done", "reply": reply}
+            return
+        stream = ask_stream(text, channel=conn.channel, **args)
+        try:
+            async for event in stream:
+                yield event
+        finally:
+            await stream.aclose()  # a turn left early (the client went away) stops at once
+
+    async def _reply(self, conn: _Connection, text: str) -> None:
+        """Ask the agent and speak the answer while it comes: each sentence is fed to text-to-speech as the
+        agent yields it, and its audio is sent as soon as it is synthesized. Then the whole answer (or the
+        error's sentence, which is spoken too) follows as the assistant message."""
+        speech = self.tts.open()
+        sender = asyncio.create_task(self._send_speech(conn, speech), name="01 reply audio")
+        said: list[str] = []
+        answer: str | None = None
+
+        def say(sentence: str) -> None:
+            if conn.interrupt.is_set() or sender.done():
+                return
+            try:
+                speech.feed(sentence)
+            except ValueError as err:  # past the voice's max_chars: what was fed is still spoken
+                _LOGGER.warning("01 reply not spoken to the end: %s", err)
+                speech.end()
+
+        try:
+            try:
+                async for event in self._agent_events(conn, text):
+                    if event["type"] == "delta" and isinstance(event.get("text"), str):
+                        said.append(event["text"])
+                        say(event["text"])
+                    elif event["type"] == "done":
+                        reply: AgentReply = event["reply"]
+                        answer = reply.answer
+            except AgentError as err:
+                await conn.send_error(err.code, err.message)
+                say((" " if said else "") + err.message)  # the user hears why, after what was said already
+                answer = ("".join(said) + " " + err.message).strip()
+            speech.end()
+            await sender
+        finally:
+            speech.close()
+            if not sender.done():
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sender
+        await conn.send_json({"role": "assistant", "type": "message", "content": answer or "".join(said)})
+
     async def _speak(self, conn: _Connection, text: str) -> None:
         """Synthesize ``text`` and send it between the audio flags (nothing when it cannot be spoken)."""
-        converter = AudioChunkConverter(rate=conn.rate, width=2, channels=1)
-        pcm = bytearray()
+        speech = self.tts.open()
         try:
-            async for audio in self.tts.synthesize(text):
-                chunk = AudioChunk(rate=self.tts.rate, width=self.tts.width, channels=self.tts.channels, audio=audio)
-                pcm += converter.convert(chunk).audio
-        except ValueError as err:
-            await conn.send_error("tts_failed", str(err))
-            return
-        data = wav_bytes(bytes(pcm), conn.rate) if conn.header else bytes(pcm)
+            try:
+                speech.feed(text)
+            except ValueError as err:
+                await conn.send_error("tts_failed", str(err))
+                return
+            speech.end()
+            await self._send_speech(conn, speech)
+        finally:
+            speech.close()
+
+    async def _send_speech(self, conn: _Connection, speech: SpeechStream) -> None:
+        """Send ``speech``'s audio between the audio flags, converted to the connection's rate: raw PCM piece by
+        piece as each is synthesized (the audio start flag comes with the first piece); a WAV file (``?format=wav``)
+        once all of it is, since its header holds its length. Stops early when the user talks again
+        (``conn.interrupt``); a synthesis failure is a ``tts_failed`` error (the flags still close)."""
+        converter = AudioChunkConverter(rate=conn.rate, width=2, channels=1)
         audio_format = "bytes.wav" if conn.header else "bytes.raw"
-        await conn.send_json({**AUDIO_START, "format": audio_format})
+        started = False
+        whole = bytearray()
+        try:
+            async for audio in speech.audio():
+                if conn.interrupt.is_set() or conn.ws.closed:
+                    break
+                chunk = AudioChunk(rate=speech.rate, width=speech.width, channels=speech.channels, audio=audio)
+                pcm = converter.convert(chunk).audio
+                if conn.header:
+                    whole += pcm
+                    continue
+                if not started:
+                    started = True
+                    await conn.send_json({**AUDIO_START, "format": audio_format})
+                await self._send_frames(conn, pcm)
+        except (ValueError, RuntimeError) as err:
+            await conn.send_error("tts_failed", str(err))
+        if conn.header and whole:
+            started = True
+            await conn.send_json({**AUDIO_START, "format": audio_format})
+            await self._send_frames(conn, wav_bytes(bytes(whole), conn.rate))
+        if started:
+            await conn.send_json({**AUDIO_END, "format": audio_format})
+
+    @staticmethod
+    async def _send_frames(conn: _Connection, data: bytes) -> None:
+        """Send ``data`` in binary frames of at most :data:`MAX_FRAME_BYTES` bytes."""
         for offset in range(0, len(data), MAX_FRAME_BYTES):
             if conn.interrupt.is_set() or conn.ws.closed:
-                break
+                return
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await conn.ws.send_bytes(data[offset : offset + MAX_FRAME_BYTES])
-        await conn.send_json({**AUDIO_END, "format": audio_format})
+
+    # ------------------------------------------------------------------ refusal
+    async def _refuse_device(self, conn: _Connection) -> None:
+        """Tell a client that recorded audio without a token, in words it plays (:data:`NOT_ALLOWED`), then close.
+
+        The 01 ESP32 firmware sends no token and shows nothing: its user hears why nothing is answered. The
+        sentence is synthesized once per output rate, so refused clients cost no synthesis after the first.
+        """
+        peer = conn.channel.removeprefix("01:")
+        now = time.monotonic()
+        if now - self._refusals_logged.get(peer, -REFUSAL_LOG_SECONDS) >= REFUSAL_LOG_SECONDS:
+            self._refusals_logged[peer] = now
+            _LOGGER.warning(
+                "Refused a 01 client at %s: it sent audio without a token. If it is your 01 device, add %s to the "
+                "add-on option devices_01 (DOCS.md, 01 devices).",
+                peer,
+                peer,
+            )
+        pcm = self._refusal_pcm.get(conn.rate)
+        if pcm is None:
+            converter = AudioChunkConverter(rate=conn.rate, width=2, channels=1)
+            buffer = bytearray()
+            speech = self.tts.open()
+            try:
+                speech.feed(NOT_ALLOWED)
+                speech.end()
+                async for audio in speech.audio():
+                    chunk = AudioChunk(rate=speech.rate, width=speech.width, channels=speech.channels, audio=audio)
+                    buffer += converter.convert(chunk).audio
+            except (ValueError, RuntimeError) as err:  # the error frame still says it
+                _LOGGER.warning("The 01 refusal cannot be spoken: %s", err)
+            finally:
+                speech.close()
+            pcm = self._refusal_pcm[conn.rate] = bytes(buffer)
+        await conn.send_error("not_allowed", NOT_ALLOWED)
+        if pcm:
+            audio_format = "bytes.wav" if conn.header else "bytes.raw"
+            await conn.send_json({**AUDIO_START, "format": audio_format})
+            await self._send_frames(conn, wav_bytes(pcm, conn.rate) if conn.header else pcm)
+            await conn.send_json({**AUDIO_END, "format": audio_format})
+        await conn.send_json(COMPLETE)
+        await conn.ws.close(code=NOT_ALLOWED_CLOSE, message=b"not allowed")
 
 
 def add_light_routes(
@@ -495,13 +672,14 @@ def add_light_routes(
         tts: shared text-to-speech (16-bit mono PCM at ``tts.rate`` Hz).
         agent: the o1 agent.
         token: the API token.
-        limits: ``max_connections``, ``max_unauthenticated``, ``idle_seconds`` of :class:`LightServer`.
+        limits: ``max_connections``, ``max_unauthenticated``, ``idle_seconds``, ``devices`` of
+            :class:`LightServer`.
 
     Returns:
         The :class:`LightServer` serving the routes.
 
     Raises:
-        ValueError: an empty token.
+        ValueError: an empty token or a bad device address.
     """
     server = LightServer(stt, tts, agent, token, **limits)
     app.router.add_get("/ping", server.ping)

@@ -9,6 +9,7 @@ removed from ``os.environ`` once read). See docs/server.md.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 import secrets
@@ -50,7 +51,8 @@ class Settings:
     Robustness limits (all seconds or counts): ``wyoming_idle_seconds`` a Wyoming connection may stay silent
     between events, ``wyoming_frame_seconds`` one event may take to arrive once its first byte came,
     ``wyoming_max_connections`` / ``light_max_connections`` open connections (``light_max_unauthenticated``
-    of them still without a token), ``max_parallel_turns`` agent turns running at once (one per
+    of them still without a token; ``light_devices`` the IP addresses of 01 devices let in without one),
+    ``max_parallel_turns`` agent turns running at once (one per
     conversation), ``session_max_age_days`` / ``session_max_count`` retention of saved conversations and
     their sandbox folders, ``http_header_seconds`` / ``http_body_seconds`` an HTTP request's headers (from
     their first byte) and its body may take to arrive.
@@ -87,6 +89,7 @@ class Settings:
     wyoming_frame_seconds: float = 20.0
     light_max_connections: int = 32
     light_max_unauthenticated: int = 8
+    light_devices: tuple[str, ...] = ()
     max_parallel_turns: int = 4
     session_max_age_days: float = 30.0
     session_max_count: int = 1000
@@ -312,6 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="01 WebSocket connections at once that have not sent their token yet",
     )
     p.add_argument(
+        "--light-devices",
+        default="",
+        help="comma-separated IP addresses of 01 devices let in without a token (default none)",
+    )
+    p.add_argument(
         "--max-parallel-turns",
         type=int,
         default=4,
@@ -407,6 +415,7 @@ ADDON_OPTIONS = {
     "--threads": "threads",
     "--llm-timeout": "llm_timeout",
     "--log-level": "log_level",
+    "--light-devices": "devices_01",
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 COMPUTE_TYPES = (
@@ -439,6 +448,11 @@ def _check_range(errors: list[str], flag: str, value: float | None, low: float, 
         errors.append(f"{option_name(flag)} must be between {low:g} and {high:g}, not {value:g}")
 
 
+def _light_devices(value: str) -> tuple[str, ...]:
+    """``"192.168.1.50, 192.168.1.51"`` -> ``("192.168.1.50", "192.168.1.51")`` (empty items dropped)."""
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
 def validate_args(args: argparse.Namespace) -> None:
     """Check every flag's value before anything starts.
 
@@ -460,6 +474,13 @@ def validate_args(args: argparse.Namespace) -> None:
     _check_range(errors, "--wyoming-frame-seconds", args.wyoming_frame_seconds, 1, 3600)
     _check_range(errors, "--light-max-connections", args.light_max_connections, 1, 10_000)
     _check_range(errors, "--light-max-unauthenticated", args.light_max_unauthenticated, 1, 10_000)
+    for device in _light_devices(args.light_devices):
+        try:
+            address = ipaddress.ip_address(device)
+        except ValueError:
+            address = None
+        if address is None or address.is_unspecified or address.is_multicast:
+            errors.append(f"{option_name('--light-devices')}: {device!r} is not a device's IP address")
     _check_range(errors, "--max-parallel-turns", args.max_parallel_turns, 1, 256)
     _check_range(errors, "--session-max-age-days", args.session_max_age_days, 0, 36_500)
     _check_range(errors, "--session-max-count", args.session_max_count, 0, 10_000_000)
@@ -570,6 +591,7 @@ def settings_from_args(argv: list[str] | None = None, environ: MutableMapping[st
         wyoming_frame_seconds=args.wyoming_frame_seconds,
         light_max_connections=args.light_max_connections,
         light_max_unauthenticated=args.light_max_unauthenticated,
+        light_devices=_light_devices(args.light_devices),
         max_parallel_turns=args.max_parallel_turns,
         session_max_age_days=args.session_max_age_days,
         session_max_count=args.session_max_count,

@@ -7,6 +7,9 @@ Offline: ``esphome config`` fetches the micro_wake_word models it validates (man
 ``<config dir>/.esphome/micro_wake_word/<sha256(url)[:8]>/``. The tests seed that cache with the same models
 from the PyPI package ``pymicro-wakeword`` (okay_nabu and hey_jarvis, microWakeWord v2 manifests), so validation
 reads them from disk; without network ESPHome logs that it could not re-check them and uses the cached copy.
+The stop word's model (``STOP_URL``, microWakeWord's own release on GitHub) is in no package: validation reads only
+its manifest's schema and checks that its model file exists, so the tests seed its cache with a stand-in (the
+okay_nabu model under a "Stop" manifest); a real build downloads the real one.
 Any other warning, and any error, fails the test.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -31,10 +35,12 @@ ESPHOME_DIR = REPO / "esphome"
 BOARDS = ["esp32-s3-box-3.yaml", "esp32-s3-inmp441-max98357a.yaml", "m5stack-atom-echo.yaml"]
 MODEL_URL = "https://github.com/esphome/micro-wake-word-models/raw/main/models/v2/{}.json"
 MODELS = ["okay_nabu", "hey_jarvis"]
+STOP_URL = "https://github.com/kahrendt/microWakeWord/releases/download/stop/stop.json"
 # The only warnings allowed: ESPHome could not re-check a seeded wake word model because there is no network.
 ALLOWED_WARNING = re.compile(
-    r"^WARNING Could not (check if|download from) https://github\.com/esphome/micro-wake-word-models/raw/main/"
-    r"models/v2/(okay_nabu|hey_jarvis)\.(json|tflite) .*using cached file$")
+    r"^WARNING Could not (check if|download from) https://github\.com/(esphome/micro-wake-word-models/raw/main/"
+    r"models/v2/(okay_nabu|hey_jarvis)|kahrendt/microWakeWord/releases/download/stop/stop)\.(json|tflite) "
+    r".*using cached file$")
 TIMEOUT = 300  # seconds per `esphome config` (each takes about 2 s offline)
 
 
@@ -56,6 +62,13 @@ def seed_wake_word_models(config_dir: Path) -> None:
         shutil.copy(manifest, cache / "manifest.json")
         model_file = yaml.safe_load(manifest.read_text())["model"]
         shutil.copy(manifest.parent / model_file, cache / model_file)
+    # The stop model's stand-in (see the module docstring).
+    cache = config_dir / ".esphome" / "micro_wake_word" / hashlib.sha256(STOP_URL.encode()).hexdigest()[:8]
+    cache.mkdir(parents=True, exist_ok=True)
+    manifest = yaml.safe_load((_model_dir() / "okay_nabu.json").read_text())
+    shutil.copy(_model_dir() / manifest["model"], cache / "stop.tflite")
+    manifest.update(wake_word="Stop", model="stop.tflite")
+    (cache / "manifest.json").write_text(json.dumps(manifest))
 
 
 def used_secrets() -> set[str]:
@@ -135,15 +148,32 @@ def test_board_config_is_valid(config_dir: Path, board: str) -> None:
     # What the satellite must have (ESP-IDF, on-device wake words, phase lights, speaker, talk button, mute),
     # as ESPHome validated it.
     assert config["esp32"]["framework"]["type"] == "esp-idf"
-    assert {m["id"] for m in config["micro_wake_word"]["models"]} == set(MODELS)
-    assert config["micro_wake_word"]["on_wake_word_detected"]
+    models = by_id(config["micro_wake_word"]["models"])
+    assert set(models) == {*MODELS, "stop_word"}
+    # The stop word: not offered as a wake word, enabled while the satellite speaks or a timer rings, and what
+    # it does when heard: silence the timer, or stop the reply.
+    assert models["stop_word"]["internal"] is True and not any(models[m]["internal"] for m in MODELS)
+    detected = str(config["micro_wake_word"]["on_wake_word_detected"])
+    assert "switch.turn_off" in detected and "media_player.stop" in detected and "voice_assistant.start" in detected
     assistant = config["voice_assistant"]
     assert assistant["media_player"] == "satellite_media_player" and assistant["micro_wake_word"] == "wake_word"
     for trigger in ("on_listening", "on_stt_vad_end", "on_tts_start", "on_error"):
         assert "show_phase" in str(assistant[trigger]), trigger
     assert "back_to_idle" in str(assistant["on_end"])
+    # A continued conversation after push-to-talk listens again with silence detection.
+    assert "ptt_turn" in str(assistant["on_listening"]) and "voice_assistant.start" in str(assistant["on_listening"])
+    # Timers: a finished one rings (sound and light) until stopped.
+    assert "timer_ringing" in str(assistant["on_timer_finished"])
+    for trigger in ("on_timer_started", "on_timer_updated", "on_timer_cancelled"):
+        assert assistant[trigger], trigger
+    ringing = by_id(config["switch"])["timer_ringing"]
+    assert "ring_timer" in str(ringing["on_turn_on"]) and "stop_word" in str(ringing["on_turn_on"])
+    assert "timer_finished_sound" in str(by_id(config["script"])["ring_timer"])
     [player] = config["media_player"]
     assert player["platform"] == "speaker" and player["announcement_pipeline"]["speaker"] == "satellite_speaker"
+    # Announcements from Home Assistant play on the media player and can be stopped with "stop".
+    assert "stop_word" in str(player["on_announcement"])
+    assert by_id(player["files"])["timer_finished_sound"]["file"]
     button = by_id(config["binary_sensor"])["talk_button"]
     assert "voice_assistant.start" in str(button["on_press"]) and "voice_assistant.stop" in str(button["on_release"])
     assert "silence_detection" in str(button["on_press"])

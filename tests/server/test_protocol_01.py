@@ -150,8 +150,9 @@ async def test_spoken_question_gets_a_spoken_answer(base_url: str, llm: Scripted
 
     assert turn.errors == []
     order = [(m.get("role"), m.get("type"), m.get("start"), m.get("end")) for m in turn.messages]
-    assert order == [("user", "message", None, None), ("assistant", "message", None, None),
-                     ("assistant", "audio", True, None), ("assistant", "audio", None, True),
+    # The audio is streamed as the answer comes; the whole answer's text follows it.
+    assert order == [("user", "message", None, None), ("assistant", "audio", True, None),
+                     ("assistant", "audio", None, True), ("assistant", "message", None, None),
                      ("server", "status", None, None)]
     [heard] = turn.of("user", "message")
     # The whole utterance was heard, including the part sent after the end flag ("two" at the end).
