@@ -12,10 +12,12 @@ import asyncio
 import json
 import logging
 from typing import Any
+from urllib.parse import unquote
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from aiohttp.typedefs import Handler, Middleware
 
+from .agent.attachments import MAX_FILE_BYTES, MAX_FILES
 from .agent.home import HomeContext
 from .agent.sandbox import describe_isolation
 from .agent.service import O1Agent
@@ -39,6 +41,8 @@ HTTP_CHANNEL = "http"
 """The agent channel of every HTTP API turn: whoever holds the API token (a confirmation asked over the API
 is answered over the API only)."""
 MAX_BODY = 1024 * 1024  # bytes: a turn may carry the home's exposed entities
+MAX_INSTRUCTIONS = 8000
+"""Longest ``instructions`` of a turn, in characters (an agent's prompt from Home Assistant)."""
 HTTP_CODES = {
     400: "invalid_request",
     401: "invalid_auth",
@@ -144,8 +148,12 @@ async def _json_body(request: web.Request) -> object:
         raise _bad(f"The request body must be JSON ({err}).") from None
 
 
-async def _turn_request(request: web.Request) -> tuple[str, str | None, str | None, str | None, HomeContext | None]:
-    """Parse and validate a turn's JSON body. Raises web.HTTPBadRequest with our error shape."""
+TurnRequest = tuple[str, str | None, str | None, str | None, HomeContext | None, str | None]
+
+
+async def _turn_request(request: web.Request) -> TurnRequest:
+    """Parse and validate a turn's JSON body: (text, conversation_id, profile, language, home, instructions).
+    Raises web.HTTPBadRequest with our error shape."""
     body = await _json_body(request)
     if not isinstance(body, dict):
         raise _bad("The request body must be a JSON object.")
@@ -160,13 +168,18 @@ async def _turn_request(request: web.Request) -> tuple[str, str | None, str | No
             (value or "").encode("utf-8")
         except UnicodeEncodeError:
             raise _bad(f"'{name}' is not valid Unicode text.") from None
+    instructions = body.get("instructions")
+    if instructions is not None and (not isinstance(instructions, str) or len(instructions) > MAX_INSTRUCTIONS):
+        raise _bad(f"'instructions' must be a string of at most {MAX_INSTRUCTIONS} characters.")
+    # Lone surrogates cannot reach the LLM: they become "?".
+    instructions = instructions.encode("utf-8", "replace").decode("utf-8") if instructions else None
     home = None
     if body.get("home") is not None:
         try:
             home = HomeContext.from_json(body["home"])
         except ValueError as err:
             raise _bad(str(err)) from None
-    return text, cid or None, profile or None, language, home
+    return text, cid or None, profile or None, language, home, instructions
 
 
 def _bad(message: str) -> web.HTTPBadRequest:
@@ -177,9 +190,11 @@ def _bad(message: str) -> web.HTTPBadRequest:
 
 async def converse(request: web.Request) -> web.Response:
     """Answer one user turn."""
-    text, cid, profile, language, home = await _turn_request(request)
+    text, cid, profile, language, home, instructions = await _turn_request(request)
     try:
-        reply = await request.app[AGENT_KEY].ask(text, cid, profile, language, channel=HTTP_CHANNEL, home=home)
+        reply = await request.app[AGENT_KEY].ask(
+            text, cid, profile, language, channel=HTTP_CHANNEL, home=home, instructions=instructions
+        )
     except AgentError as err:
         return _error(STATUS.get(err.code, 500), err.code, err.message)
     return web.json_response(reply.as_dict())
@@ -195,10 +210,17 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     "reply"}`` or ``{"type": "error", "error", "message"}``.
     A bad request or an unknown profile is refused before streaming, with the usual status and JSON error.
     """
-    text, cid, profile, language, home = await _turn_request(request)
+    text, cid, profile, language, home, instructions = await _turn_request(request)
     # A caller that sends Home Assistant context runs the turn's Home Assistant tools (tool_call events).
     stream = request.app[AGENT_KEY].ask_stream(
-        text, cid, profile, language, channel=HTTP_CHANNEL, home=home, relay=home is not None
+        text,
+        cid,
+        profile,
+        language,
+        channel=HTTP_CHANNEL,
+        home=home,
+        relay=home is not None,
+        instructions=instructions,
     )
     try:
         first = await anext(stream)
@@ -223,6 +245,41 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
         return response
     await response.write_eof()
     return response
+
+
+async def put_files(request: web.Request) -> web.Response:
+    """Store files in a conversation's folder (of ``?profile=``, else the default profile) for its code.
+
+    The body is ``multipart/form-data``, one part per file (its ``filename`` is the name, made safe); at most
+    ``MAX_FILES`` parts of ``MAX_FILE_BYTES`` each (413 beyond). Answers ``{"files": [names as stored]}``.
+    """
+    conversation_id = request.match_info["conversation_id"]
+    if len(conversation_id) > 200:
+        return _error(400, "invalid_request", "'conversation_id' must be a string.")
+    try:
+        reader = await request.multipart()
+    except (AssertionError, ValueError, KeyError):  # aiohttp asserts the multipart content type
+        return _error(415, "invalid_request", "The body must be multipart/form-data.")
+    files: list[tuple[str, bytes]] = []
+    while (part := await reader.next()) is not None:
+        if not isinstance(part, BodyPartReader) or not part.filename:
+            return _error(400, "invalid_request", "Every part must be a file with a file name.")
+        if len(files) == MAX_FILES:
+            return _error(413, "request_too_large", f"At most {MAX_FILES} files at a time.")
+        data = bytearray()
+        while chunk := await part.read_chunk():
+            data += chunk
+            if len(data) > MAX_FILE_BYTES:
+                return _error(413, "request_too_large", f"A file may hold at most {MAX_FILE_BYTES} bytes.")
+        files.append((unquote(part.filename), bytes(data)))  # aiohttp's client quotes "/" and the like
+    if not files:
+        return _error(400, "invalid_request", "The request holds no file.")
+    agent = request.app[AGENT_KEY]
+    try:
+        names = await agent.attach(conversation_id, files, request.query.get("profile") or None, HTTP_CHANNEL)
+    except AgentError as err:
+        return _error(STATUS.get(err.code, 500), err.code, err.message)
+    return web.json_response({"files": names})
 
 
 async def tool_result(request: web.Request) -> web.Response:
@@ -308,6 +365,7 @@ def build_app(
     app.router.add_get("/api/conversation/{conversation_id}", get_conversation)
     app.router.add_delete("/api/conversation/{conversation_id}", delete_conversation)
     app.router.add_post("/api/conversation/{conversation_id}/cancel", cancel_conversation)
+    app.router.add_post("/api/conversation/{conversation_id}/files", put_files)
     app.router.add_get("/api/audit", audit)
     app.router.add_post("/api/turns/{turn_id}/tool_results/{call_id}", tool_result)
     return app

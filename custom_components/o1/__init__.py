@@ -17,7 +17,7 @@ from .coordinator import O1Coordinator
 from .issues import async_delete_issues
 from .services import async_setup_services
 
-PLATFORMS: tuple[Platform, ...] = (Platform.CONVERSATION,)
+PLATFORMS: tuple[Platform, ...] = (Platform.AI_TASK, Platform.CONVERSATION)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 

@@ -340,9 +340,12 @@ class O1Client:
         timeout: float,
         payload: dict[str, Any] | None = None,
         auth: bool = True,
+        form: aiohttp.FormData | None = None,
+        query: dict[str, str] | None = None,
     ) -> Any:
         """Send one request and return its decoded JSON body (None when empty).
 
+        ``payload`` is sent as JSON, ``form`` as multipart form data; ``query`` is the URL's query.
         Turns every failure into an O1Error subclass.
         """
         headers = {"Accept": "application/json"}
@@ -351,7 +354,11 @@ class O1Client:
         try:
             async with asyncio.timeout(timeout):
                 async with self._session.request(
-                    method, self._url(*parts), json=payload, headers=headers
+                    method,
+                    self._url(*parts).with_query(query or {}),
+                    json=payload,
+                    data=form,
+                    headers=headers,
                 ) as response:
                     body = await response.read()
                     status = response.status
@@ -404,14 +411,20 @@ class O1Client:
         conversation_id: str | None = None,
         profile: str | None = None,
         language: str | None = None,
+        instructions: str | None = None,
     ) -> O1Reply:
-        """Send one user turn and return the agent's reply."""
-        payload = {
+        """Send one user turn and return the agent's reply.
+
+        ``instructions`` (the agent's own) join the profile's system message for this turn only.
+        """
+        payload: dict[str, Any] = {
             "text": text,
             "conversation_id": conversation_id,
             "profile": profile,
             "language": language,
         }
+        if instructions:
+            payload["instructions"] = instructions
         data = await self._request(
             "POST",
             ("api", "conversation"),
@@ -428,6 +441,7 @@ class O1Client:
         profile: str | None = None,
         language: str | None = None,
         home: dict[str, Any] | None = None,
+        instructions: str | None = None,
     ) -> AsyncGenerator[O1StreamEvent]:
         """Send one user turn and yield the agent's answer as it comes.
 
@@ -439,7 +453,7 @@ class O1Client:
 
         With ``home`` (the turn's Home Assistant context) the stream may also yield
         O1ToolCallEvent, which the caller must answer with `async_send_tool_result`
-        before it reads on, and O1HomeCallEvent.
+        before it reads on, and O1HomeCallEvent. ``instructions`` as in `async_converse`.
         """
         payload: dict[str, Any] = {
             "text": text,
@@ -449,6 +463,8 @@ class O1Client:
         }
         if home is not None:
             payload["home"] = home
+        if instructions:
+            payload["instructions"] = instructions
         headers = {"Accept": NDJSON, "Authorization": f"Bearer {self._token}"}
         timeout = self.conversation_timeout
         deadline = asyncio.get_running_loop().time() + timeout
@@ -524,6 +540,33 @@ class O1Client:
                 return False
             raise
         return True
+
+    async def async_put_files(
+        self,
+        conversation_id: str,
+        files: list[tuple[str, bytes, str]],
+        *,
+        profile: str | None = None,
+    ) -> list[str]:
+        """Store files (name, content, MIME type) in a conversation's folder for its code to read.
+
+        Returns the names the server stored them under (made safe, made distinct). Raises O1Error
+        (O1ResponseError ``request_too_large`` beyond the server's bounds).
+        """
+        form = aiohttp.FormData()
+        for name, content, mime_type in files:
+            form.add_field("file", content, filename=name, content_type=mime_type)
+        data = await self._request(
+            "POST",
+            ("api", "conversation", conversation_id, "files"),
+            timeout=self.conversation_timeout,
+            form=form,
+            query={"profile": profile} if profile else None,
+        )
+        names = data.get("files") if isinstance(data, dict) else None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise O1ConnectionError("Unexpected files reply from the o1 server")
+        return names
 
     async def async_get_conversation(self, conversation_id: str) -> dict[str, Any]:
         """Return what the server remembers of a conversation (raises on 404)."""

@@ -2,7 +2,8 @@
 
 The config entry is one o1 server (URL + access token). Each conversation
 agent is a config subentry of type ``conversation`` bound to one of the
-server's profiles.
+server's profiles (several agents may share a profile, each with its own
+instructions); each AI Task entity is a subentry of type ``ai_task_data``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from homeassistant.helpers.selector import (
     SelectSelector,
     SelectSelectorConfig,
     SelectSelectorMode,
+    TemplateSelector,
     TextSelector,
     TextSelectorConfig,
     TextSelectorType,
@@ -47,10 +49,12 @@ from .client import (
 )
 from .const import (
     CONF_PROFILE,
+    CONF_PROMPT,
     DEFAULT_NAME,
     DEFAULT_URL,
     DOMAIN,
     LOGGER,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from .issues import is_compatible
@@ -84,16 +88,25 @@ def profile_title(profile: str) -> str:
     return f"{DEFAULT_NAME} {profile}"
 
 
+def ai_task_title(profile: str) -> str:
+    """Return the title of an AI Task subentry (and entity) of a profile."""
+    return f"{DEFAULT_NAME} AI Task {profile}"
+
+
 def subentry_data(user_input: dict[str, Any]) -> dict[str, Any]:
-    """Return a conversation subentry's data: its profile and its HA LLM APIs (a list of API ids).
+    """Return a conversation subentry's data: its profile, its HA LLM APIs (a list of API ids) and
+    its instructions (``prompt``, kept only when not blank).
 
     As in core's LLM agents, no API ticked (the field left out or empty) means no API: the agent
     gets no Home Assistant access, whatever its profile asks for.
     """
-    return {
+    data: dict[str, Any] = {
         CONF_PROFILE: user_input[CONF_PROFILE],
         CONF_LLM_HASS_API: list(user_input.get(CONF_LLM_HASS_API) or []),
     }
+    if prompt := str(user_input.get(CONF_PROMPT) or "").strip():
+        data[CONF_PROMPT] = prompt
+    return data
 
 
 def conversation_subentry(profile: str) -> ConfigSubentryData:
@@ -316,16 +329,33 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
         cls, config_entry: ConfigEntry
     ) -> dict[str, type[ConfigSubentryFlow]]:
         """Return the subentry types of an o1 server: its conversation agents."""
-        return {SUBENTRY_CONVERSATION: O1ConversationSubentryFlow}
+        return {
+            SUBENTRY_CONVERSATION: O1ConversationSubentryFlow,
+            SUBENTRY_AI_TASK: O1AITaskSubentryFlow,
+        }
 
 
-class O1ConversationSubentryFlow(ConfigSubentryFlow):
-    """Add or change a conversation agent bound to one o1 profile."""
+def _profile_options(choices: list[O1Profile]) -> list[SelectOptionDict]:
+    """Return the select options of the server's profiles ("name: description")."""
+    return [
+        SelectOptionDict(
+            value=profile.name,
+            label=(
+                f"{profile.name}: {profile.description}"
+                if profile.description
+                else profile.name
+            ),
+        )
+        for profile in choices
+    ]
 
-    async def _async_profile_choices(
-        self, current: str | None
-    ) -> list[O1Profile] | SubentryFlowResult:
-        """Return the profiles not yet used by another agent, or an abort result."""
+
+class _O1ProfileSubentryFlow(ConfigSubentryFlow):
+    """What the subentry flows share: the server's profiles, and unique ids that allow several
+    subentries of one profile."""
+
+    async def _async_profile_choices(self) -> list[O1Profile] | SubentryFlowResult:
+        """Return the server's profiles, or an abort result."""
         entry: O1ConfigEntry = self._get_entry()
         if entry.state is not ConfigEntryState.LOADED:
             return self.async_abort(reason="entry_not_loaded")
@@ -334,16 +364,94 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
         except O1Error as err:
             LOGGER.warning("Cannot list the profiles of the o1 server: %s", err)
             return self.async_abort(reason="cannot_connect")
-        used = {
-            subentry.data.get(CONF_PROFILE)
-            for subentry in entry.subentries.values()
-            if subentry.subentry_type == SUBENTRY_CONVERSATION
-        }
-        used.discard(current)
-        choices = [profile for profile in info.profiles if profile.name not in used]
-        if not choices:
+        if not info.profiles:
             return self.async_abort(reason="no_profiles_left")
-        return choices
+        return info.profiles
+
+    def _unique_id(self, profile: str, own_id: str | None = None) -> str | None:
+        """Return the profile as unique id while no other subentry of this type holds it, else None
+        (a second agent of the same profile)."""
+        taken = any(
+            subentry.unique_id == profile and subentry.subentry_id != own_id
+            for subentry in self._get_entry().subentries.values()
+            if subentry.subentry_type == self._subentry_type
+        )
+        return None if taken else profile
+
+
+class O1AITaskSubentryFlow(_O1ProfileSubentryFlow):
+    """Add or change an AI Task entity answered by one o1 profile (with its own instructions).
+
+    AI Task subentries have no unique id: HA keeps subentry unique ids distinct across types, and
+    the agents' unique ids are their profiles.
+    """
+
+    def _form(
+        self, step_id: str, choices: list[O1Profile], current: dict[str, Any]
+    ) -> SubentryFlowResult:
+        """Show the form to pick a profile and write the task entity's instructions."""
+        schema = probatio.Schema(
+            {
+                probatio.Required(
+                    CONF_PROFILE, default=current.get(CONF_PROFILE) or choices[0].name
+                ): SelectSelector(
+                    SelectSelectorConfig(
+                        options=_profile_options(choices), mode=SelectSelectorMode.DROPDOWN
+                    )
+                ),
+                probatio.Optional(
+                    CONF_PROMPT, description={"suggested_value": current.get(CONF_PROMPT)}
+                ): TemplateSelector(),
+            }
+        )
+        return self.async_show_form(step_id=step_id, data_schema=schema)
+
+    @staticmethod
+    def _data(user_input: dict[str, Any]) -> dict[str, Any]:
+        data = {CONF_PROFILE: user_input[CONF_PROFILE]}
+        if prompt := str(user_input.get(CONF_PROMPT) or "").strip():
+            data[CONF_PROMPT] = prompt
+        return data
+
+    async def async_step_user(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Add an AI Task entity for a profile of the server."""
+        choices = await self._async_profile_choices()
+        if not isinstance(choices, list):
+            return choices
+        if user_input is None:
+            return self._form("user", choices, {})
+        profile = user_input[CONF_PROFILE]
+        return self.async_create_entry(
+            title=ai_task_title(profile),
+            data=self._data(user_input),
+        )
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change an AI Task entity's profile or instructions."""
+        subentry = self._get_reconfigure_subentry()
+        choices = await self._async_profile_choices()
+        if not isinstance(choices, list):
+            return choices
+        if user_input is None:
+            return self._form("reconfigure", choices, dict(subentry.data))
+        profile = user_input[CONF_PROFILE]
+        return self.async_update_and_abort(
+            self._get_entry(),
+            subentry,
+            title=ai_task_title(profile),
+            data=self._data(user_input),
+        )
+
+
+class O1ConversationSubentryFlow(_O1ProfileSubentryFlow):
+    """Add or change a conversation agent bound to one o1 profile.
+
+    Several agents may use one profile: each has its own instructions and HA LLM APIs.
+    """
 
     def _profile_form(
         self,
@@ -351,24 +459,18 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
         choices: list[O1Profile],
         current: str | None,
         current_apis: list[str] | None = None,
+        current_prompt: str | None = None,
     ) -> SubentryFlowResult:
-        """Show the form to pick a profile among `choices` and the HA LLM APIs it uses.
+        """Show the form to pick a profile among `choices`, the HA LLM APIs it uses and its
+        instructions.
 
         The LLM APIs (``llm_hass_api``, as in core's LLM agents) are the Home Assistant
         tools the agent's code may call through the o1 server (within the profile's
-        access level); none ticked, the agent has no Home Assistant access.
+        access level); none ticked, the agent has no Home Assistant access. The
+        instructions (``prompt``, a template) join the profile's system message for the
+        agent's turns.
         """
-        options = [
-            SelectOptionDict(
-                value=profile.name,
-                label=(
-                    f"{profile.name}: {profile.description}"
-                    if profile.description
-                    else profile.name
-                ),
-            )
-            for profile in choices
-        ]
+        options = _profile_options(choices)
         schema = probatio.Schema(
             {
                 probatio.Required(
@@ -390,6 +492,9 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
                         multiple=True,
                     )
                 ),
+                probatio.Optional(
+                    CONF_PROMPT, description={"suggested_value": current_prompt}
+                ): TemplateSelector(),
             }
         )
         return self.async_show_form(step_id=step_id, data_schema=schema)
@@ -398,18 +503,16 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
         self, user_input: dict[str, Any] | None = None
     ) -> SubentryFlowResult:
         """Add a conversation agent for a profile of the server."""
-        choices = await self._async_profile_choices(None)
+        choices = await self._async_profile_choices()
         if not isinstance(choices, list):
             return choices
         if user_input is not None:
             profile = user_input[CONF_PROFILE]
-            if profile in {choice.name for choice in choices}:
-                return self.async_create_entry(
-                    title=profile_title(profile),
-                    data=subentry_data(user_input),
-                    unique_id=profile,
-                )
-            return self.async_abort(reason="already_configured")
+            return self.async_create_entry(
+                title=profile_title(profile),
+                data=subentry_data(user_input),
+                unique_id=self._unique_id(profile),
+            )
         # As core's LLM agents: a new agent starts with Assist ticked (when HA offers it).
         assist = [api.id for api in llm.async_get_apis(self.hass) if api.id == llm.LLM_API_ASSIST]
         return self._profile_form("user", choices, None, assist)
@@ -417,11 +520,11 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
     ) -> SubentryFlowResult:
-        """Bind an existing conversation agent to another profile."""
+        """Bind an existing conversation agent to another profile, or change its APIs or instructions."""
         subentry = self._get_reconfigure_subentry()
         current = subentry.data.get(CONF_PROFILE)
         current_apis = subentry.data.get(CONF_LLM_HASS_API)
-        choices = await self._async_profile_choices(current)
+        choices = await self._async_profile_choices()
         if not isinstance(choices, list):
             return choices
         if current_apis is None:
@@ -431,13 +534,13 @@ class O1ConversationSubentryFlow(ConfigSubentryFlow):
             )
         if user_input is not None:
             profile = user_input[CONF_PROFILE]
-            if profile in {choice.name for choice in choices}:
-                return self.async_update_and_abort(
-                    self._get_entry(),
-                    subentry,
-                    unique_id=profile,
-                    title=profile_title(profile),
-                    data=subentry_data(user_input),
-                )
-            return self.async_abort(reason="already_configured")
-        return self._profile_form("reconfigure", choices, current, current_apis)
+            return self.async_update_and_abort(
+                self._get_entry(),
+                subentry,
+                unique_id=self._unique_id(profile, subentry.subentry_id),
+                title=profile_title(profile),
+                data=subentry_data(user_input),
+            )
+        return self._profile_form(
+            "reconfigure", choices, current, current_apis, subentry.data.get(CONF_PROMPT)
+        )

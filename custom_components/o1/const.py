@@ -12,8 +12,12 @@ LOGGER = logging.getLogger(__package__)
 # Config entry data (the server) -- CONF_URL and CONF_TOKEN come from homeassistant.const.
 # Config subentry data (one conversation agent per o1 profile).
 CONF_PROFILE: Final = "profile"
+# The agent's own instructions (a template), added to its profile's system message for its turns.
+CONF_PROMPT: Final = "prompt"
 
 SUBENTRY_CONVERSATION: Final = "conversation"
+# One AI Task entity (ai_task.generate_data) per subentry of this type, as core's LLM integrations have.
+SUBENTRY_AI_TASK: Final = "ai_task_data"
 
 DEFAULT_NAME: Final = "o1"
 # The o1 server's HTTP API port when nobody changed it (a suggestion in the form, nothing more).

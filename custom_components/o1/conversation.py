@@ -30,8 +30,8 @@ from homeassistant.components.conversation.models import AbstractConversationAge
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import CONF_LLM_HASS_API, MATCH_ALL
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm, translation
+from homeassistant.exceptions import HomeAssistantError, TemplateError
+from homeassistant.helpers import intent, llm, template, translation
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import O1ConfigEntry
@@ -49,7 +49,13 @@ from .client import (
     O1TimeoutError,
     O1ToolCallEvent,
 )
-from .const import DOMAIN, LOGGER, MAX_CONVERSATION_ID_ALIASES, SUBENTRY_CONVERSATION
+from .const import (
+    CONF_PROMPT,
+    DOMAIN,
+    LOGGER,
+    MAX_CONVERSATION_ID_ALIASES,
+    SUBENTRY_CONVERSATION,
+)
 from .entity import O1Entity
 from .events import async_fire_code_block, code_block_event_data
 from .home import HomeToolRunner, local_turns, turn_context
@@ -147,6 +153,22 @@ async def async_error_message(hass: HomeAssistant, err: O1Error, language: str |
     if isinstance(err, O1ResponseError):
         return err.message
     return await async_speech(hass, language, translation_key=error_speech_key(err))
+
+
+def render_instructions(hass: HomeAssistant, subentry: ConfigSubentry) -> str | None:
+    """Return a subentry's instructions (``prompt``, a template) rendered now, or None without any.
+
+    A template that does not render is sent as written (and logged): the agent still gets it.
+    """
+    prompt = subentry.data.get(CONF_PROMPT)
+    if not prompt:
+        return None
+    try:
+        rendered = template.Template(prompt, hass).async_render(parse_result=False)
+    except TemplateError as err:
+        LOGGER.warning("The instructions of %s do not render: %s", subentry.title, err)
+        return str(prompt)
+    return str(rendered).strip() or None
 
 
 def _code_block_result(block: O1CodeBlock) -> llm.ToolResult:
@@ -318,6 +340,7 @@ class O1ConversationEntity(
                 profile=self.profile,
                 language=user_input.language,
                 home=turn.home,
+                instructions=render_instructions(self.hass, self.subentry),
             )
             async with aclosing(events):
                 async for event in events:

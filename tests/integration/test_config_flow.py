@@ -394,11 +394,11 @@ async def test_subentry_add_profile(
     )
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "user"
-    # Only the profile without an agent is offered.
+    # Every profile is offered (several agents may share one), with the agent's own instructions.
     schema = result["data_schema"].schema
-    assert list(schema) == [CONF_PROFILE, CONF_LLM_HASS_API]
+    assert list(schema) == [CONF_PROFILE, CONF_LLM_HASS_API, "prompt"]
     options = schema[CONF_PROFILE].config["options"]
-    assert [option["value"] for option in options] == ["coder"]
+    assert [option["value"] for option in options] == ["default", "coder"]
     # HA's LLM APIs (Assist at least) can be picked for the agent's home control.
     apis = schema[CONF_LLM_HASS_API].config["options"]
     assert "assist" in [option["value"] for option in apis]
@@ -419,7 +419,7 @@ async def test_subentry_add_profile(
 async def test_subentry_profile_taken_meanwhile(
     hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
 ) -> None:
-    """A profile taken by another agent between form and submit aborts."""
+    """A profile another agent took between form and submit gets a second agent (no unique id)."""
     entry = init_integration
     o1_server.info["profiles"].append({"name": "third"})
     result = await hass.config_entries.subentries.async_init(
@@ -435,15 +435,16 @@ async def test_subentry_profile_taken_meanwhile(
     result = await hass.config_entries.subentries.async_configure(
         result["flow_id"], {CONF_PROFILE: "coder"}
     )
-    assert result["type"] is FlowResultType.ABORT
-    assert result["reason"] == "already_configured"
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    coders = [s for s in entry.subentries.values() if s.data[CONF_PROFILE] == "coder"]
+    assert sorted(str(s.unique_id) for s in coders) == ["None", "coder"]
 
 
 async def test_subentry_no_profiles_left(
     hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
 ) -> None:
-    """When every profile has an agent, the subentry flow aborts."""
-    o1_server.info["profiles"] = o1_server.info["profiles"][:1]
+    """When the server offers no profile, the subentry flow aborts."""
+    o1_server.info["profiles"] = []
     result = await hass.config_entries.subentries.async_init(
         (init_integration.entry_id, SUBENTRY_CONVERSATION),
         context={"source": SOURCE_USER},
@@ -510,7 +511,7 @@ async def test_subentry_reconfigure(
 async def test_subentry_reconfigure_profile_taken_meanwhile(
     hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
 ) -> None:
-    """Reconfiguring to a profile that another agent took meanwhile aborts."""
+    """Reconfiguring to a profile that another agent took meanwhile makes a second agent of it."""
     entry = init_integration
     o1_server.info["profiles"].append({"name": "third"})
     subentry = next(iter(entry.subentries.values()))
@@ -526,7 +527,9 @@ async def test_subentry_reconfigure_profile_taken_meanwhile(
         result["flow_id"], {CONF_PROFILE: "coder"}
     )
     assert result["type"] is FlowResultType.ABORT
-    assert result["reason"] == "already_configured"
+    assert result["reason"] == "reconfigure_successful"
+    assert entry.subentries[subentry.subentry_id].data[CONF_PROFILE] == "coder"
+    assert entry.subentries[subentry.subentry_id].unique_id is None
 
 
 async def test_subentry_reconfigure_cannot_connect(

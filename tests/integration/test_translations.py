@@ -19,10 +19,11 @@ import yaml
 from custom_components.o1.config_flow import (
     STEP_REAUTH_DATA_SCHEMA,
     STEP_USER_DATA_SCHEMA,
+    O1AITaskSubentryFlow,
     O1ConfigFlow,
     O1ConversationSubentryFlow,
 )
-from custom_components.o1.const import CONF_PROFILE
+from custom_components.o1.const import CONF_PROFILE, CONF_PROMPT
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_LLM_HASS_API
 
@@ -192,18 +193,24 @@ def test_config_flow_steps_errors_and_aborts() -> None:
 
 
 def test_subentry_flow_strings() -> None:
-    """The conversation subentry: its type, steps, field and aborts are translated, and no more."""
+    """The subentries (conversation agents, AI Tasks): their types, steps, fields and aborts are translated,
+    and no more."""
     subentries = strings()["config_subentries"]
     types = O1ConfigFlow.async_get_supported_subentry_types(ConfigEntry.__new__(ConfigEntry))
-    assert set(subentries) == set(types) == {"conversation"}
-    conversation = subentries["conversation"]
-    flow = _class("O1ConversationSubentryFlow")
-    steps = {n.removeprefix("async_step_") for n in dir(O1ConversationSubentryFlow) if n.startswith("async_step_")}
-    assert set(conversation["step"]) == steps == set(conversation["initiate_flow"])
-    for step in conversation["step"].values():
-        assert set(step["data"]) == set(step["data_description"]) == {CONF_PROFILE, CONF_LLM_HASS_API}
-    assert set(conversation["abort"]) == _aborts(flow)
-    assert conversation["entry_type"]
+    assert set(subentries) == set(types) == {"conversation", "ai_task_data"}
+    fields = {
+        "conversation": (O1ConversationSubentryFlow, {CONF_PROFILE, CONF_LLM_HASS_API, CONF_PROMPT}),
+        "ai_task_data": (O1AITaskSubentryFlow, {CONF_PROFILE, CONF_PROMPT}),
+    }
+    base = _class("_O1ProfileSubentryFlow")
+    for kind, (cls, names) in fields.items():
+        texts = subentries[kind]
+        steps = {n.removeprefix("async_step_") for n in dir(cls) if n.startswith("async_step_")}
+        assert set(texts["step"]) == steps == set(texts["initiate_flow"])
+        for step in texts["step"].values():
+            assert set(step["data"]) == set(step["data_description"]) == names
+        assert set(texts["abort"]) == _aborts(_class(cls.__name__)) | _aborts(base)
+        assert texts["entry_type"]
 
 
 def test_exceptions_are_translated_and_used() -> None:

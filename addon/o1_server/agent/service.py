@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import i18n
+from .attachments import write_files
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
 from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay
 from .profiles import LANGUAGES, Profile, ProfileStore
-from .sandbox import resolve_user
+from .sandbox import conversation_uid, resolve_user
 from .session import LOCAL_CHANNEL, Session
 from .store import SessionManager
 from .types import MAX_TURN_CHARS, AgentError, AgentReply
@@ -161,13 +162,16 @@ class O1Agent:
         language: str | None = None,
         channel: str = LOCAL_CHANNEL,
         home: HomeContext | None = None,
+        instructions: str | None = None,
     ) -> AgentReply:
         """Answer one user turn within the profile's seconds_per_turn. Raises AgentError.
 
         Home Assistant calls of this turn go through the server's own HA access (no relay: nobody would
         answer ``tool_call`` events), with ``home`` as the entity context when given.
         """
-        async for event in self.ask_stream(text, conversation_id, profile, language, channel, home):
+        async for event in self.ask_stream(
+            text, conversation_id, profile, language, channel, home, instructions=instructions
+        ):
             if event["type"] == "done":
                 reply: AgentReply = event["reply"]  # the done event carries the turn's AgentReply
                 return reply
@@ -182,6 +186,7 @@ class O1Agent:
         channel: str = LOCAL_CHANNEL,
         home: HomeContext | None = None,
         relay: bool = False,
+        instructions: str | None = None,
     ) -> AsyncIterator[dict[str, Any]]:
         """Answer one user turn as a stream of events, within the profile's seconds_per_turn.
 
@@ -206,6 +211,9 @@ class O1Agent:
         ``language`` (``"de"``, ``"de-DE"``...; None: the conversation's last one, English for a new one) is the
         language o1 speaks in, tells the model to answer in and judges a confirmation in (see :mod:`.i18n`);
         a language o1 does not speak is English.
+
+        ``instructions`` (an agent's own text, e.g. from its Home Assistant settings) are added to the
+        profile's system message for this turn only; they change what the model is told, never the policy.
         """
         said = i18n.normalize(language)
         if not isinstance(text, str) or not text.strip():
@@ -254,7 +262,9 @@ class O1Agent:
         if stream_relay is not None:
             self._relays[stream_relay.turn_id] = stream_relay
         try:
-            task = _run_in_daemon_thread(session.turn, text.strip(), emit, abandoned, channel, turn_home, language)
+            task = _run_in_daemon_thread(
+                session.turn, text.strip(), emit, abandoned, channel, turn_home, language, instructions
+            )
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:
                 while not (task.done() and events.empty()):
@@ -291,6 +301,31 @@ class O1Agent:
                 stream_relay.close()
                 self._relays.pop(stream_relay.turn_id, None)
         yield {"type": "done", "reply": reply}
+
+    async def attach(
+        self,
+        conversation_id: str,
+        files: list[tuple[str, bytes]],
+        profile: str | None = None,
+        channel: str = LOCAL_CHANNEL,
+        language: str | None = None,
+    ) -> list[str]:
+        """Put ``files`` (name, content) into the folder of ``conversation_id`` under ``profile`` for
+        ``channel``'s transport (made if new), for its next turns' code to read; return the names they got
+        (see :func:`.attachments.write_files`: names made safe, bounded count and size). Raises
+        AgentError(unknown_profile) and AgentError(invalid_request) for too many or too large files, or a
+        folder that cannot be written."""
+        chosen = self.profile(profile, language)
+
+        def write() -> list[str]:
+            session = self.sessions.get(conversation_id, chosen, channel)
+            return write_files(session.workdir, files, conversation_uid(session.workdir) or session.user)
+
+        try:
+            return await asyncio.to_thread(write)
+        except (ValueError, OSError) as err:
+            _LOGGER.warning("Attachments for %s refused: %s", conversation_id, err)
+            raise AgentError("invalid_request", f"The files could not be stored: {err}.") from None
 
     def deliver_tool_result(self, turn_id: str, call_id: str, payload: Any) -> bool:
         """Hand a Home Assistant tool result (``{"result"}`` or ``{"error", "message"}``) to the running turn

@@ -108,6 +108,7 @@ class Session:
         self._gate: Gate | None = None  # the running turn's safety pipeline (see .gate)
         self._emit: Emit | None = None
         self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
+        self._instructed = False  # the last turn's system message held an agent's instructions
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -192,7 +193,7 @@ class Session:
             return {}
         return {"O1_HA_SOCKET": str(self._capability.path)}
 
-    def _open_home(self, home: HomeTurn | None, emit: Emit | None) -> None:
+    def _open_home(self, home: HomeTurn | None, emit: Emit | None, instructions: str = "") -> None:
         """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home.
 
         Turns Home Assistant answered itself since the last one ("prefer handling commands locally") join the
@@ -202,6 +203,20 @@ class Session:
             for user, answer in home.context.local_turns:
                 self.backend.messages.append({"role": "user", "type": "message", "content": user})
                 self.backend.messages.append({"role": "assistant", "type": "message", "content": answer})
+        self._open_capability(home, emit)
+        self._set_turn_context(instructions)
+
+    def _set_turn_context(self, instructions: str) -> None:
+        """This turn's extra system text: the home's context (with a capability), then the agent's
+        ``instructions``; it replaces the last turn's, so instructions hold for their turn only."""
+        home = prompt_for(self._capability.broker.context, self.profile.home_assistant) if self._capability else ""
+        if (self._capability is not None or instructions or self._instructed) and hasattr(
+            self.backend, "set_turn_context"
+        ):
+            self.backend.set_turn_context("\n".join(text for text in (home, instructions) if text))
+        self._instructed = bool(instructions)
+
+    def _open_capability(self, home: HomeTurn | None, emit: Emit | None) -> None:
         if self._home is None:
             return
         try:
@@ -216,9 +231,6 @@ class Session:
             )
         except OSError as err:  # no socket: the code hears "no access", nothing else breaks
             _LOGGER.error("Could not open the Home Assistant socket for %s: %s", self.conversation_id, err)
-            return
-        if self._capability is not None and hasattr(self.backend, "set_turn_context"):
-            self.backend.set_turn_context(prompt_for(self._capability.broker.context, self.profile.home_assistant))
 
     def _changes(self, files_before: dict[str, tuple[int, int]]) -> str | None:
         """What this turn's code did, for when it printed nothing: the conversation folder's changes
@@ -252,6 +264,7 @@ class Session:
         channel: str = LOCAL_CHANNEL,
         home: HomeTurn | None = None,
         language: str | None = None,
+        instructions: str | None = None,
     ) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
@@ -261,6 +274,7 @@ class Session:
         confirmation question can answer it. ``home`` is what the request brought for Home Assistant
         (context and relay); the turn's capability is closed at its end. ``language`` (``"de-DE"``...; None: the
         conversation's last one) is the language o1 speaks and judges a confirmation in (see :mod:`.i18n`).
+        ``instructions`` (the agent's own, from Home Assistant) join the system message for this turn only.
         """
         with self.lock:
             self.language = i18n.normalize(language) if language else self.language
@@ -277,7 +291,7 @@ class Session:
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
                     self._drop_foreign_pending(channel)
-                self._open_home(home, emit)
+                self._open_home(home, emit, (instructions or "").strip())
                 if self.pending is not None:
                     reply = self._answer_pending(text)
                 elif more and is_read_on(text, self.language):
