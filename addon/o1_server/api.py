@@ -14,7 +14,7 @@ import logging
 from typing import Any
 from urllib.parse import unquote
 
-from aiohttp import BodyPartReader, web
+from aiohttp import BodyPartReader, MultipartReader, web
 from aiohttp.typedefs import Handler, Middleware
 
 from .agent.attachments import MAX_FILE_BYTES, MAX_FILES
@@ -247,6 +247,23 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     return response
 
 
+async def _read_files(reader: MultipartReader) -> list[tuple[str, bytes]] | web.Response:
+    """The files of a multipart body as (name, bytes), or the error answer for a part out of bounds."""
+    files: list[tuple[str, bytes]] = []
+    while (part := await reader.next()) is not None:
+        if not isinstance(part, BodyPartReader) or not part.filename:
+            return _error(400, "invalid_request", "Every part must be a file with a file name.")
+        if len(files) == MAX_FILES:
+            return _error(413, "request_too_large", f"At most {MAX_FILES} files at a time.")
+        data = bytearray()
+        while chunk := await part.read_chunk():
+            data += chunk
+            if len(data) > MAX_FILE_BYTES:
+                return _error(413, "request_too_large", f"A file may hold at most {MAX_FILE_BYTES} bytes.")
+        files.append((unquote(part.filename), bytes(data)))  # aiohttp's client quotes "/" and the like
+    return files
+
+
 async def put_files(request: web.Request) -> web.Response:
     """Store files in a conversation's folder (of ``?profile=``, else the default profile) for its code.
 
@@ -260,18 +277,14 @@ async def put_files(request: web.Request) -> web.Response:
         reader = await request.multipart()
     except (AssertionError, ValueError, KeyError):  # aiohttp asserts the multipart content type
         return _error(415, "invalid_request", "The body must be multipart/form-data.")
-    files: list[tuple[str, bytes]] = []
-    while (part := await reader.next()) is not None:
-        if not isinstance(part, BodyPartReader) or not part.filename:
-            return _error(400, "invalid_request", "Every part must be a file with a file name.")
-        if len(files) == MAX_FILES:
-            return _error(413, "request_too_large", f"At most {MAX_FILES} files at a time.")
-        data = bytearray()
-        while chunk := await part.read_chunk():
-            data += chunk
-            if len(data) > MAX_FILE_BYTES:
-                return _error(413, "request_too_large", f"A file may hold at most {MAX_FILE_BYTES} bytes.")
-        files.append((unquote(part.filename), bytes(data)))  # aiohttp's client quotes "/" and the like
+    deadlines = request.app[DEADLINES_KEY]
+    try:
+        async with asyncio.timeout(deadlines.body_seconds):  # the body middleware leaves multipart to us
+            files = await _read_files(reader)
+    except TimeoutError:
+        return deadlines.timed_out()
+    if isinstance(files, web.Response):
+        return files
     if not files:
         return _error(400, "invalid_request", "The request holds no file.")
     agent = request.app[AGENT_KEY]

@@ -51,22 +51,28 @@ class Deadlines:
     @web.middleware
     async def body_middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Read a request's whole body within ``body_seconds`` (aiohttp keeps it: the handler's own ``read()``
-        gets these bytes), else answer ``408 {"error": "request_timeout"}`` and close the connection."""
-        if request.body_exists:
+        gets these bytes), else answer :meth:`timed_out` and close the connection. A ``multipart/*`` body is
+        left to its handler (it streams parts, larger than a JSON body may be), which reads it within the same
+        deadline (``api.put_files``)."""
+        if request.body_exists and not request.content_type.startswith("multipart/"):
             try:
                 async with asyncio.timeout(self.body_seconds):
                     await request.read()
             except TimeoutError:
-                response = web.json_response(
-                    {
-                        "error": "request_timeout",
-                        "message": f"The request body did not arrive within {self.body_seconds:g} seconds.",
-                    },
-                    status=408,
-                )
-                response.force_close()
-                return response
+                return self.timed_out()
         return await handler(request)
+
+    def timed_out(self) -> web.Response:
+        """``408 {"error": "request_timeout", "message"}``, closing the connection."""
+        response = web.json_response(
+            {
+                "error": "request_timeout",
+                "message": f"The request body did not arrive within {self.body_seconds:g} seconds.",
+            },
+            status=408,
+        )
+        response.force_close()
+        return response
 
     def site(self, runner: web.AppRunner, host: str, port: int) -> DeadlineSite:
         """A TCP site of ``runner`` whose connections keep these deadlines."""

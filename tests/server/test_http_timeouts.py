@@ -97,6 +97,37 @@ async def test_a_trickling_body_gets_408_and_is_closed(api: tuple[str, int]) -> 
     assert time.monotonic() - start < BODY_SECONDS + 3
 
 
+async def test_a_trickling_multipart_upload_gets_408_and_a_whole_one_is_stored(api: tuple[str, int]) -> None:
+    """Files are multipart: their handler streams the parts, within the same body deadline."""
+    boundary = "o1boundary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"notes.txt\"\r\n"
+            f"Content-Type: text/plain\r\n\r\nmilk\r\n--{boundary}--\r\n").encode()
+    head = (f"POST /api/conversation/up1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {len(body)}\r\n\r\n")
+    reader, writer = await asyncio.open_connection("127.0.0.1", api[1])
+    try:
+        writer.write(head.encode())
+        for byte in body[:3]:  # then nothing more: the body never completes (no write after the answer,
+            writer.write(bytes([byte]))  # which would make the kernel reset the connection)
+            await writer.drain()
+            await asyncio.sleep(0.3)
+        async with asyncio.timeout(5):
+            data = await reader.readuntil(b"request_timeout")
+        await _until_closed(reader, 15)  # closed after aiohttp's lingering read of the rest (10 s at most)
+    finally:
+        writer.close()
+    assert data.startswith(b"HTTP/1.1 408"), data[:200]
+    reader, writer = await asyncio.open_connection("127.0.0.1", api[1])
+    try:
+        writer.write(head.encode() + body)
+        await writer.drain()
+        data = await reader.readuntil(b"\r\n\r\n")
+        assert data.startswith(b"HTTP/1.1 200"), data[:200]
+        assert b"notes.txt" in await reader.read(200)
+    finally:
+        writer.close()
+
+
 async def test_normal_requests_keep_alive_and_a_long_streamed_turn_is_not_cut(
     api: tuple[str, int], llm
 ) -> None:
