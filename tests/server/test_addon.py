@@ -606,6 +606,7 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
         "threads": 4,
         "llm_timeout": 300,
         "log_level": "debug",
+        "sandbox_disk_mb": 2048,
     }
     root = make_root(tmp_path, options)
     result = run_start(root, env={"SUPERVISOR_TOKEN": "supervisor-secret"})
@@ -620,6 +621,7 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
         "--tts-voice=/share/voices/de_DE-thorsten-medium.onnx", "--llm-model=ollama/llama3.1",
         "--llm-api-base=http://192.168.1.20:11434", f"--llm-api-key-file={root / 'run' / 'o1' / 'llm_api_key'}",
         "--default-profile=home", "--threads=4", "--llm-timeout=300", "--log-level=debug",
+        "--sandbox-disk-mb=2048",
     ]
     settings = settings_from_args(argv[1:])
     assert (settings.host, settings.wyoming_port, settings.api_port) == ("0.0.0.0", 10700, 10800)
@@ -635,6 +637,7 @@ def test_options_reach_the_server_unchanged(tmp_path: Path) -> None:
     assert settings.sandbox_user is None and settings.sandbox_uids == (100000, 65536)
     assert (root / "run" / "o1" / "llm_api_key").stat().st_mode & 0o077 == 0  # owner-only
     assert settings.log_level == "DEBUG"
+    assert settings.sandbox_disk_mb == 2048
 
 
 def test_defaults_leave_optional_flags_out_and_keep_the_token(tmp_path: Path, config: dict[str, Any]) -> None:
