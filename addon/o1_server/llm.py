@@ -4,7 +4,8 @@ child process of the o1 server.
 Models are chosen by name (``--llm-model``); ``EMBEDDED_MODELS`` lists them with what they need. Nothing is
 downloaded at run time: the files are assembled at build time (:mod:`o1_server.model_parts`). A remote model is
 not started here (LiteLLM reaches it). Where the model files live, and why llama_cpp.server gets the flags it
-gets (with measurements): see docs/server.md.
+gets (with measurements): see docs/server.md. The child is ``llama_cpp.server`` run by :mod:`o1_server.chat_handler`,
+whose chat format turns Qwen's ``<tool_call>`` replies into OpenAI ``tool_calls`` (for Home Assistant's LLM agents).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import aiohttp
 
+from .chat_handler import CHAT_FORMAT
 from .model_parts import MODEL_PARTS
 
 _LOGGER = logging.getLogger(__name__)
@@ -180,7 +182,9 @@ class EmbeddedLLM:
         self._proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "llama_cpp.server",
+            "o1_server.chat_handler",  # llama_cpp.server with the handler of Qwen's tool calls registered
+            "--chat_format",
+            CHAT_FORMAT,
             "--model",
             str(model),
             "--model_alias",

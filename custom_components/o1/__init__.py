@@ -15,6 +15,7 @@ from .client import O1Client, O1ServerInfo
 from .const import DOMAIN, LOGGER
 from .coordinator import O1Coordinator
 from .issues import async_delete_issues
+from .llm_api import async_register_llm_apis
 from .services import async_setup_services
 
 PLATFORMS: tuple[Platform, ...] = (Platform.AI_TASK, Platform.CONVERSATION)
@@ -57,6 +58,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: O1ConfigEntry) -> bool:
     entry.runtime_data = O1RuntimeData(client=client, coordinator=coordinator)
     _async_adopt_server_id(hass, entry, coordinator.data.server_id)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    # o1 as a tool of every HA LLM agent: one LLM API per o1 agent, gone with the entry.
+    entry.async_on_unload(async_register_llm_apis(hass, entry))
     entry.async_on_unload(entry.add_update_listener(_async_update_listener))
     return True
 

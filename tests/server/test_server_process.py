@@ -72,7 +72,7 @@ async def test_the_embedded_llm_wants_its_own_key(server: O1Process) -> None:
     the key it answers 401; the key is in its environment (readable by root and its uid only), not on its
     command line (readable by every local user). The real turn above shows the agent holds the key."""
     children = [int(p) for f in Path(f"/proc/{server.proc.pid}/task").glob("*/children") for p in f.read_text().split()]
-    (child,) = [p for p in children if b"llama_cpp.server" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    (child,) = [p for p in children if b"o1_server.chat_handler" in Path(f"/proc/{p}/cmdline").read_bytes()]
     cmdline = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
     port = int(cmdline[cmdline.index(b"--port") + 1])
     environ = dict(e.split(b"=", 1) for e in Path(f"/proc/{child}/environ").read_bytes().split(b"\0") if b"=" in e)

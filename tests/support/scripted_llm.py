@@ -5,7 +5,9 @@ Server-Sent Events token by token (words, punctuation runs, whitespace), the way
 ``"I have nothing more to say."``. ``requests`` keeps every request body so tests can check what the agent
 sent. A reply given as a list of strings is streamed as exactly those pieces. Replies can also be
 ``ScriptedLLM.HANG`` (accept the request, never answer) or an int HTTP status
-(answer with that error). Runs in its own thread and event loop, so sync and async tests can use it.
+(answer with that error), or an OpenAI tool call: ``ScriptedLLM.tool_call("name", {"arg": 1})`` (a dict
+``{"content": str | None, "tool_calls": [{"name", "arguments"}]}``), answered as a ``tool_calls`` message
+(streamed as tool-call deltas). Runs in its own thread and event loop, so sync and async tests can use it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ class ScriptedLLM:
     def api_base(self) -> str:
         """OpenAI-compatible base URL."""
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @staticmethod
+    def tool_call(name: str, arguments: dict[str, Any], content: str | None = None) -> dict[str, Any]:
+        """A reply that calls one tool (``arguments`` is sent JSON-encoded, as OpenAI does)."""
+        return {"content": content, "tool_calls": [{"name": name, "arguments": arguments}]}
 
     def script(self, *replies: Any) -> None:
         """Replace the queue with ``replies`` (strings, HANG, or HTTP status ints)."""
@@ -84,6 +91,8 @@ class ScriptedLLM:
         if isinstance(reply, int):
             return web.json_response({"error": {"message": "scripted failure", "type": "server_error"}}, status=reply)
         model = body.get("model", "scripted")
+        if isinstance(reply, dict):
+            return await self._tool_reply(request, body, model, reply)
         if not body.get("stream"):
             return web.json_response({
                 "id": "scripted", "object": "chat.completion", "model": model,
@@ -98,6 +107,30 @@ class ScriptedLLM:
             delta = {"role": "assistant", "content": piece} if n == 0 else {"content": piece}
             await self._send(response, model, delta, None)
         await self._send(response, model, {}, "stop")
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+    async def _tool_reply(self, request: web.Request, body: dict, model: str, reply: dict) -> web.StreamResponse:
+        """Answer with the tool calls of a dict reply, whole or streamed."""
+        calls = [
+            {"id": f"call_{len(self.requests)}_{n}", "type": "function",
+             "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+            for n, call in enumerate(reply["tool_calls"])
+        ]
+        message = {"role": "assistant", "content": reply.get("content"), "tool_calls": calls}
+        if not body.get("stream"):
+            return web.json_response({
+                "id": "scripted", "object": "chat.completion", "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            })
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        await self._send(response, model, {"role": "assistant", "content": reply.get("content")}, None)
+        for n, call in enumerate(calls):
+            await self._send(response, model, {"tool_calls": [{"index": n, **call}]}, None)
+        await self._send(response, model, {}, "tool_calls")
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
