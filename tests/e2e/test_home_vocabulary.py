@@ -224,3 +224,20 @@ async def test_a_clarifying_question_keeps_the_conversation_open(
     # The model read the question and the answer in the conversation's history.
     said = [m.get("content") for m in scripted_llm.requests[0]["messages"] if isinstance(m.get("content"), str)]
     assert any("Which one:" in s for s in said) and any("The bedroom" in s for s in said), said
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a call of an o1_ha function that does not exist (o1_ha.get_temperature, which the real 1.5B model "
+    "writes for 'what's the temperature in the bedroom') is classified unparseable and refused by the home "
+    "profile ('I won't run that, because this profile doesn't allow running code I can't check.'), instead of "
+    "being an invalid block that the repair step corrects",
+)
+async def test_an_unknown_o1_ha_function_is_repaired_not_refused(
+    hass: HomeAssistant, home: str, o1_server: O1Process, scripted_llm: ScriptedLLM
+) -> None:
+    scripted_llm.script(
+        code('print(o1_ha.get_temperature("bedroom"))'), code('print(o1_ha.get_state("bedroom temperature"))')
+    )
+    answer = speech(await converse(hass, home, "What's the temperature in the bedroom?", cid()))
+    assert "18.5" in answer, answer
