@@ -1,19 +1,14 @@
-"""The agent benchmark's home requests, run in a real Home Assistant (the HA env, phcc) through the o1
-conversation agent, the way a user's Assist request reaches o1.
+"""The agent benchmark's home requests in a real Home Assistant (the HA env, phcc), the way Assist reaches o1.
 
-benchmarks/agent.py and benchmarks/agent_home_run.py run this file with pytest in the Home Assistant env (a
-harness, not a test suite: never collected by ``make test``; it asserts nothing about the agent's answers)::
-
-    ~/.cache/o1/ha-venv/bin/python -m pytest benchmarks/agent_home.py -o python_functions='bench_*'
-
-with ``O1_BENCH_URL``/``O1_BENCH_TOKEN`` (the o1 server already running on the model under test),
-``O1_BENCH_CASES`` (comma-separated ids of ``needs_ha`` cases of benchmarks/agent_cases.py or
-benchmarks/agent_home_cases.py), ``O1_BENCH_OUT`` (a JSON-lines file that gets one row per case) and
-``O1_BENCH_MODE``: ``o1`` (default: the o1 ``home`` agent), ``builtin`` (HA's own conversation agent alone) or
-``local`` (an Assist pipeline with "prefer handling commands locally": HA's sentences first, the o1 agent for
-what they do not handle). Each case gets a fresh Home Assistant with its home (tests/support/ha_home.py: the
-test home, the new user's home, or a recorded home for the past), set to the case's flags. Rows hold the answers,
-the code blocks (from the server's conversation API), the states after each turn and the turn times.
+benchmarks/agent.py and benchmarks/agent_home_run.py run this file with pytest in the HA env (a harness, never
+collected by ``make test``): ``pytest benchmarks/agent_home.py -o python_functions='bench_*'`` with
+``O1_BENCH_URL``/``O1_BENCH_TOKEN`` (the o1 server on the model under test), ``O1_BENCH_CASES`` (ids of
+``needs_ha`` cases of benchmarks/agent_cases.py or agent_home_cases.py), ``O1_BENCH_OUT`` (JSON lines, a row per
+case) and ``O1_BENCH_MODE``: ``o1`` (the o1 ``home`` agent; default), ``builtin`` (HA's own agent alone) or
+``local`` (an Assist pipeline that prefers HA's sentences, o1 for the rest). Each case gets a fresh HA with its
+home (tests/support/ha_home.py: the test home, the new user's home, or a recorded home for the past) set to the
+case's flags. A row holds the answers, the code blocks (the server's conversation API), the states after each
+turn and the turn times.
 """
 
 from __future__ import annotations
