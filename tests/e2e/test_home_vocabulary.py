@@ -241,3 +241,18 @@ async def test_an_unknown_o1_ha_function_is_repaired_not_refused(
     )
     answer = speech(await converse(hass, home, "What's the temperature in the bedroom?", cid()))
     assert "18.5" in answer, answer
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the spoken state of a thermostat is its hvac mode alone ('Thermostat is heat.', context.state_sentence "
+    "and o1_ha.State): after setting 21 degrees the answer does not say 21, and 'what is the thermostat set to' "
+    "cannot be answered from get_state's sentence",
+)
+async def test_the_thermostat_says_its_target(
+    hass: HomeAssistant, home: str, o1_server: O1Process, scripted_llm: ScriptedLLM
+) -> None:
+    scripted_llm.script(code('print(o1_ha.set_temperature("thermostat", 21))'), "Done.")
+    answer = speech(await converse(hass, home, "Set the thermostat to 21 degrees", cid()))
+    assert hass.states.get("climate.thermostat").attributes["temperature"] == 21
+    assert "21" in answer, answer
