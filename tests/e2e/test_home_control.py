@@ -124,9 +124,14 @@ async def test_read_a_sensor_and_the_lock(hass: HomeAssistant, socket_enabled: N
     await ask(hass, agent_id, "How warm is it outside, and is the front door locked?", f"home-{uuid.uuid4().hex}")
     await hass.async_block_till_done()
     assert [e.data["output"] for e in codes] == ["Outside Temperature is 12.5 °C.\nlocked"]
-    # ... and the lock does what HA's lock does: unlocking goes through HA and HA reports it.
+    # ... and the lock does what HA's lock does: unlocking is asked first (a guarded action), then goes through
+    # HA and HA reports it.
     scripted_llm.script("```python\nprint(o1_ha.unlock('front door'))\n```", "Unlocked.")
-    await ask(hass, agent_id, "Unlock the front door", f"home-{uuid.uuid4().hex}")
+    cid = f"home-{uuid.uuid4().hex}"
+    assert "Shall I?" in await ask(hass, agent_id, "Unlock the front door", cid)
+    await hass.async_block_till_done()
+    assert hass.states.get("lock.front_door").state == "locked"
+    await ask(hass, agent_id, "yes", cid)
     await hass.async_block_till_done()
     assert hass.states.get("lock.front_door").state == "unlocked"
     assert codes[-1].data["output"] == "Front Door is unlocked."
