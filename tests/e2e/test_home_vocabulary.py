@@ -226,13 +226,6 @@ async def test_a_clarifying_question_keeps_the_conversation_open(
     assert any("Which one:" in s for s in said) and any("The bedroom" in s for s in said), said
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a call of an o1_ha function that does not exist (o1_ha.get_temperature, which the real 1.5B model "
-    "writes for 'what's the temperature in the bedroom') is classified unparseable and refused by the home "
-    "profile ('I won't run that, because this profile doesn't allow running code I can't check.'), instead of "
-    "being an invalid block that the repair step corrects",
-)
 async def test_an_unknown_o1_ha_function_is_repaired_not_refused(
     hass: HomeAssistant, home: str, o1_server: O1Process, scripted_llm: ScriptedLLM
 ) -> None:
@@ -243,12 +236,6 @@ async def test_an_unknown_o1_ha_function_is_repaired_not_refused(
     assert "18.5" in answer, answer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the spoken state of a thermostat is its hvac mode alone ('Thermostat is heat.', context.state_sentence "
-    "and o1_ha.State): after setting 21 degrees the answer does not say 21, and 'what is the thermostat set to' "
-    "cannot be answered from get_state's sentence",
-)
 async def test_the_thermostat_says_its_target(
     hass: HomeAssistant, home: str, o1_server: O1Process, scripted_llm: ScriptedLLM
 ) -> None:

@@ -326,3 +326,40 @@ async def test_an_injected_note_unlocks_nothing_without_a_spoken_yes(served, llm
     assert "Front Door is unlocked" in done["answer"]
     records = [r for r in agent.audit.read("i3") if r.get("kind") == "home"]
     assert [(r["op"], r["outcome"]) for r in records] == [("turn_off", "held"), ("call_service", "ok")]
+
+
+def test_a_state_says_what_its_text_leaves_out() -> None:
+    """A thermostat's target, a light's level and a cover's position are said, the same inside the box
+    (o1_ha.State) as by the broker (state_sentence)."""
+    from o1_server.agent.helpers import o1_ha as helper
+    from o1_server.agent.home import state_sentence
+
+    cases = [
+        ({"entity_id": "climate.hall", "name": "Thermostat", "state": "heat",
+          "attributes": {"temperature": 21, "current_temperature": 19.5}},
+         "Thermostat is heat, set to 21 degrees, now 19.5."),
+        ({"entity_id": "light.lamp", "name": "Lamp", "state": "on", "attributes": {"brightness": 77}},
+         "Lamp is on at 30 percent."),
+        ({"entity_id": "light.lamp", "name": "Lamp", "state": "off", "attributes": {"brightness": None}},
+         "Lamp is off."),
+        ({"entity_id": "cover.blind", "name": "Blind", "state": "open", "attributes": {"current_position": 40}},
+         "Blind is open at 40 percent."),
+        ({"entity_id": "sensor.t", "name": "T", "state": "20.5", "attributes": {"unit_of_measurement": "°C"}},
+         "T is 20.5 °C."),
+    ]
+    for state, sentence in cases:
+        assert state_sentence(state) == sentence
+        assert str(helper.State(state)) == sentence
+
+
+async def test_a_helper_function_that_does_not_exist_is_repaired(served, llm: ScriptedLLM) -> None:
+    """``o1_ha.get_temperature`` (which a small model writes) is a broken block, not code o1 cannot check: the
+    model is told which functions come close and its corrected block answers."""
+    api, _ = served
+    home = Home()
+    llm.script(code('print(o1_ha.get_temperature("living room"))'),
+               code('print(o1_ha.get_state("living room temperature"))'), "x")
+    answer = reply(await turn(api, "What's the temperature in the living room?", "r1", home))
+    assert answer["retries"] == 1 and "20.5" in answer["answer"], answer
+    told = json.dumps(llm.requests[1]["messages"][-1])
+    assert "o1_ha has no function 'get_temperature'" in told and "set_temperature" in told, told

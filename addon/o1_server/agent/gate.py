@@ -12,6 +12,7 @@ may ask the model to repair it. docs/architecture.md shows where the gate sits i
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib.util
 import logging
 import re
@@ -299,7 +300,7 @@ def code_error(language: str, code: str) -> str | None:
             return None
         if undefined:
             return _short(f"line {undefined[0].lineno}: name {undefined[0].message_args[0]!r} is not defined")
-        return _missing_module(tree)
+        return _missing_module(tree) or _unknown_helper(tree)
     if language == "shell":
         if all(not line.strip() or line.lstrip().startswith("#") for line in code.splitlines()):
             return None
@@ -337,6 +338,35 @@ def _missing_module(tree: ast.AST) -> str | None:
                 return (
                     f"line {line}: no module named {top!r} is installed here, and none can be (standard library only)"
                 )
+    return None
+
+
+def _helper_names() -> frozenset[str]:
+    """The public functions and classes of the ``o1_ha`` helper (helpers/o1_ha.py, read, never imported)."""
+    tree = ast.parse((Path(__file__).parent / "helpers" / "o1_ha.py").read_text(encoding="utf-8"))
+    return frozenset(
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
+    )
+
+
+O1_HA_NAMES = _helper_names()
+
+
+def _unknown_helper(tree: ast.AST) -> str | None:
+    """The first ``o1_ha.<name>`` the helper does not have (a model's ``o1_ha.get_temperature``), as a line
+    naming the closest real ones; None when every one exists. (``o1_ha`` is the prelude's name for the helper.)"""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "o1_ha"
+            and node.attr not in O1_HA_NAMES
+        ):
+            close = difflib.get_close_matches(node.attr, sorted(O1_HA_NAMES), n=3, cutoff=0.5)
+            hint = f"; close ones: {', '.join(close)}" if close else ""
+            return _short(f"line {node.lineno}: o1_ha has no function {node.attr!r}{hint}", 200)
     return None
 
 

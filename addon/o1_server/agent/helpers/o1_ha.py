@@ -66,7 +66,27 @@ class State(dict[str, Any]):
     def __str__(self) -> str:
         unit = (self.get("attributes") or {}).get("unit_of_measurement")
         value = f"{self.get('state')}{' ' + unit if unit else ''}"
-        return f"{self.get('name') or self.get('entity_id')} is {value}."
+        return f"{self.get('name') or self.get('entity_id')} is {value}{_details(self)}."
+
+
+def _number(value: Any) -> float | int | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _details(state: dict[str, Any]) -> str:
+    """A thermostat's target, a light's brightness, a cover's position (the server's home/context.py
+    state_details says the same; this module is standard library only and imports nothing of the server)."""
+    domain = str(state.get("entity_id", "")).split(".")[0]
+    attributes = state.get("attributes") or {}
+    if domain == "climate" and (target := _number(attributes.get("temperature"))) is not None:
+        now = _number(attributes.get("current_temperature"))
+        return f", set to {target:g} degrees" + (f", now {now:g}" if now is not None else "")
+    if domain == "light" and state.get("state") == "on" and (level := _number(attributes.get("brightness"))):
+        return f" at {round(level * 100 / 255)} percent"
+    if domain == "cover" and state.get("state") == "open":
+        position = _number(attributes.get("current_position"))
+        return f" at {position:g} percent" if position is not None and position < 100 else ""
+    return ""
 
 
 class States(list[Any]):
