@@ -300,7 +300,7 @@ async def run(args: argparse.Namespace) -> int:
         server.command += ["--uri", f"tcp://127.0.0.1:{server.port}"]
     load_start = os.getloadavg()[0]
     results: list[dict[str, Any]] = []
-    systems = ["o1 streamed", "o1 at once", "reference streamed"]
+    systems = ["o1 streamed", "reference streamed", "o1 at once", "reference at once"]
     try:
         for server in servers.values():
             server.start(env)
@@ -312,6 +312,7 @@ async def run(args: argparse.Namespace) -> int:
                 ("o1 streamed", "o1", clip.padded, True),
                 ("reference streamed", "reference", clip.padded, True),
                 ("o1 at once", "o1", clip.speech, False),
+                ("reference at once", "reference", clip.speech, False),
             ]
             if index % 2:
                 runs[0], runs[1] = runs[1], runs[0]
