@@ -66,9 +66,10 @@ class _Pass:
 
 
 def doubt(decoded: _Decoded, speech_seconds: float) -> str:
-    """Why an early pass's result is not to be trusted without the rest of the audio ("" when it is sound):
+    """Why a fitted-window result (an early pass's above all) is not to be trusted ("" when it is sound):
     its first window was rejected, whisper was unsure of it (low average log-probability, or a fair chance
-    of no speech), or it holds too few or too many words for the speech it was decoded from."""
+    of no speech), or it holds too few or too many words for ``speech_seconds`` (seconds from the first to
+    the last voice activity it was decoded from; 0 skips that check). Thresholds: :mod:`.tuning`."""
     words = len(decoded.text.split())
     if decoded.fell_back:
         return "its first window was rejected"
