@@ -17,7 +17,7 @@ import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from .tuning import (
     RETRY_WINDOW_PAD_SECONDS,
     WINDOW_PAD_SECONDS,
 )
-from .utterance import Utterance, _repeats, _repeats_words
+from .utterance import Utterance, _Decoded, _repeats, _repeats_words
 from .vad import _StreamingVad
 from .workers import DEFAULT_MAX_PENDING, SerialWorker
 
@@ -62,6 +62,15 @@ def _language_code(language: Any) -> str | None:
     if not isinstance(language, str) or not language or language.lower() == "auto":
         return None
     return language.replace("_", "-").split("-")[0].lower() or None
+
+
+class _Short(NamedTuple):
+    """One decoding result: its text and language, average log-probability and no-speech probability."""
+
+    text: str
+    language: str | None
+    avg_logprob: float
+    no_speech_prob: float
 
 
 class SpeechToText:
@@ -344,16 +353,22 @@ class SpeechToText:
             self._tokenizers[language] = tokenizer
         return tokenizer
 
-    def _decode_blocking(self, samples: np.ndarray, language: str | None, context: str) -> tuple[str, str | None, bool]:
-        """Decode one segment. Returns (text, language, the first result was rejected)."""
+    def _decode_blocking(
+        self, samples: np.ndarray, language: str | None, context: str, *, standard: bool = False
+    ) -> _Decoded:
+        """Decode one segment (``standard``: the standard way at once, as the reference server does).
+        Returns its text, language, whether the first result was rejected, and the fitted window's average
+        log-probability and no-speech probability (0.0 when it was not used)."""
         self.load()
         self._check_language(language)
         prompt = " ".join(p for p in (self.initial_prompt, context) if p) or None
         started = time.monotonic()
         seconds = len(samples) / WHISPER_RATE
-        result: tuple[str, str | None] | None = None
+        result: _Short | None = None
         how = "fitted window"
-        if seconds <= MAX_SHORT_WINDOW_SECONDS:
+        if standard:
+            how = "standard 30 s window, asked for"
+        elif seconds <= MAX_SHORT_WINDOW_SECONDS:
             result = self._decode_short(samples, language, prompt)
             if result is None:  # usually a repetition: more padding after the speech settles it
                 how = "longer window"
@@ -361,10 +376,19 @@ class SpeechToText:
                     samples, language, prompt, RETRY_MIN_WINDOW_SECONDS, RETRY_WINDOW_PAD_SECONDS
                 )
         if result is None:
-            how = "standard 30 s window"
+            if how != "standard 30 s window, asked for":
+                how = "standard 30 s window"
             result = self._decode_standard(samples, language, prompt)
-        _LOGGER.debug("Decoded %.2f s of audio in %.2f s (%s): %r", seconds, time.monotonic() - started, how, result[0])
-        return result[0], result[1], how != "fitted window"
+        _LOGGER.debug(
+            "Decoded %.2f s of audio in %.2f s (%s; log-prob %.2f, no speech %.2f): %r",
+            seconds,
+            time.monotonic() - started,
+            how,
+            result.avg_logprob,
+            result.no_speech_prob,
+            result.text,
+        )
+        return _Decoded(result.text, result.language, how != "fitted window", result.avg_logprob, result.no_speech_prob)
 
     def _decode_short(
         self,
@@ -373,7 +397,7 @@ class SpeechToText:
         prompt: str | None,
         min_window: float = MIN_WINDOW_SECONDS,
         pad: float = WINDOW_PAD_SECONDS,
-    ) -> tuple[str, str | None] | None:
+    ) -> _Short | None:
         """Decode with an encoder window fitted to the audio (``pad`` seconds after it, at least
         ``min_window`` seconds); None when the result fails a check."""
         from faster_whisper.transcribe import get_suppressed_tokens
@@ -410,7 +434,7 @@ class SpeechToText:
         text = tokenizer.decode(tokens).strip()
         avg_logprob = result.scores[0] * len(tokens) / (len(tokens) + 1)
         if result.no_speech_prob > _NO_SPEECH_THRESHOLD and avg_logprob < _LOG_PROB_THRESHOLD:
-            return "", language  # silence, as faster-whisper decides it
+            return _Short("", language, avg_logprob, result.no_speech_prob)  # silence, as faster-whisper decides
         suspicious = (
             len(tokens) >= budget - 1
             or avg_logprob < _LOG_PROB_THRESHOLD
@@ -421,10 +445,12 @@ class SpeechToText:
         if suspicious:
             _LOGGER.debug("Short-window result rejected (logprob %.2f, %d tokens): %r", avg_logprob, len(tokens), text)
             return None
-        return text, language
+        return _Short(text, language, avg_logprob, result.no_speech_prob)
 
-    def _decode_standard(self, samples: np.ndarray, language: str | None, prompt: str | None) -> tuple[str, str | None]:
-        """faster-whisper's own path: 30 s windows, temperature fallback, optional Silero filter."""
+    def _decode_standard(self, samples: np.ndarray, language: str | None, prompt: str | None) -> _Short:
+        """faster-whisper's own path: 30 s windows, temperature fallback, optional Silero filter. Its
+        log-probability is the segments' average (0.0 without segments), its no-speech probability their
+        highest."""
         segments, info = self._whisper.transcribe(
             samples,
             language=language,
@@ -434,5 +460,8 @@ class SpeechToText:
             without_timestamps=True,
             vad_filter=self.vad_filter,
         )
+        segments = list(segments)
         text = " ".join(segment.text.strip() for segment in segments).strip()
-        return text, info.language or language
+        logprob = sum(s.avg_logprob for s in segments) / len(segments) if segments else 0.0
+        no_speech = max((s.no_speech_prob for s in segments), default=0.0)
+        return _Short(text, info.language or language, logprob, no_speech)

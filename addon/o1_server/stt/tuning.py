@@ -16,6 +16,14 @@ MIN_SPEECH_WINDOWS = 3
 """Speech windows (96 ms) a segment needs before it counts as holding speech."""
 EARLY_PAUSE_SECONDS = 0.3
 """Silence after speech that starts a decoding pass of the audio so far."""
+EARLY_LOG_PROB_THRESHOLD = -1.0
+"""An early pass whose average log-probability is below this waits for the end of the audio."""
+EARLY_NO_SPEECH_THRESHOLD = 0.5
+"""An early pass whose no-speech probability is above this waits for the end of the audio."""
+MIN_WORDS_PER_SECOND = 1.0
+"""Fewer words per second of speech than this (a lost word or phrase) makes an early pass doubtful."""
+MAX_WORDS_PER_SECOND = 6.0
+"""More words per second of speech than this (words imagined into the noise) makes an early pass doubtful."""
 LIVE_EDGE_SECONDS = 0.5
 """A pause more than this far behind the newest audio received starts no early pass."""
 COMMIT_PAUSE_SECONDS = 0.6

@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .audio import WHISPER_RATE, WHISPER_WIDTH
 from .tuning import (
     COMMIT_PAUSE_SECONDS,
+    EARLY_LOG_PROB_THRESHOLD,
+    EARLY_NO_SPEECH_THRESHOLD,
     EARLY_PAUSE_SECONDS,
     EDGE_PAD_SECONDS,
     LIVE_EDGE_SECONDS,
+    MAX_WORDS_PER_SECOND,
     MIN_SPEECH_WINDOWS,
+    MIN_WORDS_PER_SECOND,
     SILENCE_THRESHOLD,
     SPEECH_THRESHOLD,
     VAD_WINDOW,
@@ -33,17 +38,48 @@ from .workers import BusyError
 if TYPE_CHECKING:
     from .service import SpeechToText
 
-_Decoded = tuple[str, str | None, bool]  # one pass's text, its language (None: unknown), whether it fell back
+_LOGGER = logging.getLogger(__package__)
+
+
+class _Decoded(NamedTuple):
+    """One pass's result: text, language (None: unknown), whether its first result was rejected, and the
+    fitted window's average log-probability and no-speech probability (0.0 for the standard way)."""
+
+    text: str
+    language: str | None
+    fell_back: bool
+    avg_logprob: float = 0.0
+    no_speech_prob: float = 0.0
 
 
 @dataclass
 class _Pass:
-    """One decoding pass over ``[start, end)`` samples of an utterance."""
+    """One decoding pass over ``[start, end)`` samples of an utterance; ``early`` when started at a pause
+    before the end of the audio, ``speech`` the VAD windows from its first to its last activity."""
 
     start: int
     end: int
     future: concurrent.futures.Future[_Decoded]
     committed: bool = False
+    early: bool = False
+    speech: int = 0
+
+
+def doubt(decoded: _Decoded, speech_seconds: float) -> str:
+    """Why a fitted-window result (an early pass's above all) is not to be trusted ("" when it is sound):
+    its first window was rejected, whisper was unsure of it (low average log-probability, or a fair chance
+    of no speech), or it holds too few or too many words for ``speech_seconds`` (seconds from the first to
+    the last voice activity it was decoded from; 0 skips that check). Thresholds: :mod:`.tuning`."""
+    words = len(decoded.text.split())
+    if decoded.fell_back:
+        return "its first window was rejected"
+    if decoded.avg_logprob < EARLY_LOG_PROB_THRESHOLD:
+        return f"average log-probability {decoded.avg_logprob:.2f}"
+    if decoded.no_speech_prob > EARLY_NO_SPEECH_THRESHOLD:
+        return f"no-speech probability {decoded.no_speech_prob:.2f}"
+    if speech_seconds > 0 and not MIN_WORDS_PER_SECOND <= words / speech_seconds <= MAX_WORDS_PER_SECOND:
+        return f"{words} words for {speech_seconds:.1f} s of speech"
+    return ""
 
 
 @dataclass
@@ -151,7 +187,9 @@ class Utterance:
             future = segment.future
             if not future.done() or future.cancelled() or future.exception() is not None:
                 break
-            texts.append(future.result()[0])
+            if self._doubt(segment, future.result()):
+                break  # decoded again at the end of the audio
+            texts.append(future.result().text)
         chunks = _chunked([t for t in texts if t])
         ready = chunks[self._chunks_taken :]
         self._chunks_taken = len(chunks)
@@ -173,19 +211,44 @@ class Utterance:
         try:
             plan = await asyncio.wrap_future(self._stt._vad_worker.submit(self._plan_final, force=True))
             results = [await asyncio.wrap_future(future) for future in plan]
+            for index, segment in enumerate(self._committed):
+                reason = self._doubt(segment, results[index])
+                if reason:
+                    last = index == len(self._committed) - 1
+                    results[index] = await asyncio.wrap_future(self._decode_whole(index, last, reason))
         except BaseException:
             self.close()
             raise
-        chunks = _chunked([text for text, _, _ in results if text])
-        language = next((lang for _, lang, _ in results if lang), None) or self.language
+        chunks = _chunked([decoded.text for decoded in results if decoded.text])
+        language = next((decoded.language for decoded in results if decoded.language), None) or self.language
         return TranscriptResult(
             text="".join(chunks),
             language=language,
             chunks=chunks,
             seconds=self.seconds,
             passes=self._passes,
-            fallbacks=sum(1 for *_, fell in results if fell),
+            fallbacks=sum(1 for decoded in results if decoded.fell_back),
         )
+
+    @staticmethod
+    def _doubt(segment: _Pass, decoded: _Decoded) -> str:
+        """Why ``segment``'s fitted-window result is doubtful (see :func:`doubt`), or ""; a result that
+        already fell back to the standard way at the end of the audio is final as it is."""
+        if not segment.speech or (decoded.fell_back and not segment.early):
+            return ""
+        return doubt(decoded, segment.speech * VAD_WINDOW / WHISPER_RATE)
+
+    def _decode_whole(self, index: int, last: bool, reason: str) -> concurrent.futures.Future[_Decoded]:
+        """Segment ``index``'s audio (for the ``last`` segment: with everything after it) decoded the
+        standard way, as the reference server does, in place of its result, doubtful for ``reason``."""
+        segment = self._committed[index]
+        _LOGGER.debug("Result %r doubtful (%s): decoding the whole audio", segment.future.result().text, reason)
+        end = self._samples if last else segment.end
+        samples = self._audio[segment.start : end].copy()
+        future = self._stt._decode_worker.submit(self._decode, samples, self._committed[:index], True, force=True)
+        segment.future, segment.early, segment.end = future, False, end
+        self._passes += 1
+        return future
 
     def close(self) -> None:
         """Abandon the utterance: its queued decoding is cancelled (a running pass ends on its own)."""
@@ -238,6 +301,9 @@ class Utterance:
             live = self._samples - end <= LIVE_EDGE_SECONDS * WHISPER_RATE
             if live and self._stt._decode_worker.pending < 2:
                 self._pass = self._submit_pass(self._seg_start, end, audio, force=False)
+                if self._pass is not None:
+                    self._pass.early = True
+                    self._pass.speech = self._last_active - max(self._seg_first_active, 0) + 1
         if self._pass is not None and pause >= COMMIT_PAUSE_SECONDS:
             self._commit(self._pass)
 
@@ -270,16 +336,16 @@ class Utterance:
         self._passes += 1
         return _Pass(start=start, end=end, future=future)
 
-    def _decode(self, samples: np.ndarray, previous: list[_Pass]) -> _Decoded:
+    def _decode(self, samples: np.ndarray, previous: list[_Pass], standard: bool = False) -> _Decoded:
         # Earlier segments ran before this job (one FIFO worker): their text is the decoder's context.
         context = []
         language = self.language
         for segment in previous:
             if segment.future.done() and not segment.future.cancelled() and segment.future.exception() is None:
-                text, lang, _ = segment.future.result()
+                text, lang, *_ = segment.future.result()
                 context.append(text)
                 language = language or lang
-        return self._stt._decode_blocking(samples, language, " ".join(t for t in context if t))
+        return self._stt._decode_blocking(samples, language, " ".join(t for t in context if t), standard=standard)
 
     def _plan_final(self) -> list[concurrent.futures.Future[_Decoded]]:
         """After the last chunk: decide what remains to decode; returns the futures to await, in order."""
@@ -303,6 +369,8 @@ class Utterance:
             if needed:
                 segment = self._submit_pass(self._seg_start, end, audio, force=True)
                 assert segment is not None
+                if self._seg_first_active >= 0:
+                    segment.speech = self._last_active - self._seg_first_active + 1
                 self._commit(segment)
         return [segment.future for segment in self._committed]
 
