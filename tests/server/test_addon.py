@@ -109,7 +109,8 @@ def test_config_yaml_passes_the_supervisor_rules(config: dict[str, Any]) -> None
     assert valid["homeassistant_api"] is True
     mapped = {m["type"]: m["read_only"] for m in valid["map"]}
     # app_config: the add-on's own folder under /addon_configs (Supervisor 2026.07 renamed addon_config).
-    assert mapped == {"app_config": False, "share": False}
+    # share read-write and media read-only: the user's files, shown to code only where a profile grants them.
+    assert mapped == {"app_config": False, "share": False, "media": True}
     assert valid["backup_exclude"]
     # The options the add-on must offer (speech, voice, LLM, profile, log level), with a secret typed as a password.
     schema = valid["schema"]
@@ -794,7 +795,7 @@ async def test_the_server_runs_with_the_addon_command_line(addon_server: AddonSe
     assert response.status == 200, info
     assert info["default_profile"] == "mine" and info["profile_errors"] == []
     profiles = {p["name"]: p["description"] for p in info["profiles"]}
-    assert set(profiles) == {"default", "home", "power", "safe", "mine"}
+    assert set(profiles) == {"default", "files", "home", "power", "safe", "mine"}
     assert profiles["default"] == "Overridden by the user."
     assert profiles["mine"] == "A user profile from the config folder."
 

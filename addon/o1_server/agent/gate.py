@@ -30,8 +30,9 @@ from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,imp
 from . import i18n, policy
 from .audit import AuditError, AuditLog
 from .home import guard as home_guard
+from .policy import GrantedFolder
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
-from .profiles import Profile
+from .profiles import Profile, usable_folders
 from .sandbox import REFUSED, ExecResult
 from .types import CodeBlock
 
@@ -61,6 +62,11 @@ class Turn:
     audit: AuditLog
     cancelled: threading.Event
     channel: str
+
+    def folders(self) -> tuple[GrantedFolder, ...]:
+        """The profile's granted folders that may be used now (none holding or inside the sandbox root or the
+        server's data folder, symlinks resolved): what the box binds and the classifier counts as inside."""
+        return usable_folders(self.profile.folders, (self.workdir.parent, self.audit.path.parent))
 
 
 class Gate:
@@ -141,7 +147,7 @@ class Gate:
         error = code_error(name, code)
         if error is not None:
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
-        found = policy.classify(name, code, self.turn.workdir, self.existing)
+        found = policy.classify(name, code, self.turn.workdir, self.existing, self.turn.folders())
         decision = policy.decide(self.turn.profile.policy, found)
         block = CodeBlock(
             name, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason

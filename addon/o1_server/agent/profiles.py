@@ -19,6 +19,7 @@ import voluptuous as vol
 import yaml
 
 from .policy.categories import CATEGORIES, DEFAULT_POLICY
+from .policy.paths import GrantedFolder
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -71,6 +72,96 @@ LIMITS_SCHEMA = vol.Schema(
     }
 )
 
+# Host folders a profile may never grant, nor a folder inside one (nor a folder holding one, such as "/"): the
+# system, the kernel's views, the secrets, the add-on's own data (/data: conversations, audit log, token) and
+# configuration (/config: the user's profiles), the server's own venv. The box has its own private /tmp.
+REFUSED_FOLDERS = (
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/proc",
+    "/root",
+    "/run",
+    "/sbin",
+    "/sys",
+    "/usr",
+    "/var",
+    "/data",
+    "/config",
+    "/ssl",
+    "/backup",
+    "/opt/o1",
+)
+REFUSED_EXACTLY = ("/", "/tmp")
+MAX_FOLDERS = 20
+FOLDER_MODES = ("read", "read-write")
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or inside it (both absolute, normalised)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def folder_problem(path: str, reserved: tuple[str, ...] = ()) -> str | None:
+    """Why ``path`` may not be granted, as one sentence, or None. ``reserved``: the server's own folders (its
+    data folder, the sandbox root) as absolute paths; a grant inside one, or holding one, is refused too."""
+    if not path.startswith("/"):
+        return "must be an absolute path (starting with /)"
+    if "\x00" in path or any(part in (".", "..") for part in path.split("/")):
+        return "must not hold '.' or '..' parts"
+    normal = os.path.normpath(path)
+    if normal in REFUSED_EXACTLY:
+        return f"{normal} is too broad to grant: name a folder inside it"
+    for folder in (*REFUSED_FOLDERS, *reserved):
+        if _inside(normal, folder) or _inside(folder, normal):
+            return f"{normal} is or holds a system or o1 folder ({folder}), which is never granted"
+    return None
+
+
+def _folder_path(value: Any) -> str:
+    problem = folder_problem(value) if isinstance(value, str) else "expected a path"
+    if problem is not None:
+        raise vol.Invalid(problem)
+    return os.path.normpath(str(value))
+
+
+FOLDER_SCHEMA = vol.Schema(
+    {
+        vol.Required("path"): _folder_path,
+        # read: the box binds it read-only and only reading it counts as inside; read-write: writing too.
+        vol.Optional("mode", default="read"): vol.In(FOLDER_MODES),
+    }
+)
+
+
+def _no_twice(folders: list[dict[str, str]]) -> list[dict[str, str]]:
+    paths = [f["path"] for f in folders]
+    if len(set(paths)) != len(paths):
+        raise vol.Invalid("a folder is granted twice")
+    return folders
+
+
+def usable_folders(folders: tuple[GrantedFolder, ...], reserved: tuple[Path, ...]) -> tuple[GrantedFolder, ...]:
+    """The grants of ``folders`` that may be used now: each checked again with its symlinks resolved and
+    against ``reserved`` (the server's data folder, the sandbox root; resolved too). A grant refused here (a
+    link to /etc, a folder holding the sandbox root) is left out and logged, never bound or counted inside."""
+    roots = tuple(os.path.realpath(r) for r in reserved)
+    usable = []
+    for grant in folders:
+        real = os.path.realpath(grant.path)
+        problem = folder_problem(real, roots) or folder_problem(grant.path, roots)
+        if problem is not None:
+            _LOGGER.error("Granted folder %s not used: %s", grant.path, problem)
+            continue
+        usable.append(grant)
+    return tuple(usable)
+
+
 EXAMPLE_SCHEMA = vol.Schema(
     {
         vol.Required("question"): str,
@@ -103,6 +194,8 @@ PROFILE_SCHEMA = vol.Schema(
         vol.Optional("guarded", default=[]): vol.All(
             [vol.All(str, vol.Match(r"^[a-z0-9_]+\.[a-z0-9_]+$"))], vol.Length(max=200)
         ),
+        # Host folders the code may see, at the same path in the box: read-only unless mode is read-write.
+        vol.Optional("folders", default=[]): vol.All([FOLDER_SCHEMA], vol.Length(max=MAX_FOLDERS), _no_twice),
         vol.Optional("answer_style", default="voice"): vol.In(["voice", "text"]),
         # Aids for small models: how the user's text is put to the LLM, worked examples placed at the start
         # of every conversation, and whether the answer is the model's last words or the code's output.
@@ -145,6 +238,8 @@ class Profile:
     answer_from: str = "model"
     source: Path | None = None
     guarded: tuple[str, ...] = ()
+    folders: tuple[GrantedFolder, ...] = ()
+    """The host folders the profile grants (absolute paths), each read-only unless ``writable``."""
 
     def example_messages(self) -> list[dict[str, Any]]:
         """The worked examples as Open Interpreter LMC messages (user, code, output, answer)."""
@@ -241,6 +336,7 @@ def parse_profile(text: str, path: Path) -> Profile:
         answer_from=valid["answer_from"],
         source=path,
         guarded=tuple(valid["guarded"]),
+        folders=tuple(GrantedFolder(f["path"], f["mode"] == "read-write") for f in valid["folders"]),
     )
 
 

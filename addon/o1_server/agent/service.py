@@ -17,6 +17,7 @@ from .attachments import write_files
 from .audit import AuditLog
 from .backend import LLMConfig, OpenInterpreterBackend
 from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay
+from .policy import GrantedFolder
 from .profiles import LANGUAGES, Profile, ProfileStore
 from .sandbox import conversation_uid, resolve_user
 from .session import LOCAL_CHANNEL, Session
@@ -40,6 +41,14 @@ VOICE_SYSTEM_MESSAGE = (
     "time now; datetime.date.today() is today. There is no internet: for weather, news, prices or anything "
     "online, print that you can't look that up offline."
 )
+
+
+def folders_line(folders: tuple[GrantedFolder, ...]) -> str:
+    """The system message's line naming the folders a profile grants: "You may also use the user's files in
+    /media (read only) and /share/notes (read and write), by absolute path; nothing else outside the folder."."""
+    named = [f"{f.path} ({'read and write' if f.writable else 'read only'})" for f in folders]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return f"You may also use the user's files in {listed}, by absolute path; nothing else outside the folder."
 
 
 class O1Agent:
@@ -133,6 +142,8 @@ class O1Agent:
         system += f"\nThe current year is {datetime.date.today().year}."
         if profile.persona:
             system += "\n" + profile.persona.strip()
+        if profile.folders:
+            system += "\n" + folders_line(profile.folders)
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
         # refuses the languages the profile does not allow.
         return OpenInterpreterBackend(

@@ -20,7 +20,7 @@ from .audit import AuditLog
 from .backend import AgentBackend, BackendError
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
-from .profiles import Profile
+from .profiles import Profile, usable_folders
 from .repair import (
     COMPUTE,
     NUDGE,
@@ -155,7 +155,8 @@ class Session:
     def _run_block(self, block: CodeBlock) -> ExecResult:
         """Run an admitted block in the conversation's folder. The network is shared only with a block the
         policy allowed (or the user confirmed) as ``network``; Home Assistant is reached through the turn's
-        broker socket, bound into the box."""
+        broker socket, bound into the box; the profile's granted folders are bound at their own paths (read-only
+        unless granted read-write)."""
         network = block.decision == "allow" and "network" in block.category
         binds = (str(self._capability.path),) if self._capability is not None else ()
         return run_code(
@@ -167,6 +168,7 @@ class Session:
             self.cancelled,
             network=network,
             binds=binds,
+            folders=usable_folders(self.profile.folders, (self.workdir.parent, self.audit.path.parent)),
         )
 
     def _gate_for(self, channel: str) -> Gate:

@@ -13,7 +13,7 @@ from .categories import CATEGORIES
 from .decisions import DECISIONS, Decision, decide
 from .findings import Classification
 from .nested import MAX_CODE_CHARS, MAX_NESTING, PYTHON_LANGUAGES, SHELL_LANGUAGES, classify
-from .paths import HOLE, NAME
+from .paths import HOLE, NAME, GrantedFolder
 from .phrasing import MAX_SUMMARY_WORDS
 from .python.values import MAX_VALUES
 
@@ -30,6 +30,7 @@ __all__ = [
     "SHELL_LANGUAGES",
     "Classification",
     "Decision",
+    "GrantedFolder",
     "classify",
     "decide",
 ]

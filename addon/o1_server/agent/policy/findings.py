@@ -1,7 +1,8 @@
 """What one classify() call found: the mutable :class:`_Report` and the frozen :class:`Classification`.
 
 Scanners add categories, reasons, paths and summary events to a report; the report checks every path it is
-given against the sandbox. It does not read code itself.
+given against the sandbox and the folders the profile grants (read-only: only reading is inside). It does
+not read code itself.
 """
 
 from __future__ import annotations
@@ -12,10 +13,20 @@ import itertools
 import os
 import posixpath
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from .paths import _GLOB_CHARS, HOLE, NAME, _is_git_control, _is_outside, _looks_like_path
+from .paths import (
+    _GLOB_CHARS,
+    HOLE,
+    NAME,
+    GrantedFolder,
+    _grant_of,
+    _granted_roots,
+    _is_git_control,
+    _is_outside,
+    _looks_like_path,
+)
 from .phrasing import REPLACE, _quote, _summary
 
 
@@ -52,8 +63,15 @@ class _Event:
 class _Report:
     """Mutable findings of one :func:`classify` call: categories, reasons, paths and summary events."""
 
-    def __init__(self, sandbox: str, existing: Collection[str] | None = None) -> None:
+    def __init__(
+        self,
+        sandbox: str,
+        existing: Collection[str] | None = None,
+        folders: Sequence[GrantedFolder | tuple[str, bool]] = (),
+    ) -> None:
         self.sandbox = sandbox
+        # The folders the profile grants, as (real path, writable), the deepest first.
+        self.granted = _granted_roots(folders)
         # The files whose content is the user's (relative paths); None: whatever is in the folder now.
         self.existing = None if existing is None else frozenset(posixpath.normpath(p) for p in existing)
         self.categories: dict[str, None] = {}
@@ -107,13 +125,19 @@ class _Report:
                 f"{_quote(path)} holds git settings or hooks, which run programs",
                 _Event("process", "change git settings that run programs"),
             )
-        outside = _is_outside(path, self.sandbox)
-        if outside or any(_is_outside(p, self.sandbox) for p in others):
+        grants = [self.grant(p) for p in (path, *others) if _is_outside(p, self.sandbox)]
+        if any(g is None for g in grants):
             self.flag("outside_sandbox", f"{_quote(path)} is outside the sandbox")
             if kind == "read":
                 kind, template = "outside", "read {} outside my working folder"
+        elif kind != "read" and not all(grants):  # in a folder granted read-only: only reading is inside
+            self.flag(
+                "outside_sandbox",
+                f"{_quote(path)} is in a folder granted read-only",
+                _Event("outside", "change {} in a read-only folder", path if HOLE not in path else ""),
+            )
         prefix = path.split(HOLE)[0]
-        if HOLE in path and not (prefix and _is_outside(prefix, self.sandbox)):
+        if HOLE in path and not (prefix and self.beyond(prefix)):
             self.note(_Event(kind, template, "", "a file whose name I can't check"))
         else:
             self.note(_Event(kind, template, path))
@@ -122,13 +146,14 @@ class _Report:
         """Whether ``path`` (relative to the working folder) may name a file that exists now: a run-time part
         or a listed name matches like ``*``. Folders do not count (writing into one replaces nothing)."""
         known = path.split(HOLE)[0]  # a run-time part may name a file here: only the part before it is judged
-        if path.startswith("~") or _is_outside(known, self.sandbox):
+        if path.startswith("~") or self.beyond(known):
             return False  # outside: refused for that already
         full = path if path.startswith("/") else os.path.join(self.sandbox, path)
         # A glob character may be a pattern (a shell glob, the value of glob.glob('*.txt')): it matches as one,
         # which also matches a file of that very name.
         wild = HOLE in full or NAME in full or bool(_GLOB_CHARS & set(full))
-        if self.existing is not None:
+        # The snapshot is of the conversation folder: in a granted folder, what is on disk now counts.
+        if self.existing is not None and not _is_outside(known, self.sandbox):
             relative = posixpath.normpath(os.path.relpath(full, self.sandbox))
             if wild:
                 pattern = re.sub(f"[{HOLE}{NAME}]+", "*", relative)
@@ -138,6 +163,14 @@ class _Report:
             pattern = re.sub(f"[{HOLE}{NAME}]+", "*", full)
             return any(not os.path.isdir(p) for p in itertools.islice(glob.iglob(pattern), MAX_GLOB))
         return os.path.lexists(full) and not os.path.isdir(full)
+
+    def grant(self, path: str) -> bool | None:
+        """Whether ``path`` is in a folder the profile grants: True read-write, False read-only, None in none."""
+        return _grant_of(path, self.sandbox, self.granted)
+
+    def beyond(self, path: str) -> bool:
+        """Whether ``path`` may point outside the sandbox and every granted folder (see ``paths._is_outside``)."""
+        return _is_outside(path, self.sandbox) and self.grant(path) is None
 
     def resolve(self, path: str) -> str:
         """``path`` as seen from the working folder: a relative path after ``cd x`` is ``x/path``."""
@@ -166,7 +199,7 @@ class _Report:
     def candidate(self, text: str) -> None:
         """Check a string that may be a path (it is not known to be one) against the sandbox."""
         text = self.resolve(text) if _looks_like_path(text) else text
-        if text in self.paths or HOLE in text or not _looks_like_path(text) or not _is_outside(text, self.sandbox):
+        if text in self.paths or HOLE in text or not _looks_like_path(text) or not self.beyond(text):
             return
         if NAME not in text:
             self.paths[text] = None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from .findings import Classification, _Event, _Report
-from .paths import _sandbox_root
+from .paths import GrantedFolder, _sandbox_root
 
 PYTHON_LANGUAGES = frozenset({"python", "py", "python3"})
 SHELL_LANGUAGES = frozenset({"shell", "bash", "sh", "zsh"})
@@ -42,13 +42,23 @@ def command(argv: Sequence[str], report: _Report, depth: int) -> None:
 
 
 def classify(
-    language: str, code: str, sandbox_dir: Path | str, existing: Collection[str] | None = None
+    language: str,
+    code: str,
+    sandbox_dir: Path | str,
+    existing: Collection[str] | None = None,
+    folders: Sequence[GrantedFolder | tuple[str, bool]] = (),
 ) -> Classification:
     """Classify ``code`` written in ``language`` before it runs in ``sandbox_dir`` (its working directory).
 
     existing: the files (relative paths) whose content counts as the user's: a write that replaces one of them
     is a deletion. None: every file in the folder now (a file the turn itself just wrote is the turn's to
     rewrite, so the gate passes the folder as it was when the turn began).
+
+    folders: the host folders the profile grants (``GrantedFolder(path, writable)``, absolute paths; the box
+    shows them at the same path). A path in one counts as inside for what the grant allows: reading any, and
+    in a read-write one writing (``writes_files``), deleting or replacing (``deletes_files``); a write into a
+    read-only one is ``outside_sandbox`` ("in a folder granted read-only"). In a granted folder the files on
+    disk now count as existing, whatever ``existing`` says.
 
     language: ``python``/``py``/``python3`` or ``shell``/``bash``/``sh``/``zsh`` (case-insensitive); any other
     language is ``unparseable``. Code that does not parse, or is longer than ``MAX_CODE_CHARS``, is
@@ -58,7 +68,7 @@ def classify(
     whatever was found before it.
     """
     try:
-        return _classify(language, code, sandbox_dir, existing)
+        return _classify(language, code, sandbox_dir, existing, folders)
     except Exception as exc:  # noqa: BLE001 - the classifier must never raise
         return Classification(
             categories=frozenset({"unparseable"}),
@@ -69,11 +79,15 @@ def classify(
 
 
 def _classify(
-    language: object, code: object, sandbox_dir: Path | str, existing: Collection[str] | None = None
+    language: object,
+    code: object,
+    sandbox_dir: Path | str,
+    existing: Collection[str] | None = None,
+    folders: Sequence[GrantedFolder | tuple[str, bool]] = (),
 ) -> Classification:
     """:func:`classify` without the last-resort guard."""
     lang = str(language).strip().lower() if isinstance(language, str) else ""
-    report = _Report(_sandbox_root(sandbox_dir), existing)
+    report = _Report(_sandbox_root(sandbox_dir), existing, folders)
     if not isinstance(code, str):
         report.flag("unparseable", "the code is not text", _Event("unparseable", "run code I can't check"))
     elif len(code) > MAX_CODE_CHARS:

@@ -1,6 +1,7 @@
 """Paths as the classifier sees them: inside or outside the sandbox, git's control files, hosts in URLs.
 
-Also the two markers a value can hold: ``HOLE`` (a part known only at run time) and ``NAME`` (a name listed
+Also the folders a profile grants (``GrantedFolder``: read-only or read-write, inside for what they allow),
+and the two markers a value can hold: ``HOLE`` (a part known only at run time) and ``NAME`` (a name listed
 from a folder). Pure functions of a path and the sandbox; which code touches a path is the scanners' business.
 """
 
@@ -8,7 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 # A part of a string or path whose value is only known at run time (an f-string field, "$VAR", "$(...)").
@@ -28,6 +31,39 @@ _GLOB_CHARS = frozenset("*?[")
 def _sandbox_root(sandbox_dir: Path | str) -> str:
     """The sandbox as an absolute path with symlinks resolved."""
     return os.path.realpath(os.fspath(sandbox_dir))
+
+
+class GrantedFolder(NamedTuple):
+    """A host folder a profile grants (``profiles.py``, ``folders:``), seen at the same path in the box.
+
+    path: absolute, normalised (``/media``, ``/share/notes``); writable: True for a ``read-write`` grant.
+    """
+
+    path: str
+    writable: bool = False
+
+
+def _granted_roots(folders: Sequence[GrantedFolder | tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
+    """The granted folders as (real path, writable), the deepest first (a grant inside another decides)."""
+    roots = {os.path.realpath(path): bool(writable) for path, writable in folders if os.path.isabs(path)}
+    return tuple(sorted(roots.items(), key=lambda item: -len(item[0])))
+
+
+def _grant_of(path: str, sandbox: str, roots: tuple[tuple[str, bool], ...]) -> bool | None:
+    """Whether ``path`` (relative to ``sandbox`` unless absolute) is inside a granted folder: its grant's
+    ``writable``, or None when it is in none. Symlinks that exist are followed (a link in a grant that leads
+    out of it is outside); a run-time part (HOLE) or ``~`` is in no grant; a listed name (NAME) is one entry."""
+    if not roots or not path or HOLE in path or path.startswith("~") or _URL.match(path):
+        return None
+    candidate = os.path.join(sandbox, path.replace(NAME, "x").replace("\0", ""))
+    try:
+        resolved = os.path.realpath(candidate)
+    except (OSError, ValueError):
+        resolved = os.path.normpath(candidate)
+    for root, writable in roots:
+        if resolved == root or resolved.startswith(root.rstrip(os.sep) + os.sep):
+            return writable
+    return None
 
 
 def _looks_like_path(text: str) -> bool:

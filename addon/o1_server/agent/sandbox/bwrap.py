@@ -31,10 +31,11 @@ def bwrap_argv(
     binds: Sequence[str | os.PathLike[str]],
     user: tuple[int, int] | None,
     seccomp_fd: int | None = None,
+    folders: Sequence[tuple[str, bool]] = (),
 ) -> list[str]:
     """bwrap's arguments up to and including the command prefix that drops to ``user`` (root only).
     ``seccomp_fd``: a descriptor holding the compiled seccomp filter (``seccomp.program_fd``), which the
-    caller passes to bubblewrap (``pass_fds``)."""
+    caller passes to bubblewrap (``pass_fds``). ``folders``: the granted host folders as (path, writable)."""
     argv = [
         iso.bwrap or "bwrap",
         *(f"--unshare-{name}" for name in NAMESPACES),
@@ -50,7 +51,7 @@ def bwrap_argv(
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     made = set(_MADE)
-    for mount in mounts(cwd, limits, binds, network):
+    for mount in mounts(cwd, limits, binds, network, folders):
         argv += _mount_args(mount, made)
     argv += ["--chdir", str(cwd), "--"]
     if iso.root and user is not None:

@@ -59,15 +59,19 @@ def run_code(
     *,
     network: bool = False,
     binds: Sequence[str | os.PathLike[str]] = (),
+    folders: Sequence[tuple[str, bool]] = (),
 ) -> ExecResult:
     """Run one code block in ``cwd`` (its conversation folder) and return its ExecResult; never raises for
     anything the code does.
 
     ``network=True`` shares the host's network (only when the policy allowed a ``network`` block); otherwise
     the block has loopback only. ``binds`` are host paths (files, unix sockets, folders) mounted read-write
-    at the same path inside the box. The output is stdout and stderr interleaved, decoded as UTF-8 (errors
-    replaced) and cut to ``limits.output_chars``; a process that keeps printing past 4x that is killed.
-    Raises ValueError for an unsupported language.
+    at the same path inside the box. ``folders`` are the profile's granted host folders as (absolute path,
+    writable), bound at the same path, read-only unless writable (``view.granted``); without bubblewrap
+    nothing is bound or hidden: the block sees the host as its uid may, and only the classifier and the
+    file permissions stand between it and a read-only folder. The output is stdout and stderr interleaved,
+    decoded as UTF-8 (errors replaced) and cut to ``limits.output_chars``; a process that keeps printing past
+    4x that is killed. Raises ValueError for an unsupported language.
     """
     iso = isolation()
     cwd = Path(cwd).resolve()
@@ -81,7 +85,7 @@ def run_code(
     try:
         if iso.bwrap:
             seccomp_fd = program_fd() if iso.seccomp else None
-            argv = bwrap_argv(iso, cwd, limits, network, binds, user, seccomp_fd) + argv
+            argv = bwrap_argv(iso, cwd, limits, network, binds, user, seccomp_fd, folders) + argv
         elif dedicated(user):
             kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
         block = _make_block(iso, cwd, limits)

@@ -1,9 +1,10 @@
 """What a code block's box shows of the host, as data: namespaces, mounts in order, environment.
 
 :func:`mounts` lists the box's file system as :class:`Mount` records (private /proc, /dev, /dev/shm and /tmp;
-read-only system folders, a few /etc files, the server's Python and the o1 helpers; the conversation folder
-and the caller's binds read-write). It decides nothing about limits and builds no command line: ``bwrap``
-turns these records into bubblewrap's arguments.
+read-only system folders, a few /etc files, the server's Python and the o1 helpers; the profile's granted
+folders, read-only unless granted read-write; the conversation folder and the caller's binds read-write).
+It decides nothing about limits and builds no command line: ``bwrap`` turns these records into bubblewrap's
+arguments.
 """
 
 from __future__ import annotations
@@ -90,11 +91,16 @@ def python_paths() -> list[str]:
 
 
 def mounts(
-    cwd: Path, limits: Limits, binds: Sequence[str | os.PathLike[str]] = (), network: bool = False
+    cwd: Path,
+    limits: Limits,
+    binds: Sequence[str | os.PathLike[str]] = (),
+    network: bool = False,
+    folders: Sequence[tuple[str, bool]] = (),
 ) -> list[Mount]:
     """The box's file system for a block working in ``cwd``, in mount order. ``network``: the block shares the
     host's network namespace, so its /proc is a read-only folder of :data:`NETWORK_PROC_FILES` (no process
-    folders, no ``/proc/net``, no ``/proc/self``) instead of a procfs."""
+    folders, no ``/proc/net``, no ``/proc/self``) instead of a procfs. ``folders``: the granted host folders as
+    (absolute path, writable), bound at the same path (``bind`` or ``ro-bind``; see :func:`granted`)."""
     # The private /tmp (and /proc, /dev) first: a later mount on top of a bind would hide it, and the checkout
     # (the o1 helpers) or a conversation folder may well live under /tmp.
     tmp_size = limits.tmp_mb * MIB
@@ -120,9 +126,35 @@ def mounts(
     view += [Mount("ro-bind-try", f"/etc/{name}") for name in ETC_FILES]
     view += [Mount("ro-bind", path) for path in python_paths()]
     view.append(Mount("ro-bind", str(HELPERS_DIR)))
+    view += granted(folders, cwd)
     view.append(Mount("bind", str(cwd)))
     view += [Mount("bind", os.path.abspath(os.fspath(path))) for path in binds]
     return view
+
+
+def granted(folders: Sequence[tuple[str, bool]], cwd: Path) -> list[Mount]:
+    """The mounts of the granted folders: each existing folder at its own path, read-write only when granted
+    so, parents before the folders inside them (a read-only grant inside a read-write one stays read-only).
+    A folder that is missing, not absolute, a system folder of the box, or holding or inside the conversation
+    folder's parent (the sandbox root) is left out: the box never shows the other conversations."""
+    root = os.path.realpath(cwd.parent)
+    shown: list[Mount] = []
+    for path, writable in sorted(folders, key=lambda f: (len(f[0]), f[0])):
+        real = os.path.realpath(path) if os.path.isabs(path) else ""
+        if not real or real in ("/", "/tmp") or not os.path.isdir(real) or _overlaps(real, root):
+            continue
+        system: list[str] = ["/proc", "/dev", "/usr", "/etc", str(HELPERS_DIR), *python_paths()]
+        if any(_overlaps(real, p) for p in system):
+            continue
+        shown.append(Mount("bind" if writable else "ro-bind", os.path.normpath(path), source=real))
+    return shown
+
+
+def _overlaps(path: str, folder: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is ``folder``, inside it or holds it (absolute paths)."""
+    folder = os.fspath(folder).rstrip("/") or "/"
+    inner, outer = sorted((path.rstrip("/") or "/", folder), key=len)
+    return outer == inner or outer.startswith(inner.rstrip("/") + "/")
 
 
 NO_HOME = "/nonexistent"

@@ -14,7 +14,7 @@ import bashlex.ast
 
 from .. import nested
 from ..findings import _Event, _Report
-from ..paths import _SAFE_DEVICES, HOLE, NAME, _is_outside
+from ..paths import _SAFE_DEVICES, HOLE, NAME
 from ..phrasing import _quote
 from .args import _command_name, _hosts_in
 from .commands import _check_variable, _Commands
@@ -225,7 +225,7 @@ class _ShellScanner:
             self.env[words[1].word] = HOLE
         elif len(items) == 1:
             self.env[words[1].word] = items[0]
-        elif any(HOLE in i or _is_outside(i, self.report.sandbox) for i in items) or not items:
+        elif any(HOLE in i or self.report.beyond(i) for i in items) or not items:
             self.env[words[1].word] = HOLE
         elif len(folders) == 1:
             self.env[words[1].word] = posixpath.join(folders.pop(), NAME)
