@@ -202,7 +202,8 @@ async def run(settings: Settings) -> None:
         devices=settings.light_devices,
     )
     # shutdown_timeout: then open requests are cancelled. Unfinished request headers and bodies are cut by the
-    # deadlines (http_deadlines.py); an idle keep-alive connection closes after KEEPALIVE_SECONDS.
+    # deadlines (http_deadlines.py: an idle keep-alive connection closes after the header deadline, and at the
+    # latest after KEEPALIVE_SECONDS).
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0, keepalive_timeout=KEEPALIVE_SECONDS)
     await runner.setup()
     site = deadlines.site(runner, settings.host, settings.api_port)

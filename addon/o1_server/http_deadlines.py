@@ -2,7 +2,9 @@
 
 aiohttp bounds neither (its keep-alive timer only closes connections idle between requests, after an hour):
 :class:`DeadlineSite` wraps each connection's protocol and closes one whose request headers are not complete
-within ``header_seconds`` of their first byte (or of the connection); :meth:`Deadlines.body_middleware` reads a
+within ``header_seconds`` of their first byte (or of the connection, or of the last answer: a pipelined request
+waits unseen in aiohttp's parser, so an idle keep-alive connection also closes after ``header_seconds``);
+:meth:`Deadlines.body_middleware` reads a
 request's body within ``body_seconds`` or answers ``408`` and closes. A request being answered is never cut,
 however long it streams (``/api/conversation/stream``, the 01 WebSocket).
 """
@@ -47,6 +49,9 @@ class Deadlines:
             return await handler(request)
         finally:
             connection.answering -= 1
+            # The next request's headers are on the clock from now: a pipelined one may already have begun
+            # (its bytes wait in aiohttp's parser, out of sight), so an idle connection closes after as long.
+            connection.arm()
 
     @web.middleware
     async def body_middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:

@@ -56,6 +56,20 @@ async def test_unfinished_headers_are_cut_at_the_deadline(api: tuple[str, int], 
     assert data == b"" and seconds < HEADER_SECONDS + 2
 
 
+async def test_a_pipelined_unfinished_request_is_cut_after_the_answer(api: tuple[str, int]) -> None:
+    """A whole request and the start of another in one write: the first is answered, the second's headers are
+    on the clock from then on."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", api[1])
+    try:
+        writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\nGET /api/hea")
+        await writer.drain()
+        data, seconds = await _until_closed(reader, HEADER_SECONDS + 6)
+    finally:
+        writer.close()
+    assert data.startswith(b"HTTP/1.1 200") and data.count(b"HTTP/1.1") == 1, data[:200]
+    assert seconds < HEADER_SECONDS + 3
+
+
 async def test_headers_trickled_byte_by_byte_do_not_extend_the_deadline(api: tuple[str, int]) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", api[1])
     start = time.monotonic()
