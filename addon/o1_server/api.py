@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import BodyPartReader, MultipartReader, web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
 
 from .agent.attachments import MAX_FILE_BYTES, MAX_FILES
@@ -247,6 +248,11 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     return response
 
 
+def _first_line(err: Exception, limit: int = 120) -> str:
+    text = (str(err).splitlines() or [type(err).__name__])[0]
+    return text[:limit]
+
+
 async def _read_files(reader: MultipartReader) -> list[tuple[str, bytes]] | web.Response:
     """The files of a multipart body as (name, bytes), or the error answer for a part out of bounds."""
     files: list[tuple[str, bytes]] = []
@@ -283,6 +289,8 @@ async def put_files(request: web.Request) -> web.Response:
             files = await _read_files(reader)
     except TimeoutError:
         return deadlines.timed_out()
+    except (ValueError, HttpProcessingError) as err:  # no boundary, cut short, a part header too long or broken
+        return _error(400, "invalid_request", f"The multipart body cannot be read: {_first_line(err)}")
     if isinstance(files, web.Response):
         return files
     if not files:

@@ -133,3 +133,33 @@ def test_file_names_are_made_safe() -> None:
     long = safe_filename("x" * 300 + ".jpeg")
     assert len(long) <= 100 and long.endswith(".jpeg")
     assert unique_names(["p.jpg", "P.jpg", "p.jpg", "x"]) == ["p.jpg", "P-2.jpg", "p-3.jpg", "x"]
+
+
+async def test_files_are_stored_all_or_none(api: str, llm: ScriptedLLM) -> None:
+    """A folder with one of the names (code may have made it): 400, and neither the other files nor a temporary
+    file is left in the folder."""
+    assert (await upload(api, "f4", [("seed.txt", b"x")]))[0] == 200
+    async with aiohttp.ClientSession() as http, http.get(f"{api}/api/conversation/f4", headers=AUTH) as r:
+        workdir = Path((await r.json())["workdir"])
+    (workdir / "dir.txt").mkdir()
+    status, body = await upload(api, "f4", [("first.txt", b"1"), ("dir.txt", b"2"), ("third.txt", b"3")])
+    assert status == 400, body
+    assert sorted(os.listdir(workdir)) == ["dir.txt", "seed.txt"]
+
+
+@pytest.mark.parametrize("content_type, body", [
+    ("multipart/form-data; boundary=zzz", b'--bnd\r\nContent-Disposition: form-data; name="f"; filename="a"\r\n\r\nx'),
+    ("multipart/form-data; boundary=bnd", b""),
+    ("multipart/form-data; boundary=bnd", b"garbage"),
+    ("multipart/form-data; boundary=bnd",
+     b'--bnd\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nno closing delimiter'),
+    ("multipart/form-data; boundary=bnd", b"--bnd\r\nX-Long: " + b"a" * 70000 + b"\r\n\r\nx\r\n--bnd--\r\n"),
+])
+async def test_a_broken_multipart_body_is_a_400(api: str, llm: ScriptedLLM, content_type: str, body: bytes) -> None:
+    headers = {**AUTH, "Content-Type": content_type}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{api}/api/conversation/f5/files", headers=headers, data=body) as r:
+            assert r.status == 400, await r.text()
+            assert (await r.json())["error"] == "invalid_request"
+        async with http.get(f"{api}/api/health") as r:
+            assert r.status == 200

@@ -10,8 +10,10 @@ file is handed to the folder's owner (the conversation's uid) so its code can re
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import stat
 import unicodedata
 import uuid
 from pathlib import Path
@@ -61,8 +63,8 @@ def write_files(folder: Path, files: list[tuple[str, bytes]], owner: tuple[int, 
     """Write ``files`` (name, content) into ``folder``, replacing files of the same name; return the names used.
 
     ``owner`` (uid, gid) is given each file when the server runs as root. Raises ValueError for more than
-    :data:`MAX_FILES` files or one over :data:`MAX_FILE_BYTES`, OSError when the folder cannot be written (a file
-    written before the failure stays).
+    :data:`MAX_FILES` files or one over :data:`MAX_FILE_BYTES`, OSError when the folder cannot be written or a
+    folder has one of the names (IsADirectoryError): then none is stored and no temporary file stays.
     """
     if len(files) > MAX_FILES:
         raise ValueError(f"at most {MAX_FILES} files at a time")
@@ -70,22 +72,29 @@ def write_files(folder: Path, files: list[tuple[str, bytes]], owner: tuple[int, 
         raise ValueError(f"a file may hold at most {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     names = unique_names([name for name, _ in files])
     top = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    written: list[str] = []
     try:
-        for name, (_, data) in zip(names, files, strict=True):
+        for name in names:  # a folder of that name (code may have made one) would fail the replace: none is stored
+            with contextlib.suppress(FileNotFoundError):
+                if stat.S_ISDIR(os.stat(name, dir_fd=top, follow_symlinks=False).st_mode):
+                    raise IsADirectoryError(errno.EISDIR, "a folder has that name", name)
+        for _, data in files:  # every file in a hidden temporary first: all are stored, or none
             tmp = f".o1-upload-{uuid.uuid4().hex}"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=top)
+            written.append(tmp)
             try:
                 with os.fdopen(fd, "wb", closefd=False) as out:
                     out.write(data)
                 if owner is not None and os.geteuid() == 0:
                     os.fchown(fd, *owner)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp, dir_fd=top)
-                raise
             finally:
                 os.close(fd)
+        for tmp, name in zip(list(written), names, strict=True):
             os.replace(tmp, name, src_dir_fd=top, dst_dir_fd=top)
+            written.remove(tmp)
     finally:
+        for tmp in written:  # what was not stored leaves nothing behind
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=top)
         os.close(top)
     return names
