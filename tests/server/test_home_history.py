@@ -303,6 +303,32 @@ def test_history_needs_read_access() -> None:
         assert err.value.code == "denied"
 
 
+def test_absurd_arguments_are_invalid_not_home_assistant_failures() -> None:
+    """Times out of any calendar's range and arguments of the wrong shape are the caller's mistake: ``invalid``
+    with a sentence, before anything reaches Home Assistant (the relay here would fail the test)."""
+    class NoRelay:
+        def call(self, name: str, args: dict) -> dict:
+            if name == "o1.time_zone":
+                return {"time_zone": "Europe/Berlin"}
+            raise AssertionError(f"{name} reached Home Assistant")
+
+    broker = HomeBroker("read", HomeContext.from_json({"entities": ENTITIES}), relay=NoRelay())
+    for op, args in (
+        ("history", {"name": "heating", "start": "999999999999 weeks ago"}),
+        ("history", {"name": "heating", "start": "99999999999999999999999 days"}),
+        ("history", {"name": "heating", "start": "0001-01-01"}),
+        ("history", {"name": "heating", "start": "0001-01-01T00:00+01:00"}),
+        ("history", {"name": "heating", "start": ["today"]}),
+        ("statistics", {"name": "outside temperature", "period": []}),
+        ("statistics", {"name": "outside temperature", "period": {}}),
+        ("statistics", {"name": "outside temperature", "types": [["mean"]]}),
+        ("statistics", {"name": "outside temperature", "types": [{}]}),
+    ):
+        with pytest.raises(HomeError) as err:
+            broker.handle(op, args)
+        assert err.value.code == "invalid", (op, args, err.value)
+
+
 def test_periods_are_read_in_the_homes_time_zone() -> None:
     now = datetime(2026, 3, 29, 15, 30, tzinfo=BERLIN)  # a Sunday: the clocks went forward at 02:00
     assert period("today", None, BERLIN, now) == (datetime(2026, 3, 28, 23, 0, tzinfo=UTC),

@@ -159,7 +159,10 @@ class HistoryOps:
 
     def _period(self, start: Any, end: Any, max_days: int = MAX_DAYS) -> tuple[datetime, datetime, tzinfo]:
         zone = self._zone()
-        begin, finish = period(start, end, zone, datetime.now(UTC), max_days)
+        try:
+            begin, finish = period(start, end, zone, datetime.now(UTC), max_days)
+        except (OverflowError, TypeError) as err:  # "999999999999 weeks ago", year 1 in another zone, a list...
+            raise HomeError("invalid", "I can't read that time: say a date, or a time like 'yesterday'.") from err
         return begin, finish, zone
 
     def _many(self, name: Any) -> list[Entity]:
@@ -221,12 +224,17 @@ class HistoryOps:
     def _op_statistics(
         self, name: Any, period: Any = "hour", start: Any = None, end: Any = None, types: Any = None
     ) -> dict[str, Any]:
-        if period not in PERIODS:
+        if not isinstance(period, str) or period not in PERIODS:
             raise HomeError("invalid", f"period must be one of {', '.join(PERIODS)}.")
         wanted = ["mean", "min", "max", "change"] if types is None else types
         if isinstance(wanted, str):
             wanted = [wanted]
-        if not isinstance(wanted, list) or not wanted or not set(wanted) <= STATISTIC_TYPES:
+        if (
+            not isinstance(wanted, list)
+            or not wanted
+            or not all(isinstance(t, str) for t in wanted)
+            or not set(wanted) <= STATISTIC_TYPES
+        ):
             raise HomeError("invalid", f"types must be some of {', '.join(sorted(STATISTIC_TYPES))}.")
         entities = self._many(name)
         begin, finish, zone = self._period(start, end, MAX_STATISTICS_DAYS)
