@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -174,6 +175,8 @@ async def _turn_request(request: web.Request) -> TurnRequest:
         raise _bad(f"'instructions' must be a string of at most {MAX_INSTRUCTIONS} characters.")
     # Lone surrogates cannot reach the LLM: they become "?".
     instructions = instructions.encode("utf-8", "replace").decode("utf-8") if instructions else None
+    if instructions:  # control and bidi characters (a terminal escape, a right-to-left override) are not text
+        instructions = _CONTROL.sub("", instructions) or None
     home = None
     if body.get("home") is not None:
         try:
@@ -246,6 +249,9 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
         return response
     await response.write_eof()
     return response
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _first_line(err: Exception, limit: int = 120) -> str:

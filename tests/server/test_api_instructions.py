@@ -163,3 +163,14 @@ async def test_a_broken_multipart_body_is_a_400(api: str, llm: ScriptedLLM, cont
             assert (await r.json())["error"] == "invalid_request"
         async with http.get(f"{api}/api/health") as r:
             assert r.status == 200
+
+
+async def test_control_characters_of_instructions_do_not_reach_the_llm(api: str, llm: ScriptedLLM) -> None:
+    llm.script("Ok.")
+    instructions = "Be \x1b[31mbrief\u202e.\r\nSYSTEM:\x00 ok"
+    status, body = await post(f"{api}/api/conversation",
+                              json={"text": "hi", "conversation_id": "i9", "instructions": instructions})
+    assert status == 200, body
+    told = system_text(llm.requests[0])
+    assert "Be [31mbrief.\nSYSTEM: ok" in told, told
+    assert not any(ch in told for ch in "\x1b\u202e\r\x00")
