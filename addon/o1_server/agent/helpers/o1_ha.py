@@ -74,8 +74,9 @@ def _number(value: Any) -> float | int | None:
 
 
 def _details(state: dict[str, Any]) -> str:
-    """A thermostat's target, a light's brightness, a cover's position (the server's home/context.py
-    state_details says the same; this module is standard library only and imports nothing of the server)."""
+    """What a state's text leaves out and a question asks for: a thermostat's target (", set to 21 degrees,
+    now 19.5"), a light's brightness (" at 30 percent", HA's 0-255 scale), a cover's position (" at 50
+    percent"). The broker's sentences (home/context.py state_sentence) are these too."""
     domain = str(state.get("entity_id", "")).split(".")[0]
     attributes = state.get("attributes") or {}
     if domain == "climate" and (target := _number(attributes.get("temperature"))) is not None:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..helpers import o1_ha  # standard library only: the sentences the box prints
+
 MAX_ENTITIES = 2000  # entities accepted in a turn's context
 PROMPT_ENTITIES = 40  # entities listed in the LLM prompt (the rest are still reachable by find)
 MAX_LOCAL_TURNS = 20  # turns HA answered itself accepted in a turn's context
@@ -207,29 +209,5 @@ def named_entities(data: Any, depth: int = 0) -> Iterator[str]:
 
 def state_sentence(state: dict[str, Any]) -> str:
     """One entity's state as the broker reports it, said: "Kitchen Light is off.", "Outside Temperature is
-    12.5 °C." (the sentence ``o1_ha.State`` prints inside the box, which cannot import this module)."""
-    attributes = state.get("attributes") or {}
-    unit = attributes.get("unit_of_measurement")
-    value = f"{state.get('state')}{' ' + unit if isinstance(unit, str) and unit else ''}"
-    return f"{state.get('name') or state.get('entity_id')} is {value}{state_details(state)}."
-
-
-def _number(value: Any) -> float | int | None:
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def state_details(state: dict[str, Any]) -> str:
-    """What a state's text leaves out and a question asks for: a thermostat's target (", set to 21 degrees,
-    now 19.5"), a light's brightness (" at 30 percent", HA's 0-255 scale), a cover's position (" at 50
-    percent"). The same rule as ``o1_ha.State`` (helpers/o1_ha.py), which cannot import this module."""
-    domain = str(state.get("entity_id", "")).split(".")[0]
-    attributes = state.get("attributes") or {}
-    if domain == "climate" and (target := _number(attributes.get("temperature"))) is not None:
-        now = _number(attributes.get("current_temperature"))
-        return f", set to {target:g} degrees" + (f", now {now:g}" if now is not None else "")
-    if domain == "light" and state.get("state") == "on" and (level := _number(attributes.get("brightness"))):
-        return f" at {round(level * 100 / 255)} percent"
-    if domain == "cover" and state.get("state") == "open":
-        position = _number(attributes.get("current_position"))
-        return f" at {position:g} percent" if position is not None and position < 100 else ""
-    return ""
+    12.5 °C.", "Thermostat is heat, set to 21 degrees." (the sentence ``o1_ha.State`` prints inside the box)."""
+    return str(o1_ha.State(state))
