@@ -19,7 +19,10 @@ from o1_server.agent.service import O1Agent
 from tests.server.conftest import REPO
 from tests.support.scripted_llm import ScriptedLLM
 
-pytestmark = pytest.mark.skipif(not isolation().bwrap, reason="the box's binds need bubblewrap: run script/bootstrap server as root (it installs it with apt-get)")
+pytestmark = pytest.mark.skipif(
+    not isolation().bwrap,
+    reason="the box's binds need bubblewrap: run script/bootstrap server as root (it installs it with apt-get)",
+)
 
 PROFILE = """
 name: g
