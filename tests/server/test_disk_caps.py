@@ -3,6 +3,7 @@ a block that fills the disk leaves the audit log writable."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from o1_server.agent import sandbox
-from o1_server.agent.sandbox import MIB, REFUSED, Limits, conversation_dir, run_code
+from o1_server.agent.sandbox import MIB, REFUSED, Limits, conversation_dir, run_code, safe_name
 
 WRITE = "with open('big.bin', 'wb') as f:\n    for _ in range({mib}):\n        f.write(b'x' * 1048576)\n"
 
@@ -108,3 +109,46 @@ async def test_a_block_that_fills_the_disk_leaves_the_audit_log_writable(make_ag
     for _ in range(200):  # and many more records (pages past the log's last one) on the still-full disk
         agent.audit.record_peer("http", "127.0.0.1:1", None, "x" * 1000)
     assert len(agent.audit.read(limit=1000)) >= 200
+
+
+def fill_up(mount: Path) -> Path:
+    """Take every byte left on ``mount`` (as root: a tmpfs keeps nothing back for root) with one host file."""
+    path = mount / "host-filler.bin"
+    chunk = b"y" * 65536
+    with open(path, "ab", buffering=0) as f:
+        while True:
+            try:
+                f.write(chunk)
+            except OSError:
+                break
+        for size in (4096, 512, 1):  # the last pages
+            while True:
+                try:
+                    f.write(chunk[:size])
+                except OSError:
+                    break
+    return path
+
+
+async def test_a_conversation_is_saved_and_loads_back_on_a_full_disk(make_agent, llm, small_disk: Path) -> None:
+    data = small_disk / "data"
+    agent = make_agent(seconds=20, data_dir=data, policy={"outside_sandbox": "allow"})
+    fill = (
+        "i = 0\nwhile True:\n    i += 1\n"
+        + "    with open(f'f{i}.bin', 'wb') as f:\n"
+        + ("        for _ in range(32):\n            f.write(b'x' * 1048576)\n")
+    )
+    llm.script("```python\n" + fill + "```", "Done.", "Still here.")
+    await agent.ask("fill the disk", "full-save")
+    fill_up(small_disk)  # and what the block left: not one byte is free now
+    with pytest.raises(OSError) as full:
+        (small_disk / "plain.json").write_bytes(b"{}" * 4096)  # a plain save of 8 KiB fails
+    assert full.value.errno == 28
+    reply = await agent.ask("are you still there", "full-save")
+    assert "Still here." in reply.answer
+    saved = data / "sessions" / f"{safe_name('full-save')}.json"
+    state = json.loads(saved.read_text())  # on disk, whole
+    assert [t["text"] for t in state["turns"]] == ["fill the disk", "are you still there"]
+    again = make_agent(data_dir=data)  # a restarted server reads it back
+    session = again.sessions.get("full-save", again.profile("t"))
+    assert [t["text"] for t in session.turns] == ["fill the disk", "are you still there"]

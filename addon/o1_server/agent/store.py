@@ -2,14 +2,18 @@
 
 ``SessionManager`` keeps different conversations apart, saves each after every turn
 (``<data_dir>/sessions/<id>.json``), forgets those idle longer than ``idle_seconds`` and applies the retention.
-A conversation belongs to the profile and the transport (realm) that made it.
+A conversation belongs to the profile and the transport (realm) that made it. A save writes into space kept
+allocated for it (:data:`SAVE_RESERVE_BYTES`), so a disk filled by generated code does not lose the
+conversation; a new conversation is refused while the sandbox's disk has no room for its folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterable
@@ -42,6 +46,15 @@ PRUNE_EVERY = 50
 """Saves between two retention passes (see :meth:`SessionManager.prune`)."""
 ORPHAN_SECONDS = 3600.0
 """Age, in seconds, from which a sandbox folder with no saved conversation and no live session is deleted."""
+SAVE_RESERVE_BYTES = 4 * 1024 * 1024
+"""Space kept allocated for the next save (the file ``<data_dir>/sessions/.reserve``, made with
+``posix_fallocate``): a save renames it to its temporary file, writes the conversation into blocks it already
+owns, cuts it to size and renames it over the conversation's file, then allocates the next reserve. So a save of
+up to this many bytes succeeds on a disk a code block filled. Where the disk cannot give a full reserve, the
+largest of a quarter, a sixteenth... (down to 64 KiB) is kept."""
+_MIN_RESERVE = 64 * 1024
+RESERVE_NAME = ".reserve"
+"""The reserve's file name in the sessions folder (never a conversation's: those end in ``.json``)."""
 
 
 class SessionManager:
@@ -61,8 +74,10 @@ class SessionManager:
     :data:`PRUNE_EVERY` saves and whenever the server calls it (hourly). 0 disables a limit. Conversations
     held in memory are never deleted by it.
 
-    A save that fails (a full disk, a read-only folder) is logged, not raised: the turn's answer still goes
-    out, and the conversation stays in memory (not expired) until a later save succeeds.
+    A save writes into space allocated beforehand (:data:`SAVE_RESERVE_BYTES`), so a disk that generated code
+    filled does not stop it. A save that fails all the same (a larger conversation on a full disk, a read-only
+    folder) is logged, not raised: the turn's answer still goes out, and the conversation stays in memory (not
+    expired) until a later save succeeds.
     """
 
     def __init__(
@@ -82,6 +97,7 @@ class SessionManager:
         self.folder = data_dir / "sessions"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o700)  # conversations are private to the server
+        self._reserve()
         self.sandbox_root = sandbox_root
         self.audit = audit
         self.idle_seconds = idle_seconds
@@ -183,18 +199,15 @@ class SessionManager:
         if session.deleted:
             return True
         path = self._file(session.storage_id)
-        tmp = path.with_suffix(".tmp")
         # One writer at a time: the server's stop saves every conversation while a turn that just ended saves
         # its own, from another thread; both wrote the same .tmp (one published the other's half-written file,
-        # the other's rename failed).
+        # the other's rename failed). The reserve is one file too.
         with self._save_lock:
             try:  # ASCII JSON: lone surrogates are escaped, never a reason to lose the conversation
-                tmp.write_text(json.dumps(session.state(), ensure_ascii=True, default=str), encoding="ascii")
-                tmp.replace(path)
+                data = json.dumps(session.state(), ensure_ascii=True, default=str).encode("ascii")
+                self._write(path, data)
             except (OSError, TypeError, ValueError, RuntimeError) as err:
                 _LOGGER.error("Could not save conversation %s: %s", session.conversation_id, err)
-                with contextlib.suppress(OSError):
-                    tmp.unlink(missing_ok=True)
                 self._unsaved.add(session.storage_id)
                 return False
         self._unsaved.discard(session.storage_id)
@@ -205,6 +218,61 @@ class SessionManager:
             except OSError as err:
                 _LOGGER.warning("Could not apply session retention: %s", err)
         return True
+
+    def _write(self, path: Path, data: bytes) -> None:
+        """Replace ``path`` with ``data`` atomically and durably (fsynced), written into the reserve when there is
+        one (see :data:`SAVE_RESERVE_BYTES`); the next reserve is allocated afterwards. Raises OSError (the
+        reserve, if taken, is put back)."""
+        tmp = path.with_suffix(".tmp")
+        reserve = self.folder / RESERVE_NAME
+        try:
+            os.rename(reserve, tmp)  # its blocks come along; fails when tmp is in the way (a folder)
+            reserved = True
+        except FileNotFoundError:
+            reserved = False  # none (the disk could not give one): a plain write
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | (0 if reserved else os.O_TRUNC), 0o600)
+            try:
+                view = memoryview(data)
+                done = 0
+                while done < len(data):
+                    done += os.pwrite(fd, view[done:], done)
+                os.ftruncate(fd, len(data))  # the reserve's tail goes back to the disk
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                if reserved:
+                    os.rename(tmp, reserve)
+                else:
+                    tmp.unlink(missing_ok=True)
+            raise
+        finally:
+            self._reserve()
+
+    def _reserve(self) -> None:
+        """Keep :data:`SAVE_RESERVE_BYTES` allocated for the next save, or as much of it as the disk gives (at
+        least 64 KiB). Never raises: a save without a reserve writes as before."""
+        try:
+            fd = os.open(self.folder / RESERVE_NAME, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            return
+        try:
+            if os.fstat(fd).st_blocks * 512 >= SAVE_RESERVE_BYTES:
+                return
+            size = SAVE_RESERVE_BYTES
+            while size >= _MIN_RESERVE:
+                try:
+                    os.posix_fallocate(fd, 0, size)
+                    return
+                except OSError as err:
+                    if err.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                        return
+                    size //= 4
+        finally:
+            os.close(fd)
 
     def shutdown(self) -> int:
         """Stop every running turn and save every conversation held in memory. Returns how many were saved."""
