@@ -13,6 +13,7 @@ import pytest
 
 from o1_server.agent import sandbox
 from o1_server.agent.sandbox import MIB, REFUSED, Limits, conversation_dir, run_code, safe_name
+from o1_server.agent.types import AgentError
 
 WRITE = "with open('big.bin', 'wb') as f:\n    for _ in range({mib}):\n        f.write(b'x' * 1048576)\n"
 
@@ -152,3 +153,57 @@ async def test_a_conversation_is_saved_and_loads_back_on_a_full_disk(make_agent,
     again = make_agent(data_dir=data)  # a restarted server reads it back
     session = again.sessions.get("full-save", again.profile("t"))
     assert [t["text"] for t in session.turns] == ["fill the disk", "are you still there"]
+
+
+async def test_a_new_conversation_is_refused_when_made_at_the_global_cap(make_agent, llm, root_cap: None) -> None:
+    sandbox.set_root_cap(16)
+    agent = make_agent(seconds=20)
+    llm.script("```python\n" + WRITE.format(mib=32) + "```", "Done.")
+    await agent.ask("write a big file", "first")
+    root = agent.sessions.sandbox_root
+    assert sum(du(folder) for folder in root.iterdir()) >= 16 * MIB  # the cap is reached
+    folders = sorted(p.name for p in root.iterdir())
+    saved = sorted(p.name for p in agent.sessions.folder.glob("*.json"))
+    with pytest.raises(AgentError) as refused:
+        await agent.ask("hello", "second")
+    assert refused.value.code == "busy"
+    assert refused.value.message == (
+        "All conversations' files together use 16 MiB, their limit is 16 MiB, so I can't start a new "
+        "conversation. Delete some files or old conversations first."
+    )
+    with pytest.raises(AgentError) as in_german:  # in the language asked
+        agent.sessions.get("third", agent.profile("t"), "http", language="de")
+    assert "keine neue Unterhaltung" in in_german.value.message
+    # Nothing was made for them: no folder, no saved conversation, no session in memory.
+    assert sorted(p.name for p in root.iterdir()) == folders
+    assert sorted(p.name for p in agent.sessions.folder.glob("*.json")) == saved
+    assert agent.conversation("second") is None and agent.conversation("third") is None
+    # The conversation that exists goes on, its history intact.
+    llm.script("Still here.")
+    reply = await agent.ask("are you there", "first")
+    assert "Still here." in reply.answer
+    assert [t["text"] for t in agent.conversation("first")["turns"]] == ["write a big file", "are you there"]
+    # Once it is deleted there is room again.
+    assert agent.reset("first")
+    llm.script("Hello.")
+    assert "Hello." in (await agent.ask("hello", "second")).answer
+    assert (root / safe_name("second")).is_dir()
+
+
+async def test_a_new_conversation_is_refused_when_made_on_a_full_disk(make_agent, llm, small_disk: Path) -> None:
+    agent = make_agent(data_dir=small_disk / "data")
+    llm.script("First.")
+    await agent.ask("hello", "before")
+    filler = small_disk / "host-filler.bin"
+    free = os.statvfs(small_disk).f_bavail * os.statvfs(small_disk).f_frsize
+    with open(filler, "wb") as f:  # leave less than the 64 MiB the server keeps free
+        f.write(b"z" * (free - 32 * MIB))
+    root = agent.sessions.sandbox_root
+    folders = sorted(p.name for p in root.iterdir())
+    with pytest.raises(AgentError) as refused:
+        await agent.ask("hello", "after")
+    assert refused.value.code == "busy"
+    assert refused.value.message == "The disk is full, so I can't start a new conversation. Delete some files first."
+    assert sorted(p.name for p in root.iterdir()) == folders
+    llm.script("Second.")
+    assert "Second." in (await agent.ask("again", "before")).answer  # the one that exists still answers

@@ -20,11 +20,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from . import i18n
 from .audit import AuditLog
 from .home import HomeGateway
 from .profiles import Profile
-from .sandbox import remove_tree, safe_name
+from .sandbox import Limits, remove_tree, room_for_new, safe_name
 from .session import LOCAL_CHANNEL, BackendFactory, Session
+from .types import AgentError
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ SAVE_RESERVE_BYTES = 4 * 1024 * 1024
 ``posix_fallocate``): a save renames it to its temporary file, writes the conversation into blocks it already
 owns, cuts it to size and renames it over the conversation's file, then allocates the next reserve. So a save of
 up to this many bytes succeeds on a disk a code block filled. Where the disk cannot give a full reserve, the
-largest of a quarter, a sixteenth... (down to 64 KiB) is kept."""
+space it has left (or a quarter of that, a sixteenth..., down to 64 KiB) is kept."""
 _MIN_RESERVE = 64 * 1024
 RESERVE_NAME = ".reserve"
 """The reserve's file name in the sessions folder (never a conversation's: those end in ``.json``)."""
@@ -155,9 +157,16 @@ class SessionManager:
             return conversation_id
         return f"{conversation_id}\x00{profile}" + ("" if realm == UNMARKED_REALM else f"\x00{realm}")
 
-    def get(self, conversation_id: str, profile: Profile, channel: str = LOCAL_CHANNEL) -> Session:
+    def get(
+        self, conversation_id: str, profile: Profile, channel: str = LOCAL_CHANNEL, language: str | None = None
+    ) -> Session:
         """Return the session of ``conversation_id`` under ``profile`` for ``channel``'s realm (restored from
-        disk if saved), creating it if new. A session of another profile or realm is never touched."""
+        disk if saved), creating it if new. A session of another profile or realm is never touched.
+
+        Raises AgentError("busy") for a new conversation (nothing saved, no folder yet) while the sandbox's disk
+        has no room for its folder: all folders together at their cap (``--sandbox-disk-mb``) or less than
+        ``sandbox.FREE_RESERVE_MB`` free; its sentence is in ``language`` (None: English). No folder is made
+        then; conversations that exist are not affected."""
         realm = realm_of(channel)
         with self._lock:
             self._expire()
@@ -176,6 +185,8 @@ class SessionManager:
                 or state.get("realm", UNMARKED_REALM) != realm
             ):
                 state = None  # another realm's file under a derived id of the old scheme, or a hash collision
+            if state is None and not self.workdir(storage_id).exists():
+                self._refuse_without_room(conversation_id, language)
             session = Session(
                 conversation_id,
                 profile,
@@ -190,6 +201,18 @@ class SessionManager:
             )
             self._sessions[key] = session
             return session
+
+    def _refuse_without_room(self, conversation_id: str, language: str | None) -> None:
+        """Raise AgentError("busy") when the sandbox's disk has no room for a new conversation's folder."""
+        no_room = room_for_new(self.sandbox_root, Limits().files)
+        if no_room is None:
+            return
+        if no_room.full:
+            message = i18n.t(language, "disk.new_full")
+        else:
+            message = i18n.t(language, "disk.new_over_cap", used=no_room.used_mb, cap=no_room.cap_mb)
+        _LOGGER.warning("New conversation %s refused: %s", conversation_id, message)
+        raise AgentError("busy", message)
 
     def save(self, session: Session) -> bool:
         """Write the session's state atomically (not for a session that was reset meanwhile).
@@ -262,15 +285,21 @@ class SessionManager:
         try:
             if os.fstat(fd).st_blocks * 512 >= SAVE_RESERVE_BYTES:
                 return
-            size = SAVE_RESERVE_BYTES
-            while size >= _MIN_RESERVE:
+            sizes = [SAVE_RESERVE_BYTES]
+            with contextlib.suppress(OSError):  # short of it: what the disk has left (this file's blocks too)
+                st = os.statvfs(self.folder)
+                sizes.append(min(SAVE_RESERVE_BYTES, st.f_bavail * st.f_frsize + os.fstat(fd).st_blocks * 512))
+            while sizes[-1] >= _MIN_RESERVE * 4:
+                sizes.append(sizes[-1] // 4)
+            for size in sizes:
+                if size < _MIN_RESERVE:
+                    continue
                 try:
                     os.posix_fallocate(fd, 0, size)
                     return
                 except OSError as err:
                     if err.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                         return
-                    size //= 4
         finally:
             os.close(fd)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .config import SandboxSettings, configure
 from .detection import Isolation, describe_isolation, isolation, prepare, python_reachable_by_others
-from .disk import FREE_RESERVE_MB, root_cap_mb, set_root_cap
+from .disk import FREE_RESERVE_MB, NoRoom, room_for_new, root_cap_mb, set_root_cap
 from .folder import MAX_FOLDER_DEPTH, FolderScan, remove_tree, scan_folder
 from .limits import DEFAULT_UIDS, KILLED, MIB, REFUSED, ExecResult, Limits
 from .run import command_for, run_code
@@ -40,6 +40,7 @@ __all__ = [
     "FolderScan",
     "Isolation",
     "Limits",
+    "NoRoom",
     "SandboxSettings",
     "code_runs_as_server_uid",
     "command_for",
@@ -54,6 +55,7 @@ __all__ = [
     "python_reachable_by_others",
     "remove_tree",
     "resolve_user",
+    "room_for_new",
     "root_cap_mb",
     "run_code",
     "safe_name",

@@ -5,6 +5,7 @@ global cap or the disk is nearly full, and otherwise returns the bytes the block
 ``processes.preexec`` sets as the block's ``RLIMIT_FSIZE`` (the kernel then fails any write past it, per file,
 with EFBIG). The usage of every conversation folder is kept here, measured when one of its blocks starts and
 ends (and once for folders not seen yet), so the global cap costs one walk per block, not one per folder.
+:func:`room_for_new` says why a new conversation folder may not be made (the same two refusals).
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ class _Book:
 
     def others(self, folder: Path, max_entries: int) -> int:
         """Bytes used by the conversation folders beside ``folder`` (measuring those not seen yet)."""
-        root = folder.parent
+        return self.total(folder.parent, folder.name, max_entries)
+
+    def total(self, root: Path, skip: str | None, max_entries: int) -> int:
+        """Bytes used by the conversation folders of ``root`` but ``skip`` (measuring those not seen yet)."""
         with self.lock:
             known = dict(self.usage.get(root, {}))
         try:
@@ -51,7 +55,7 @@ class _Book:
             return 0
         total = 0
         for name in names:
-            if name == folder.name:
+            if name == skip:
                 continue
             if name not in known:
                 try:
@@ -100,11 +104,39 @@ def block_budget(folder: Path, used: int, folder_cap: int, file_cap: int, max_en
             refused=f"all conversations' folders together use {root_used / MIB:.0f} MiB, their limit is "
             f"{BOOK.root_mb} MiB. Delete some files or old conversations first."
         )
-    try:
-        st = os.statvfs(folder)
-        free = st.f_bavail * st.f_frsize - FREE_RESERVE_MB * MIB
-    except OSError:
-        free = root_cap
+    free = _free(folder, root_cap)
     if free <= 0:
         return Budget(refused="the disk is full. Delete some files first.")
     return Budget(bytes=max(0, min(file_cap, folder_cap - used, root_cap - root_used, free)))
+
+
+@dataclass
+class NoRoom:
+    """Why a new conversation folder may not be made: the disk is ``full`` (less than :data:`FREE_RESERVE_MB`
+    free), or all folders together use ``used_mb`` MiB of their ``cap_mb`` MiB."""
+
+    full: bool
+    used_mb: int
+    cap_mb: int
+
+
+def room_for_new(root: Path, max_entries: int) -> NoRoom | None:
+    """Why a new conversation folder in the sandbox root ``root`` may not be made, or None: refused exactly when
+    its first block would be (:func:`block_budget` of an empty folder). ``max_entries`` bounds the walk of a
+    folder not measured yet. A root that cannot be read or measured is not refused here."""
+    root_cap = BOOK.root_mb * MIB
+    used = BOOK.total(root, None, max_entries)
+    if used >= root_cap:
+        return NoRoom(False, round(used / MIB), BOOK.root_mb)
+    if _free(root, root_cap) <= 0:
+        return NoRoom(True, round(used / MIB), BOOK.root_mb)
+    return None
+
+
+def _free(path: Path, unknown: int) -> int:
+    """Bytes free on ``path``'s disk above :data:`FREE_RESERVE_MB` (``unknown`` when it cannot be read)."""
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return unknown
+    return st.f_bavail * st.f_frsize - FREE_RESERVE_MB * MIB
