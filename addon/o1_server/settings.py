@@ -416,6 +416,9 @@ ADDON_OPTIONS = {
     "--llm-timeout": "llm_timeout",
     "--log-level": "log_level",
     "--light-devices": "devices_01",
+    "--sandbox-disk-mb": "sandbox_disk_mb",
+    "--http-header-seconds": "http_header_seconds",
+    "--http-body-seconds": "http_body_seconds",
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 COMPUTE_TYPES = (

@@ -692,6 +692,8 @@ BAD_OPTIONS = {
     "bad api base": ({"llm_api_base": "ftp://models"}, "'llm_api_base' must be an http"),
     "bad profile name": ({"default_profile": "My Profile"}, "'default_profile' does not match"),
     "key not text": ({"llm_api_key": 1234}, "'llm_api_key' must be text"),
+    "header time zero": ({"http_header_seconds": 0}, "'http_header_seconds' must be between 1 and 3600"),
+    "body time too long": ({"http_body_seconds": 7200}, "'http_body_seconds' must be between 1 and 3600"),
 }
 
 
@@ -709,6 +711,27 @@ def test_bad_options_stop_with_a_clear_message(tmp_path: Path, config: dict[str,
     assert result.stdout == ""
     assert "invalid add-on options" in result.stderr and message in result.stderr, result.stderr
     assert not (root / "config" / "profiles").exists(), "nothing is touched before the options are valid"
+
+
+def test_http_deadline_options_reach_the_server(tmp_path: Path, config: dict[str, Any]) -> None:
+    root = make_root(tmp_path, {**config["options"], "http_header_seconds": 20, "http_body_seconds": 120})
+    result = run_start(root)
+    assert result.returncode == 0, result.stderr
+    argv = json.loads(result.stdout)
+    assert argv[-2:] == ["--http-header-seconds=20", "--http-body-seconds=120"]
+    settings = settings_from_args(argv[1:])
+    assert (settings.http_header_seconds, settings.http_body_seconds) == (20.0, 120.0)
+    # Unset, the server's own defaults apply.
+    default = settings_from_args(json.loads(run_start(make_root(tmp_path / "d", config["options"])).stdout)[1:])
+    assert (default.http_header_seconds, default.http_body_seconds) == (10.0, 30.0)
+
+
+def test_a_flag_out_of_range_names_its_addon_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        settings_from_args(["--http-body-seconds=0", "--http-header-seconds=4000"])
+    err = capsys.readouterr().err
+    assert "--http-body-seconds (add-on option http_body_seconds) must be between 1 and 3600, not 0" in err, err
+    assert "--http-header-seconds (add-on option http_header_seconds)" in err, err
 
 
 def test_unknown_options_are_ignored_with_a_warning(tmp_path: Path, config: dict[str, Any]) -> None:
