@@ -207,3 +207,30 @@ async def test_a_new_conversation_is_refused_when_made_on_a_full_disk(make_agent
     assert sorted(p.name for p in root.iterdir()) == folders
     llm.script("Second.")
     assert "Second." in (await agent.ask("again", "before")).answer  # the one that exists still answers
+
+
+# 1000 files of 32 KiB (32 MiB in all), a few a millisecond apart: no file comes near the per-file limit.
+MANY = (
+    "import time\nfor i in range(1000):\n    with open(f's{i}.bin', 'wb') as f:\n        f.write(b'x' * 32768)\n"
+    "    time.sleep(0.002)\nprint('all written')\n"
+)
+
+
+def test_many_small_files_stop_near_the_folders_cap(tmp_path: Path) -> None:
+    folder = conversation_dir(tmp_path, "many")
+    result = run_code("python", MANY, folder, Limits(disk_mb=16, seconds=30))
+    assert result.exit_status == sandbox.KILLED and "all written" not in result.output, result.output
+    assert "[stopped: this conversation's folder grew past its 16 MiB limit]" in result.output
+    # Polled, not a kernel bound: it passes the cap by what is written between two measures, not by 2x.
+    assert 16 * MIB < du(folder) <= 18 * MIB, du(folder) / MIB
+
+
+def test_many_small_files_stop_near_the_global_cap(tmp_path: Path, root_cap: None) -> None:
+    sandbox.set_root_cap(16)
+    folder = conversation_dir(tmp_path, "many-global")
+    result = run_code("python", MANY, folder, Limits(disk_mb=64, seconds=30))
+    assert result.exit_status == sandbox.KILLED and "all written" not in result.output, result.output
+    assert "[stopped: all conversations' folders together grew past their 16 MiB limit]" in result.output
+    assert du(folder) <= 18 * MIB, du(folder) / MIB
+    after = run_code("shell", "echo ran", folder, Limits(disk_mb=64))  # and the next block is refused
+    assert after.exit_status == REFUSED and "ran" not in after.output

@@ -31,6 +31,12 @@ class Budget:
 
     bytes: int = 0
     refused: str | None = None
+    total: int = 0
+    """Bytes the block may add to its folder in all, over all its files: the least of the folder's, the global
+    cap's and the free space's remaining bytes (the kernel bounds each file at ``bytes``; the total is watched
+    while the block runs)."""
+    past_total: str = ""
+    """What a block that added more than ``total`` did, as the end of "[stopped: ...]"."""
 
 
 class _Book:
@@ -107,7 +113,13 @@ def block_budget(folder: Path, used: int, folder_cap: int, file_cap: int, max_en
     free = _free(folder, root_cap)
     if free <= 0:
         return Budget(refused="the disk is full. Delete some files first.")
-    return Budget(bytes=max(0, min(file_cap, folder_cap - used, root_cap - root_used, free)))
+    bounds = [
+        (folder_cap - used, f"this conversation's folder grew past its {folder_cap // MIB} MiB limit"),
+        (root_cap - root_used, f"all conversations' folders together grew past their {BOOK.root_mb} MiB limit"),
+        (free, "the disk is nearly full"),
+    ]
+    total, past_total = min(bounds, key=lambda bound: bound[0])
+    return Budget(bytes=max(0, min(file_cap, total)), total=max(0, total), past_total=past_total)
 
 
 @dataclass

@@ -198,10 +198,3 @@ def over_limits(scan: FolderScan, limits: Limits, running: bool = False) -> str 
         return f"has folders nested more than {MAX_FOLDER_DEPTH} deep"
     return None
 
-
-def usage_over(folder: Path, limits: Limits) -> str | None:
-    """Why ``folder`` is now over its caps (see :func:`over_limits`), or None (also when it cannot be read)."""
-    try:
-        return over_limits(scan_folder(folder, None, limits.files), limits, running=True)
-    except OSError:
-        return None

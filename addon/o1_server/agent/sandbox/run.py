@@ -24,8 +24,8 @@ from typing import cast
 from .bwrap import bwrap_argv
 from .cgroups import Block, root_tag
 from .detection import Isolation, isolation
-from .disk import block_budget, note_usage
-from .folder import adopt_and_measure, over_limits, scan_folder, usage_over
+from .disk import Budget, block_budget, note_usage
+from .folder import FolderScan, adopt_and_measure, over_limits, scan_folder
 from .limits import KILLED, MIB, REFUSED, ExecResult, Limits
 from .processes import ExitWatch, kill_group, kill_uid, preexec, stop
 from .seccomp import program_fd
@@ -34,7 +34,10 @@ from .view import HELPERS_DIR, environment
 
 _LOGGER = logging.getLogger(__package__)
 DISK_CHECK_SECONDS = 1.0
-"""Seconds between two measures of a running block's folder (what its per-file write budget cannot bound)."""
+"""Longest time (seconds) between two measures of a running block's folder: what its per-file write budget
+cannot bound (many files) is polled, never enforced by the kernel (docs/sandbox.md, "Disk")."""
+MIN_DISK_CHECK_SECONDS = 0.05
+"""Shortest time (seconds) between two measures: a folder growing fast towards its cap is measured this often."""
 
 
 def command_for(language: str, code: str) -> list[str]:
@@ -78,9 +81,9 @@ def run_code(
     argv = command_for(language, code)
     start = time.monotonic()
     user = _block_user(cwd, limits)
-    refused, budget = _refusal(cwd, user, limits)
-    if refused is not None:
-        return refused
+    refused, budget, scan = _refusal(cwd, user, limits)
+    if refused is not None or budget is None or scan is None:
+        return refused or ExecResult(REFUSED, "[not run]", 0.0)
     seccomp_fd: int | None = None
     try:
         if iso.bwrap:
@@ -90,7 +93,7 @@ def run_code(
             kill_uid(user)  # without namespaces: whatever an earlier block (or a killed server) left of this uid
         block = _make_block(iso, cwd, limits)
         try:
-            proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block, budget, seccomp_fd)
+            proc = _spawn(argv, cwd, environment(cwd, env), limits, user, iso, block, budget.bytes, seccomp_fd)
         except (OSError, ValueError, subprocess.SubprocessError) as err:  # ValueError: a NUL byte in the code
             if block:
                 block.remove()
@@ -101,7 +104,7 @@ def run_code(
         if seccomp_fd is not None:
             os.close(seccomp_fd)
     output = _Output(proc, limits)
-    ending = _watch(proc, block, user, iso, cwd, limits, cancel, output)
+    ending = _watch(proc, block, user, iso, _DiskWatch(cwd, limits, budget, scan, start), cancel, output)
     return _result(proc, output, ending, limits, start)
 
 
@@ -113,20 +116,25 @@ def _block_user(cwd: Path, limits: Limits) -> tuple[int, int] | None:
     return user
 
 
-def _refusal(cwd: Path, user: tuple[int, int] | None, limits: Limits) -> tuple[ExecResult | None, int]:
+def _refusal(
+    cwd: Path, user: tuple[int, int] | None, limits: Limits
+) -> tuple[ExecResult | None, Budget | None, FolderScan | None]:
     """The result of a block that may not start because of its folder, the sandbox root's global cap or a full
-    disk (handing the folder to ``user`` first), or None; and the bytes the block may write (``disk``)."""
+    disk (handing the folder to ``user`` first), or None; what the block may write (``disk.Budget``) and the
+    folder's measure before it."""
     try:
         scan = adopt_and_measure(cwd, user, limits.files)
     except OSError as err:
-        return ExecResult(REFUSED, f"[not run: the working folder cannot be read: {err.strerror}]", 0.0), 0
+        return ExecResult(REFUSED, f"[not run: the working folder cannot be read: {err.strerror}]", 0.0), None, None
     over = over_limits(scan, limits)
     if over:
-        return ExecResult(REFUSED, f"[not run: this conversation's folder {over}. Delete some files first.]", 0.0), 0
+        refusal = f"[not run: this conversation's folder {over}. Delete some files first.]"
+        return ExecResult(REFUSED, refusal, 0.0), None, None
     budget = block_budget(cwd, scan.bytes, limits.disk_mb * MIB, limits.file_mb * MIB, limits.files)
     if budget.refused is not None:
-        return ExecResult(REFUSED, f"[not run: {budget.refused}]", 0.0), 0
-    return None, budget.bytes
+        return ExecResult(REFUSED, f"[not run: {budget.refused}]", 0.0), None, None
+    budget.total += scan.bytes  # from here on: the folder's size the block may reach
+    return None, budget, scan
 
 
 def _make_block(iso: Isolation, cwd: Path, limits: Limits) -> Block | None:
@@ -201,6 +209,41 @@ class _Output:
         return b"".join(self.chunks).decode("utf-8", errors="replace")
 
 
+class _DiskWatch:
+    """When and how a running block's folder is measured: :data:`DISK_CHECK_SECONDS` after its start, then again
+    in half the time its growth rate since the last measure needs to reach a cap (its folder's entries and
+    bytes, the global cap, the free space: ``budget.total``), between :data:`MIN_DISK_CHECK_SECONDS` and
+    :data:`DISK_CHECK_SECONDS`. Polling, not a kernel bound: what a block writes between two measures lands."""
+
+    def __init__(self, folder: Path, limits: Limits, budget: Budget, before: FolderScan, start: float) -> None:
+        self.folder, self.limits, self.budget = folder, limits, budget
+        self.due = start + DISK_CHECK_SECONDS
+        self.last = (start, before.bytes, before.entries)  # time, bytes, entries of the last measure
+
+    def over(self, now: float) -> str | None:
+        """Measure the folder now: why the block must stop (the end of "[stopped: ...]"), or None."""
+        try:
+            scan = scan_folder(self.folder, None, self.limits.files)
+        except OSError:
+            self.due = now + DISK_CHECK_SECONDS
+            return None
+        over = over_limits(scan, self.limits, running=True)
+        if over:
+            return f"this conversation's folder {over}"
+        if scan.bytes > self.budget.total:
+            return self.budget.past_total
+        then, before, entries = self.last
+        wait = DISK_CHECK_SECONDS
+        elapsed = max(now - then, 1e-3)
+        if scan.bytes > before:
+            wait = min(wait, (self.budget.total - scan.bytes) / ((scan.bytes - before) / elapsed) / 2)
+        if scan.entries > entries:
+            wait = min(wait, (self.limits.files - scan.entries) / ((scan.entries - entries) / elapsed) / 2)
+        self.last = (now, scan.bytes, scan.entries)
+        self.due = now + max(MIN_DISK_CHECK_SECONDS, wait)
+        return None
+
+
 @dataclass
 class _Ending:
     """Why the block was stopped, if it was."""
@@ -215,18 +258,17 @@ def _watch(
     block: Block | None,
     user: tuple[int, int] | None,
     iso: Isolation,
-    cwd: Path,
-    limits: Limits,
+    disk: _DiskWatch,
     cancel: threading.Event | None,
     output: _Output,
 ) -> _Ending:
     """Wait for the block to end, stopping it at its deadline, on ``cancel`` or when its folder grows past its
-    caps (checked every DISK_CHECK_SECONDS); then kill whatever of it is left, remove its cgroups and note what
-    the folder uses now."""
+    caps or its disk budget (measured as :class:`_DiskWatch` says); then kill whatever of it is left, remove its
+    cgroups and note what the folder uses now."""
+    cwd, limits = disk.folder, disk.limits
     exited = ExitWatch(proc)
     ending = _Ending()
     deadline = time.monotonic() + limits.seconds
-    next_disk_check = time.monotonic() + DISK_CHECK_SECONDS
     try:
         while proc.poll() is None:
             now = time.monotonic()
@@ -234,12 +276,10 @@ def _watch(
                 ending.cancelled = True
             elif now >= deadline:
                 ending.timed_out = True
-            elif now >= next_disk_check and (over_disk := usage_over(cwd, limits)):
+            elif now >= disk.due and (over_disk := disk.over(now)):
                 ending.over_disk = over_disk
             else:
-                if now >= next_disk_check:
-                    next_disk_check = now + DISK_CHECK_SECONDS
-                exited.wait(0.1)
+                exited.wait(max(0.0, min(0.1, disk.due - now)))
                 continue
             stop(proc, block, user, iso)
             proc.wait()
@@ -271,7 +311,7 @@ def _result(
     elif ending.cancelled:
         text += "\n[stopped: the turn was cancelled]"
     elif ending.over_disk:
-        text += f"\n[stopped: this conversation's folder {ending.over_disk}]"
+        text += f"\n[stopped: {ending.over_disk}]"
     elif flooded.is_set():
         text += "\n[stopped: the code printed too much]"
     killed = ending.timed_out or ending.cancelled or ending.over_disk or flooded.is_set()
