@@ -62,7 +62,7 @@ class Isolation:
             "rlimits": "address space, file size, processes, no core dumps",
             "disk": f"each file a block writes is capped by the kernel (RLIMIT_FSIZE) at what its folder, all "
             f"folders together ({root_cap_mb()} MiB) and the disk ({FREE_RESERVE_MB} MiB kept free) have left; "
-            "many files are measured every second",
+            "the sum of many files is polled (after 1 s, then sooner the faster it grows), not bounded by the kernel",
             "missing": list(self.missing),
         }
 
