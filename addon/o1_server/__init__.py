@@ -1,3 +1,3 @@
 """o1 add-on server."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

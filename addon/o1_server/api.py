@@ -20,12 +20,14 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler, Middleware
 
 from .agent.attachments import MAX_FILE_BYTES, MAX_FILES
+from .agent.backend import LLMConfig
 from .agent.home import HomeContext
 from .agent.sandbox import describe_isolation
 from .agent.service import O1Agent
 from .agent.types import MAX_TURN_CHARS, AgentError
 from .agent.wire import loads, token_matches
 from .http_deadlines import Deadlines
+from .model_catalog import ModelCatalog, ModelUnavailable, UnknownModel
 from .peer_guard import CODE as SANDBOX_PEER
 from .peer_guard import PeerGuard
 from .protocol_01 import LIGHT_PATHS
@@ -36,6 +38,8 @@ STATUS = {"invalid_request": 400, "unknown_profile": 404, "llm_unavailable": 502
 AGENT_KEY = web.AppKey("agent", O1Agent)
 VERSION_KEY = web.AppKey("version", str)
 SERVER_ID_KEY = web.AppKey("server_id", str)
+MODELS_KEY = web.AppKey("models", ModelCatalog)
+"""The models a turn may name (``GET /api/models``, a turn's ``model``)."""
 DEADLINES_KEY = web.AppKey("deadlines", Deadlines)
 """The app's read deadlines: ``app[DEADLINES_KEY].site(runner, host, port)`` is the site that keeps them."""
 MAX_TEXT = MAX_TURN_CHARS
@@ -141,6 +145,13 @@ async def info(request: web.Request) -> web.Response:
     )
 
 
+async def list_models(request: web.Request) -> web.Response:
+    """The models a turn may name: ``{"default": name, "models": [OfferedModel.as_dict()...]}``, the
+    default first."""
+    catalog = request.app[MODELS_KEY]
+    return web.json_response({"default": catalog.default_name, "models": [m.as_dict() for m in catalog.offered()]})
+
+
 async def _json_body(request: web.Request) -> object:
     """The request's body as JSON. Raises web.HTTPBadRequest with our error shape for anything unreadable
     (not JSON, not UTF-8, nested too deeply)."""
@@ -150,19 +161,22 @@ async def _json_body(request: web.Request) -> object:
         raise _bad(f"The request body must be JSON ({err}).") from None
 
 
-TurnRequest = tuple[str, str | None, str | None, str | None, HomeContext | None, str | None]
+TurnRequest = tuple[str, str | None, str | None, str | None, HomeContext | None, str | None, str | None]
 
 
 async def _turn_request(request: web.Request) -> TurnRequest:
-    """Parse and validate a turn's JSON body: (text, conversation_id, profile, language, home, instructions).
-    Raises web.HTTPBadRequest with our error shape."""
+    """Parse and validate a turn's JSON body: (text, conversation_id, profile, language, home, instructions,
+    model). Raises web.HTTPBadRequest with our error shape (``unknown_model`` for a model the server does not
+    offer)."""
     body = await _json_body(request)
     if not isinstance(body, dict):
         raise _bad("The request body must be a JSON object.")
-    text, cid, profile, language = (body.get(k) for k in ("text", "conversation_id", "profile", "language"))
+    text, cid, profile, language, model = (
+        body.get(k) for k in ("text", "conversation_id", "profile", "language", "model")
+    )
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise _bad(f"'text' must be a non-empty string of at most {MAX_TEXT} characters.")
-    for name, value in (("conversation_id", cid), ("profile", profile), ("language", language)):
+    for name, value in (("conversation_id", cid), ("profile", profile), ("language", language), ("model", model)):
         if value is not None and (not isinstance(value, str) or len(value) > 200):
             raise _bad(f"'{name}' must be a string.")
     for name, value in (("text", text), ("conversation_id", cid), ("profile", profile), ("language", language)):
@@ -183,21 +197,37 @@ async def _turn_request(request: web.Request) -> TurnRequest:
             home = HomeContext.from_json(body["home"])
         except ValueError as err:
             raise _bad(str(err)) from None
-    return text, cid or None, profile or None, language, home, instructions
+    if model:
+        try:
+            model = request.app[MODELS_KEY].check(model)
+        except UnknownModel as err:
+            raise _bad(str(err), "unknown_model") from None
+    return text, cid or None, profile or None, language, home, instructions, model or None
 
 
-def _bad(message: str) -> web.HTTPBadRequest:
-    return web.HTTPBadRequest(
-        text=json.dumps({"error": "invalid_request", "message": message}), content_type="application/json"
-    )
+def _bad(message: str, code: str = "invalid_request") -> web.HTTPBadRequest:
+    return web.HTTPBadRequest(text=json.dumps({"error": code, "message": message}), content_type="application/json")
+
+
+async def _turn_llm(request: web.Request, model: str | None) -> dict[str, LLMConfig]:
+    """The keyword argument that gives a turn the LLM of its ``model`` (none for the server's default LLM).
+    Raises AgentError(llm_unavailable) when that model's server cannot be started."""
+    catalog = request.app[MODELS_KEY]
+    if model is None or catalog.is_default(model):
+        return {}
+    try:
+        return {"llm": await catalog.resolve(model)}
+    except ModelUnavailable as err:
+        raise AgentError("llm_unavailable", str(err)) from None
 
 
 async def converse(request: web.Request) -> web.Response:
     """Answer one user turn."""
-    text, cid, profile, language, home, instructions = await _turn_request(request)
+    text, cid, profile, language, home, instructions, model = await _turn_request(request)
     try:
+        llm = await _turn_llm(request, model)
         reply = await request.app[AGENT_KEY].ask(
-            text, cid, profile, language, channel=HTTP_CHANNEL, home=home, instructions=instructions
+            text, cid, profile, language, channel=HTTP_CHANNEL, home=home, instructions=instructions, **llm
         )
     except AgentError as err:
         return _error(STATUS.get(err.code, 500), err.code, err.message)
@@ -212,9 +242,15 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
     refused), ``{"type": "tool_call", "turn_id", "id", "name", "args"}`` (only when the request had ``home``:
     run it and post the result to ``/api/turns/{turn_id}/tool_results/{id}``), then ``{"type": "done",
     "reply"}`` or ``{"type": "error", "error", "message"}``.
-    A bad request or an unknown profile is refused before streaming, with the usual status and JSON error.
+    A bad request, an unknown profile or model, or a model that cannot be started is refused before streaming,
+    with the usual status and JSON error. The ``done`` reply's ``usage`` is the turn's tokens (see
+    ``AgentReply``).
     """
-    text, cid, profile, language, home, instructions = await _turn_request(request)
+    text, cid, profile, language, home, instructions, model = await _turn_request(request)
+    try:
+        llm = await _turn_llm(request, model)
+    except AgentError as err:
+        return _error(STATUS.get(err.code, 500), err.code, err.message)
     # A caller that sends Home Assistant context runs the turn's Home Assistant tools (tool_call events).
     stream = request.app[AGENT_KEY].ask_stream(
         text,
@@ -225,6 +261,7 @@ async def converse_stream(request: web.Request) -> web.StreamResponse:
         home=home,
         relay=home is not None,
         instructions=instructions,
+        **llm,
     )
     try:
         first = await anext(stream)
@@ -360,8 +397,12 @@ def build_app(
     server_id: str = "",
     peer_guard: PeerGuard | None = None,
     deadlines: Deadlines | None = None,
+    models: ModelCatalog | None = None,
 ) -> web.Application:
     """Return the aiohttp application. Raises ValueError for an empty token.
+
+    ``models`` (default: a catalog of the agent's default LLM alone) are the models turns may name; the model
+    servers it started are stopped with the app (``on_cleanup``).
 
     ``peer_guard`` checks every request's client first (default: a :class:`PeerGuard` auditing to the
     agent's audit log); the 01 routes added later by ``protocol_01.add_light_routes`` are covered too.
@@ -385,8 +426,16 @@ def build_app(
     app[AGENT_KEY] = agent
     app[VERSION_KEY] = version
     app[SERVER_ID_KEY] = server_id
+    catalog = models or ModelCatalog(agent.default_llm)
+    app[MODELS_KEY] = catalog
+
+    async def stop_models(_: web.Application) -> None:
+        await catalog.stop()
+
+    app.on_cleanup.append(stop_models)
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/info", info)
+    app.router.add_get("/api/models", list_models)
     app.router.add_post("/api/conversation", converse)
     app.router.add_post("/api/conversation/stream", converse_stream)
     app.router.add_get("/api/conversation/{conversation_id}", get_conversation)

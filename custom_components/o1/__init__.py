@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_TOKEN, CONF_URL, Platform
@@ -17,6 +17,7 @@ from .coordinator import O1Coordinator
 from .issues import async_delete_issues
 from .llm_api import async_register_llm_apis
 from .services import async_setup_services
+from .usage import O1UsageStats
 
 PLATFORMS: tuple[Platform, ...] = (Platform.AI_TASK, Platform.CONVERSATION)
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
@@ -28,6 +29,8 @@ class O1RuntimeData:
 
     client: O1Client
     coordinator: O1Coordinator
+    # Subentry id -> that agent's token usage since the entry was loaded (see usage.py).
+    usage: dict[str, O1UsageStats] = field(default_factory=dict)
 
     @property
     def info(self) -> O1ServerInfo:

@@ -26,9 +26,10 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import O1ConfigEntry
 from .client import O1AuthError, O1Error, O1Reply
-from .const import DOMAIN, LOGGER, SUBENTRY_AI_TASK
+from .const import CONF_MODEL, DOMAIN, LOGGER, SUBENTRY_AI_TASK
 from .conversation import render_instructions
 from .entity import O1Entity
+from .usage import record_usage
 
 PARALLEL_UPDATES = 0
 
@@ -130,7 +131,7 @@ class O1TaskEntity(ai_task.AITaskEntity, O1Entity):
         if schema:
             extra.append(STRUCTURED_INSTRUCTIONS.format(schema=schema))
         instructions = "\n".join(part for part in extra if part) or None
-        reply = await self._async_ask(text, conversation_id, instructions)
+        reply = await self._async_ask(text, conversation_id, instructions, chat_log)
         if task.structure is None:
             data: Any = reply.answer
         else:
@@ -138,7 +139,7 @@ class O1TaskEntity(ai_task.AITaskEntity, O1Entity):
             if error is not None:
                 LOGGER.debug("o1 task %s: %s; asking again", task.name, error)
                 retry = RETRY_TEXT.format(error=error, schema=schema)
-                reply = await self._async_ask(retry, conversation_id, instructions)
+                reply = await self._async_ask(retry, conversation_id, instructions, chat_log)
                 data, error = parse_structured(result_text(reply), task.structure)
             if error is not None:
                 raise HomeAssistantError(
@@ -158,15 +159,21 @@ class O1TaskEntity(ai_task.AITaskEntity, O1Entity):
         return ai_task.GenDataTaskResult(conversation_id=conversation_id, data=data)
 
     async def _async_ask(
-        self, text: str, conversation_id: str, instructions: str | None
+        self,
+        text: str,
+        conversation_id: str,
+        instructions: str | None,
+        chat_log: conversation.ChatLog,
     ) -> O1Reply:
-        """One turn of the task's conversation; an O1Error becomes a HomeAssistantError."""
+        """One turn of the task's conversation with the task's model; its usage goes into the
+        chat log's trace and the entity's stats. An O1Error becomes a HomeAssistantError."""
         try:
-            return await self.client.async_converse(
+            reply = await self.client.async_converse(
                 text,
                 conversation_id=conversation_id,
                 profile=self.profile,
                 instructions=instructions,
+                model=self.subentry.data.get(CONF_MODEL),
             )
         except O1Error as err:
             self._handle_error(err)
@@ -175,6 +182,8 @@ class O1TaskEntity(ai_task.AITaskEntity, O1Entity):
                 translation_key="task_failed",
                 translation_placeholders={"error": str(err)},
             ) from err
+        record_usage(self.entry.runtime_data.usage, self.subentry.subentry_id, reply.usage, chat_log)
+        return reply
 
     async def _async_put_attachments(
         self, conversation_id: str, attachments: list[conversation.Attachment]

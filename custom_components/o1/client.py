@@ -107,14 +107,56 @@ class O1CodeBlock:
 
 
 @dataclass(frozen=True, slots=True)
+class O1Model:
+    """A model the server offers for a turn (``GET /api/models``).
+
+    ``default`` marks the server's own LLM; ``embedded`` models run on the server
+    (``memory_mb``: its resident memory, ``context``: tokens).
+    """
+
+    name: str
+    default: bool = False
+    embedded: bool = False
+    memory_mb: int | None = None
+    context: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class O1Usage:
+    """The tokens of one turn's LLM requests, summed by the server.
+
+    ``requests`` is how many LLM requests were counted.
+    """
+
+    prompt_tokens: int
+    completion_tokens: int
+    requests: int = 1
+
+    @property
+    def total_tokens(self) -> int:
+        """Return prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def as_dict(self) -> dict[str, int]:
+        """Return the usage in the server's JSON shape."""
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "total_tokens": self.total_tokens,
+            "requests": self.requests,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class O1Reply:
-    """The server's answer to one conversation turn."""
+    """The server's answer to one conversation turn (``usage``: None when the server counted none)."""
 
     conversation_id: str
     profile: str
     answer: str
     continue_conversation: bool = False
     code_blocks: list[O1CodeBlock] = field(default_factory=list)
+    usage: O1Usage | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Return the reply as a JSON-serialisable dict."""
@@ -124,6 +166,7 @@ class O1Reply:
             "answer": self.answer,
             "continue_conversation": self.continue_conversation,
             "code_blocks": [block.as_dict() for block in self.code_blocks],
+            "usage": None if self.usage is None else self.usage.as_dict(),
         }
 
 
@@ -210,6 +253,39 @@ def _parse_code_block(data: dict[str, Any]) -> O1CodeBlock:
     )
 
 
+def _count(value: Any) -> int:
+    """Return a token count of the server's JSON; ValueError for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"not a token count: {value!r}")
+    return value
+
+
+def _parse_usage(data: Any) -> O1Usage | None:
+    """Build a turn's usage from its JSON object; None when there is none or it is malformed."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return O1Usage(
+            prompt_tokens=_count(data.get("prompt_tokens")),
+            completion_tokens=_count(data.get("completion_tokens")),
+            requests=_count(data.get("requests", 1)),
+        )
+    except ValueError:
+        return None
+
+
+def _parse_model(data: dict[str, Any]) -> O1Model:
+    """Build an offered model from its JSON object."""
+    memory, context = data.get("memory_mb"), data.get("context")
+    return O1Model(
+        name=str(data["name"]),
+        default=bool(data.get("default", False)),
+        embedded=bool(data.get("embedded", False)),
+        memory_mb=None if memory is None else int(memory),
+        context=None if context is None else int(context),
+    )
+
+
 def _parse_reply(data: Any, profile: str | None) -> O1Reply:
     """Build a reply from its JSON object; O1ConnectionError when it is not one."""
     try:
@@ -219,6 +295,7 @@ def _parse_reply(data: Any, profile: str | None) -> O1Reply:
             answer=str(data.get("answer") or ""),
             continue_conversation=bool(data.get("continue_conversation", False)),
             code_blocks=[_parse_code_block(item) for item in data.get("code_blocks") or []],
+            usage=_parse_usage(data.get("usage")),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise O1ConnectionError("Unexpected conversation reply from the o1 server") from err
@@ -404,6 +481,22 @@ class O1Client:
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise O1ConnectionError("Unexpected info reply from the o1 server") from err
 
+    async def async_get_models(self) -> list[O1Model]:
+        """Return the models the server offers for a turn, its default first.
+
+        A server without ``GET /api/models`` (older than 0.2.0) offers none: its own LLM only.
+        """
+        try:
+            data = await self._request("GET", ("api", "models"), timeout=self.request_timeout)
+        except O1ResponseError as err:
+            if err.status == HTTPStatus.NOT_FOUND:
+                return []
+            raise
+        try:
+            return [_parse_model(item) for item in data["models"]]
+        except (KeyError, TypeError, ValueError) as err:
+            raise O1ConnectionError("Unexpected models reply from the o1 server") from err
+
     async def async_converse(
         self,
         text: str,
@@ -412,10 +505,13 @@ class O1Client:
         profile: str | None = None,
         language: str | None = None,
         instructions: str | None = None,
+        model: str | None = None,
     ) -> O1Reply:
         """Send one user turn and return the agent's reply.
 
         ``instructions`` (the agent's own) join the profile's system message for this turn only.
+        ``model`` (one of `async_get_models`; None: the server's default) answers the turn; one the
+        server does not offer is an O1ResponseError ``unknown_model``.
         """
         payload: dict[str, Any] = {
             "text": text,
@@ -425,6 +521,8 @@ class O1Client:
         }
         if instructions:
             payload["instructions"] = instructions
+        if model:
+            payload["model"] = model
         data = await self._request(
             "POST",
             ("api", "conversation"),
@@ -442,6 +540,7 @@ class O1Client:
         language: str | None = None,
         home: dict[str, Any] | None = None,
         instructions: str | None = None,
+        model: str | None = None,
     ) -> AsyncGenerator[O1StreamEvent]:
         """Send one user turn and yield the agent's answer as it comes.
 
@@ -453,7 +552,8 @@ class O1Client:
 
         With ``home`` (the turn's Home Assistant context) the stream may also yield
         O1ToolCallEvent, which the caller must answer with `async_send_tool_result`
-        before it reads on, and O1HomeCallEvent. ``instructions`` as in `async_converse`.
+        before it reads on, and O1HomeCallEvent. ``instructions`` and ``model`` as in
+        `async_converse`.
         """
         payload: dict[str, Any] = {
             "text": text,
@@ -465,6 +565,8 @@ class O1Client:
             payload["home"] = home
         if instructions:
             payload["instructions"] = instructions
+        if model:
+            payload["model"] = model
         headers = {"Accept": NDJSON, "Authorization": f"Bearer {self._token}"}
         timeout = self.conversation_timeout
         deadline = asyncio.get_running_loop().time() + timeout

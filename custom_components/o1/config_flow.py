@@ -43,11 +43,13 @@ from .client import (
     O1AuthError,
     O1ConnectionError,
     O1Error,
+    O1Model,
     O1Profile,
     O1ServerInfo,
     normalize_url,
 )
 from .const import (
+    CONF_MODEL,
     CONF_PROFILE,
     CONF_PROMPT,
     DEFAULT_NAME,
@@ -106,6 +108,8 @@ def subentry_data(user_input: dict[str, Any]) -> dict[str, Any]:
     }
     if prompt := str(user_input.get(CONF_PROMPT) or "").strip():
         data[CONF_PROMPT] = prompt
+    if model := user_input.get(CONF_MODEL):
+        data[CONF_MODEL] = str(model)
     return data
 
 
@@ -335,6 +339,35 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
         }
 
 
+def _model_options(models: list[O1Model]) -> list[SelectOptionDict]:
+    """Return the select options of the server's models ("name (server default)", "name (700 MB)")."""
+    options = []
+    for model in models:
+        label = model.name
+        if model.default:
+            label = f"{model.name} (server default)"
+        elif model.memory_mb:
+            label = f"{model.name} ({model.memory_mb} MB)"
+        options.append(SelectOptionDict(value=model.name, label=label))
+    return options
+
+
+def _model_field(
+    models: list[SelectOptionDict], current: str | None
+) -> dict[probatio.Optional, SelectSelector]:
+    """Return the form's model field, or none when the server offers no choice of model.
+
+    Left empty, the agent follows the server's default model.
+    """
+    if not models:
+        return {}
+    return {
+        probatio.Optional(CONF_MODEL, description={"suggested_value": current}): SelectSelector(
+            SelectSelectorConfig(options=models, mode=SelectSelectorMode.DROPDOWN)
+        )
+    }
+
+
 def _profile_options(choices: list[O1Profile]) -> list[SelectOptionDict]:
     """Return the select options of the server's profiles ("name: description")."""
     return [
@@ -368,6 +401,16 @@ class _O1ProfileSubentryFlow(ConfigSubentryFlow):
             return self.async_abort(reason="no_profiles_left")
         return info.profiles
 
+    async def _async_model_options(self) -> list[SelectOptionDict]:
+        """Return the models the server offers as select options (none when it offers no choice)."""
+        entry: O1ConfigEntry = self._get_entry()
+        try:
+            models = await entry.runtime_data.client.async_get_models()
+        except O1Error as err:
+            LOGGER.warning("Cannot list the models of the o1 server: %s", err)
+            return []
+        return _model_options(models) if len(models) > 1 else []
+
     def _unique_id(self, profile: str, own_id: str | None = None) -> str | None:
         """Return the profile as unique id while no other subentry of this type holds it, else None
         (a second agent of the same profile)."""
@@ -387,9 +430,13 @@ class O1AITaskSubentryFlow(_O1ProfileSubentryFlow):
     """
 
     def _form(
-        self, step_id: str, choices: list[O1Profile], current: dict[str, Any]
+        self,
+        step_id: str,
+        choices: list[O1Profile],
+        current: dict[str, Any],
+        models: list[SelectOptionDict],
     ) -> SubentryFlowResult:
-        """Show the form to pick a profile and write the task entity's instructions."""
+        """Show the form to pick a profile and a model and write the task entity's instructions."""
         schema = probatio.Schema(
             {
                 probatio.Required(
@@ -402,6 +449,7 @@ class O1AITaskSubentryFlow(_O1ProfileSubentryFlow):
                 probatio.Optional(
                     CONF_PROMPT, description={"suggested_value": current.get(CONF_PROMPT)}
                 ): TemplateSelector(),
+                **_model_field(models, current.get(CONF_MODEL)),
             }
         )
         return self.async_show_form(step_id=step_id, data_schema=schema)
@@ -411,6 +459,8 @@ class O1AITaskSubentryFlow(_O1ProfileSubentryFlow):
         data = {CONF_PROFILE: user_input[CONF_PROFILE]}
         if prompt := str(user_input.get(CONF_PROMPT) or "").strip():
             data[CONF_PROMPT] = prompt
+        if model := user_input.get(CONF_MODEL):
+            data[CONF_MODEL] = str(model)
         return data
 
     async def async_step_user(
@@ -421,7 +471,7 @@ class O1AITaskSubentryFlow(_O1ProfileSubentryFlow):
         if not isinstance(choices, list):
             return choices
         if user_input is None:
-            return self._form("user", choices, {})
+            return self._form("user", choices, {}, await self._async_model_options())
         profile = user_input[CONF_PROFILE]
         return self.async_create_entry(
             title=ai_task_title(profile),
@@ -437,7 +487,9 @@ class O1AITaskSubentryFlow(_O1ProfileSubentryFlow):
         if not isinstance(choices, list):
             return choices
         if user_input is None:
-            return self._form("reconfigure", choices, dict(subentry.data))
+            return self._form(
+                "reconfigure", choices, dict(subentry.data), await self._async_model_options()
+            )
         profile = user_input[CONF_PROFILE]
         return self.async_update_and_abort(
             self._get_entry(),
@@ -460,6 +512,8 @@ class O1ConversationSubentryFlow(_O1ProfileSubentryFlow):
         current: str | None,
         current_apis: list[str] | None = None,
         current_prompt: str | None = None,
+        models: list[SelectOptionDict] | None = None,
+        current_model: str | None = None,
     ) -> SubentryFlowResult:
         """Show the form to pick a profile among `choices`, the HA LLM APIs it uses and its
         instructions.
@@ -468,7 +522,8 @@ class O1ConversationSubentryFlow(_O1ProfileSubentryFlow):
         tools the agent's code may call through the o1 server (within the profile's
         access level); none ticked, the agent has no Home Assistant access. The
         instructions (``prompt``, a template) join the profile's system message for the
-        agent's turns.
+        agent's turns. The model (``model``, one the server offers; empty: the server's
+        default) answers the agent's turns.
         """
         options = _profile_options(choices)
         schema = probatio.Schema(
@@ -495,6 +550,7 @@ class O1ConversationSubentryFlow(_O1ProfileSubentryFlow):
                 probatio.Optional(
                     CONF_PROMPT, description={"suggested_value": current_prompt}
                 ): TemplateSelector(),
+                **_model_field(models or [], current_model),
             }
         )
         return self.async_show_form(step_id=step_id, data_schema=schema)
@@ -515,7 +571,9 @@ class O1ConversationSubentryFlow(_O1ProfileSubentryFlow):
             )
         # As core's LLM agents: a new agent starts with Assist ticked (when HA offers it).
         assist = [api.id for api in llm.async_get_apis(self.hass) if api.id == llm.LLM_API_ASSIST]
-        return self._profile_form("user", choices, None, assist)
+        return self._profile_form(
+            "user", choices, None, assist, models=await self._async_model_options()
+        )
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
@@ -542,5 +600,11 @@ class O1ConversationSubentryFlow(_O1ProfileSubentryFlow):
                 data=subentry_data(user_input),
             )
         return self._profile_form(
-            "reconfigure", choices, current, current_apis, subentry.data.get(CONF_PROMPT)
+            "reconfigure",
+            choices,
+            current,
+            current_apis,
+            subentry.data.get(CONF_PROMPT),
+            await self._async_model_options(),
+            subentry.data.get(CONF_MODEL),
         )

@@ -14,6 +14,8 @@ LOGGER = logging.getLogger(__package__)
 CONF_PROFILE: Final = "profile"
 # The agent's own instructions (a template), added to its profile's system message for its turns.
 CONF_PROMPT: Final = "prompt"
+# The model the agent's turns ask the server for (one of GET /api/models); absent: the server's default.
+CONF_MODEL: Final = "model"
 
 SUBENTRY_CONVERSATION: Final = "conversation"
 # One AI Task entity (ai_task.generate_data) per subentry of this type, as core's LLM integrations have.

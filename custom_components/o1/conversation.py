@@ -50,6 +50,7 @@ from .client import (
     O1ToolCallEvent,
 )
 from .const import (
+    CONF_MODEL,
     CONF_PROMPT,
     DOMAIN,
     LOGGER,
@@ -59,6 +60,7 @@ from .const import (
 from .entity import O1Entity
 from .events import async_fire_code_block, code_block_event_data
 from .home import HomeToolRunner, local_turns, turn_context
+from .usage import record_usage
 
 # What the chat log's delta stream takes: assistant text or tool calls, and tool results.
 type Delta = AssistantContentDeltaDict | ToolResultContentDeltaDict
@@ -282,6 +284,7 @@ class O1ConversationEntity(
             return conversation.ConversationResult(response=response, conversation_id=ha_id)
 
         self._remember_o1_id(ha_id, turn.reply.conversation_id)
+        record_usage(self.entry.runtime_data.usage, self.subentry.subentry_id, turn.reply.usage, chat_log)
         response.async_set_speech(turn.reply.answer)
         return conversation.ConversationResult(
             response=response,
@@ -341,6 +344,7 @@ class O1ConversationEntity(
                 language=user_input.language,
                 home=turn.home,
                 instructions=render_instructions(self.hass, self.subentry),
+                model=self.subentry.data.get(CONF_MODEL),
             )
             async with aclosing(events):
                 async for event in events:

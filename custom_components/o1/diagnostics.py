@@ -21,7 +21,9 @@ async def async_get_config_entry_diagnostics(
 ) -> dict[str, Any]:
     """Return diagnostics of an o1 config entry, with the access token redacted."""
     server: dict[str, Any] | None = None
+    usage: dict[str, Any] = {}
     if entry.state is ConfigEntryState.LOADED:
+        usage = {sid: stats.as_dict() for sid, stats in entry.runtime_data.usage.items()}
         coordinator = entry.runtime_data.coordinator
         server = {
             **asdict(coordinator.data),
@@ -46,6 +48,8 @@ async def async_get_config_entry_diagnostics(
             for subentry in entry.subentries.values()
         },
         "server": server,
+        # Per agent (subentry id): the tokens its turns used since the entry was loaded.
+        "usage": usage,
         "entities": {
             entity_entry.entity_id: entity_entry.extended_dict
             for entity_entry in er.async_entries_for_config_entry(

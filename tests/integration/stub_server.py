@@ -45,6 +45,16 @@ DEFAULT_INFO: dict[str, Any] = {
 }
 
 
+# GET /api/models of a server with embedded models beside its default (None on the stub: an older server, 404).
+MODELS: dict[str, Any] = {
+    "default": "qwen2.5-coder-1.5b",
+    "models": [
+        {"name": "qwen2.5-coder-1.5b", "default": True, "embedded": True, "memory_mb": 1950, "context": 4096},
+        {"name": "qwen2.5-coder-0.5b", "default": False, "embedded": True, "memory_mb": 700, "context": 4096},
+    ],
+}
+
+
 @dataclass
 class RecordedRequest:
     """One request the stub received."""
@@ -112,6 +122,13 @@ def default_reply(request: dict[str, Any]) -> dict[str, Any]:
         "answer": f"You said: {text}",
         "continue_conversation": text.rstrip().endswith("?"),
         "code_blocks": code_blocks,
+        # What the server counts: here one request, its prompt the words of the text.
+        "usage": {
+            "prompt_tokens": 100 + len(text.split()),
+            "completion_tokens": 7,
+            "total_tokens": 107 + len(text.split()),
+            "requests": 1,
+        },
     }
 
 
@@ -123,6 +140,8 @@ class StubO1Server:
     # The server's stable id, served by /api/health and /api/info (None: an older server without one).
     server_id: str | None = field(default_factory=lambda: uuid.uuid4().hex)
     info: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULT_INFO))
+    # GET /api/models' body (None: the route is missing, as on a server older than 0.2.0).
+    models: dict[str, Any] | None = None
     reply: Callable[[dict[str, Any]], dict[str, Any]] = default_reply
     # (request, reply) -> the lines of the streamed answer: dicts (events), bytes (raw) or StreamActions.
     stream: Callable[[dict[str, Any], dict[str, Any]], list[Any]] = default_stream
@@ -161,6 +180,7 @@ class StubO1Server:
         app = web.Application()
         app.router.add_get("/api/health", self._health)
         app.router.add_get("/api/info", self._info)
+        app.router.add_get("/api/models", self._models)
         app.router.add_post("/api/conversation", self._converse)
         app.router.add_post("/api/conversation/stream", self._converse_stream)
         app.router.add_delete("/api/conversation/{conversation_id}", self._delete)
@@ -239,6 +259,17 @@ class StubO1Server:
         if self.server_id is not None:
             return web.json_response({**self.info, "server_id": self.server_id})
         return web.json_response(self.info)
+
+    async def _models(self, request: web.Request) -> web.Response:
+        """Serve GET /api/models (404 while `models` is None)."""
+        await self._record(request)
+        if not self._authorised(request):
+            return self._unauthorised()
+        if (failure := await self._failure("models")) is not None:
+            return failure
+        if self.models is None:
+            return web.json_response({"error": "not_found", "message": "Not Found."}, status=404)
+        return web.json_response(self.models)
 
     async def _converse(self, request: web.Request) -> web.Response:
         """Serve POST /api/conversation."""

@@ -56,7 +56,7 @@ def test_manifest_and_hacs() -> None:
         "iot_class": "local_polling",
         "issue_tracker": manifest["issue_tracker"],
         "requirements": [],
-        "version": "0.1.0",
+        "version": "0.2.0",
     }
     assert manifest["codeowners"] and all(owner.startswith("@") for owner in manifest["codeowners"])
     assert manifest["documentation"].startswith("https://")

@@ -23,7 +23,7 @@ from custom_components.o1.config_flow import (
     O1ConfigFlow,
     O1ConversationSubentryFlow,
 )
-from custom_components.o1.const import CONF_PROFILE, CONF_PROMPT
+from custom_components.o1.const import CONF_MODEL, CONF_PROFILE, CONF_PROMPT
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_LLM_HASS_API
 
@@ -199,8 +199,8 @@ def test_subentry_flow_strings() -> None:
     types = O1ConfigFlow.async_get_supported_subentry_types(ConfigEntry.__new__(ConfigEntry))
     assert set(subentries) == set(types) == {"conversation", "ai_task_data"}
     fields = {
-        "conversation": (O1ConversationSubentryFlow, {CONF_PROFILE, CONF_LLM_HASS_API, CONF_PROMPT}),
-        "ai_task_data": (O1AITaskSubentryFlow, {CONF_PROFILE, CONF_PROMPT}),
+        "conversation": (O1ConversationSubentryFlow, {CONF_PROFILE, CONF_LLM_HASS_API, CONF_PROMPT, CONF_MODEL}),
+        "ai_task_data": (O1AITaskSubentryFlow, {CONF_PROFILE, CONF_PROMPT, CONF_MODEL}),
     }
     base = _class("_O1ProfileSubentryFlow")
     for kind, (cls, names) in fields.items():

@@ -8,6 +8,10 @@ sent. A reply given as a list of strings is streamed as exactly those pieces. Re
 (answer with that error), or an OpenAI tool call: ``ScriptedLLM.tool_call("name", {"arg": 1})`` (a dict
 ``{"content": str | None, "tool_calls": [{"name", "arguments"}]}``), answered as a ``tool_calls`` message
 (streamed as tool-call deltas). Runs in its own thread and event loop, so sync and async tests can use it.
+A streamed request with ``stream_options: {"include_usage": true}`` ends, as OpenAI's do, with a chunk without
+choices holding ``usage``: ``prompt_tokens`` are the tokens (as streamed) of the request's message texts,
+``completion_tokens`` the pieces streamed (see ``usage_of``); ``send_usage = False`` makes it a server that
+ignores the option.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ class ScriptedLLM:
     def __init__(self) -> None:
         self.replies: deque[Any] = deque()
         self.requests: list[dict[str, Any]] = []
+        self.send_usage = True
         self.port = 0
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -49,10 +54,18 @@ class ScriptedLLM:
         return {"content": content, "tool_calls": [{"name": name, "arguments": arguments}]}
 
     def script(self, *replies: Any) -> None:
-        """Replace the queue with ``replies`` (strings, HANG, or HTTP status ints)."""
+        """Replace the queue with ``replies`` (strings, HANG, or HTTP status ints); usage is sent again."""
         self.replies.clear()
         self.replies.extend(replies)
         self.requests.clear()
+        self.send_usage = True
+
+    @staticmethod
+    def usage_of(body: dict[str, Any], pieces: int) -> dict[str, int]:
+        """The usage this server reports for a request ``body`` whose reply streamed ``pieces`` pieces."""
+        texts = [m["content"] for m in body.get("messages", []) if isinstance(m.get("content"), str)]
+        prompt = sum(len(_TOKENS.findall(text)) for text in texts)
+        return {"prompt_tokens": prompt, "completion_tokens": pieces, "total_tokens": prompt + pieces}
 
     def start(self) -> "ScriptedLLM":
         """Start serving on 127.0.0.1 (a free port)."""
@@ -107,6 +120,7 @@ class ScriptedLLM:
             delta = {"role": "assistant", "content": piece} if n == 0 else {"content": piece}
             await self._send(response, model, delta, None)
         await self._send(response, model, {}, "stop")
+        await self._send_usage(response, body, model, len(pieces))
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
@@ -131,9 +145,16 @@ class ScriptedLLM:
         for n, call in enumerate(calls):
             await self._send(response, model, {"tool_calls": [{"index": n, **call}]}, None)
         await self._send(response, model, {}, "tool_calls")
+        await self._send_usage(response, body, model, 1 + len(calls))
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
+
+    async def _send_usage(self, response: web.StreamResponse, body: dict, model: str, pieces: int) -> None:
+        if self.send_usage and (body.get("stream_options") or {}).get("include_usage") is True:
+            chunk = {"id": "scripted", "object": "chat.completion.chunk", "created": 0, "model": model,
+                     "choices": [], "usage": self.usage_of(body, pieces)}
+            await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
 
     @staticmethod
     async def _send(response: web.StreamResponse, model: str, delta: dict, finish: str | None) -> None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from .types import TokenUsage
+
 _LOGGER = logging.getLogger(__name__)
 
 # gate(language, code) -> True to run the block now, False to stop the turn before it runs.
@@ -304,6 +306,12 @@ def _fence_language(text: str) -> str | None:
     return None if end < 0 else text[start + 3 : end].strip()
 
 
+def _chunk_usage(chunk: Any) -> Any:
+    """The ``usage`` a streamed chunk carries (a dict or LiteLLM's ``Usage``), or None."""
+    usage = chunk.get("usage") if isinstance(chunk, dict) else getattr(chunk, "usage", None)
+    return usage or None
+
+
 def _split_backticks(chunk: Any) -> Iterator[Any]:
     """Yield ``chunk``, first splitting off text that precedes a trailing run of backticks.
 
@@ -373,6 +381,7 @@ class OpenInterpreterBackend:
         oi.llm.execution_instructions = ""
         oi.llm.completions = self._completions
         self._abandoned: list[Any] = []
+        self._usage = TokenUsage()  # the requests' token counts since the last take_usage()
         self._stop = cancel or threading.Event()  # set by stop(); whoever owns it clears it between turns
         oi.messages = list(messages or [])
         self._timeout = llm.timeout
@@ -397,20 +406,33 @@ class OpenInterpreterBackend:
         self._close_abandoned()
         params["timeout"] = self._timeout
         params["num_retries"] = 0
+        # The reply's token counts come as a last chunk without choices (OpenAI's shape). For a server that sends
+        # none (llama_cpp.server 0.3 when streaming) LiteLLM counts them itself; a reply left unread has none.
+        params["stream_options"] = {"include_usage": True}
         self._litellm.drop_params = True
         response = self._litellm.completion(**params)
         self._abandoned.append(response)
         self._reply_text = ""
         try:
             for chunk in response:
+                usage = _chunk_usage(chunk)
+                if usage is not None:
+                    self._usage.add(usage)
                 try:
                     self._reply_text += chunk["choices"][0]["delta"].get("content") or ""
                 except (KeyError, IndexError, TypeError, AttributeError):
-                    pass
+                    if usage is not None:
+                        continue  # the usage chunk holds no text: Open Interpreter reads choices[0]
                 yield from _split_backticks(chunk)
         except GeneratorExit:
             return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
         self._abandoned.remove(response)
+
+    def take_usage(self) -> TokenUsage | None:
+        """The tokens of the LLM requests since the last call, summed (None when none reported usage); starts
+        counting anew."""
+        usage, self._usage = self._usage, TokenUsage()
+        return usage if usage.requests else None
 
     def _close_abandoned(self) -> None:
         """Close the HTTP streams of replies that were not read to the end."""
