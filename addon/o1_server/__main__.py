@@ -187,8 +187,24 @@ async def run(settings: Settings) -> None:
         wyoming_loop.stop()
         raise
     deadlines = Deadlines(settings.http_header_seconds, settings.http_body_seconds)
+    from .model_catalog import ModelCatalog, runnable_models
+
+    models_dirs = (*settings.llm_models_dirs, *default_models_dirs())
+    catalog = ModelCatalog(
+        default_llm,
+        settings.llm_model,
+        await asyncio.to_thread(runnable_models, models_dirs),
+        threads=settings.threads,
+        models_dirs=models_dirs,
+    )
     app = build_app(
-        agent, settings.token, settings.version, settings.server_id, peer_guard=http_guard, deadlines=deadlines
+        agent,
+        settings.token,
+        settings.version,
+        settings.server_id,
+        peer_guard=http_guard,
+        deadlines=deadlines,
+        models=catalog,
     )
     # 01 clients (ESP32 firmware, light client, app)
     add_light_routes(

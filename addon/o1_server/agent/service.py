@@ -104,8 +104,9 @@ class O1Agent:
         self._turn_locks: dict[str, tuple[asyncio.Lock, int]] = {}  # conversation id -> (lock, users)
         self._closing = False
 
-    def llm_for(self, profile: Profile) -> LLMConfig:
-        """Resolve a profile's LLM settings against the server's default LLM.
+    def llm_for(self, profile: Profile, model: LLMConfig | None = None) -> LLMConfig:
+        """Resolve a profile's LLM settings against the server's default LLM, or against ``model`` (a turn's
+        chosen model, which replaces the profile's own model too).
 
         One LLM request never outlives the turn: its timeout is capped at half the profile's seconds_per_turn,
         so a turn whose follow-up request hangs still ends before its deadline with the answer it already has
@@ -113,9 +114,9 @@ class O1Agent:
         """
         llm = profile.llm
         timeout = min(self.default_llm.timeout, max(1.0, profile.limits["seconds_per_turn"] / 2))
-        if llm["model"] == "inherit":
+        if llm["model"] == "inherit" or model is not None:
             # The server's LLM: never ask for more context than it was started with; count with its tokenizer.
-            base = self.default_llm
+            base = model or self.default_llm
             return LLMConfig(
                 base.model,
                 base.api_base,
@@ -147,7 +148,7 @@ class O1Agent:
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
         # refuses the languages the profile does not allow.
         return OpenInterpreterBackend(
-            self.llm_for(profile),
+            self.llm_for(profile, session.llm),
             system,
             LANGUAGES,
             session.execute,
@@ -174,6 +175,7 @@ class O1Agent:
         channel: str = LOCAL_CHANNEL,
         home: HomeContext | None = None,
         instructions: str | None = None,
+        llm: LLMConfig | None = None,
     ) -> AgentReply:
         """Answer one user turn within the profile's seconds_per_turn. Raises AgentError.
 
@@ -181,7 +183,7 @@ class O1Agent:
         answer ``tool_call`` events), with ``home`` as the entity context when given.
         """
         async for event in self.ask_stream(
-            text, conversation_id, profile, language, channel, home, instructions=instructions
+            text, conversation_id, profile, language, channel, home, instructions=instructions, llm=llm
         ):
             if event["type"] == "done":
                 reply: AgentReply = event["reply"]  # the done event carries the turn's AgentReply
@@ -198,6 +200,7 @@ class O1Agent:
         home: HomeContext | None = None,
         relay: bool = False,
         instructions: str | None = None,
+        llm: LLMConfig | None = None,
     ) -> AsyncIterator[dict[str, Any]]:
         """Answer one user turn as a stream of events, within the profile's seconds_per_turn.
 
@@ -225,6 +228,9 @@ class O1Agent:
 
         ``instructions`` (an agent's own text, e.g. from its Home Assistant settings) are added to the
         profile's system message for this turn only; they change what the model is told, never the policy.
+
+        ``llm`` (a model the server offers, see ``model_catalog``) answers this turn and the conversation's next
+        ones that name no other; None: the profile's.
         """
         said = i18n.normalize(language)
         if not isinstance(text, str) or not text.strip():
@@ -239,7 +245,7 @@ class O1Agent:
         conversation_id = conversation_id or uuid.uuid4().hex
         # Off the event loop: a new conversation's folder is made and given its uid (a scan of every sibling
         # folder), and a saved one is read from disk.
-        session = await asyncio.to_thread(self.sessions.get, conversation_id, chosen, channel)
+        session = await asyncio.to_thread(self.sessions.get, conversation_id, chosen, channel, said)
         said = said if language else session.language
         deadline = asyncio.get_running_loop().time() + chosen.limits["seconds_per_turn"]
         loop = asyncio.get_running_loop()
@@ -274,7 +280,7 @@ class O1Agent:
             self._relays[stream_relay.turn_id] = stream_relay
         try:
             task = _run_in_daemon_thread(
-                session.turn, text.strip(), emit, abandoned, channel, turn_home, language, instructions
+                session.turn, text.strip(), emit, abandoned, channel, turn_home, language, instructions, llm
             )
             task.add_done_callback(lambda _: setattr(session, "active", session.active - 1))
             try:

@@ -17,7 +17,8 @@ from typing import Any, cast
 
 from . import i18n
 from .audit import AuditLog
-from .backend import AgentBackend, BackendError
+from .backend import AgentBackend, BackendError, LLMConfig
+from .folder_prompt import folder_prompt
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .profiles import Profile, usable_folders
@@ -50,7 +51,7 @@ from .speech_cleaning import (
     speakable,
     speakable_parts,
 )
-from .types import AgentError, AgentReply, CodeBlock
+from .types import AgentError, AgentReply, CodeBlock, TokenUsage
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -108,7 +109,8 @@ class Session:
         self._gate: Gate | None = None  # the running turn's safety pipeline (see .gate)
         self._emit: Emit | None = None
         self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
-        self._instructed = False  # the last turn's system message held an agent's instructions
+        self._contexted = False  # the last turn's system message held a turn context (see _set_turn_context)
+        self.llm: LLMConfig | None = None  # the model the last turn chose (None: the profile's)
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -209,14 +211,15 @@ class Session:
         self._set_turn_context(instructions)
 
     def _set_turn_context(self, instructions: str) -> None:
-        """This turn's extra system text: the home's context (with a capability), then the agent's
-        ``instructions``; it replaces the last turn's, so instructions hold for their turn only."""
+        """This turn's extra system text: the home's context (with a capability), the folder's files
+        (:mod:`.folder_prompt`), then the agent's ``instructions``; it replaces the last turn's, so instructions
+        hold for their turn only."""
         home = prompt_for(self._capability.broker.context, self.profile.home_assistant) if self._capability else ""
-        if (self._capability is not None or instructions or self._instructed) and hasattr(
-            self.backend, "set_turn_context"
-        ):
-            self.backend.set_turn_context("\n".join(text for text in (home, instructions) if text))
-        self._instructed = bool(instructions)
+        folder = folder_prompt(self.workdir, folder_state(self.workdir))
+        texts = [text for text in (home, folder, instructions) if text]
+        if (texts or self._contexted) and hasattr(self.backend, "set_turn_context"):
+            self.backend.set_turn_context("\n".join(texts))
+        self._contexted = bool(texts)
 
     def _open_capability(self, home: HomeTurn | None, emit: Emit | None) -> None:
         if self._home is None:
@@ -267,6 +270,7 @@ class Session:
         home: HomeTurn | None = None,
         language: str | None = None,
         instructions: str | None = None,
+        llm: LLMConfig | None = None,
     ) -> AgentReply:
         """Answer one user message (blocking). Raises AgentError when the LLM fails.
 
@@ -277,6 +281,8 @@ class Session:
         (context and relay); the turn's capability is closed at its end. ``language`` (``"de-DE"``...; None: the
         conversation's last one) is the language o1 speaks and judges a confirmation in (see :mod:`.i18n`).
         ``instructions`` (the agent's own, from Home Assistant) join the system message for this turn only.
+        ``llm`` (None: the profile's) answers it: another model than the last turn's makes a new backend with
+        the same messages. The reply's ``usage`` is the tokens of the turn's LLM requests.
         """
         with self.lock:
             self.language = i18n.normalize(language) if language else self.language
@@ -288,6 +294,8 @@ class Session:
                 raise AgentError("timeout", i18n.t(self.language, "error.timeout"))
             self.last_used = self._started = time.monotonic()
             self._emit = emit
+            self._use_llm(llm)
+            self._take_usage()  # what an earlier, failed turn counted is not this one's
             spoken = i18n.begin(self.language)  # the policy's sentences (classify takes no language)
             more, self.more, self._unsaid = self.more, "", ""  # a new question drops the last answer's rest
             try:
@@ -300,6 +308,7 @@ class Session:
                     reply = self._read_on(more)
                 else:
                     reply = self._chat(text, channel)
+                reply.usage = self._take_usage()
             finally:
                 i18n.end(spoken)
                 self._close_home()
@@ -311,6 +320,21 @@ class Session:
                 {"text": text, "answer": reply.answer, "code_blocks": [b.as_dict() for b in reply.code_blocks]}
             )
             return reply
+
+    def _use_llm(self, llm: LLMConfig | None) -> None:
+        """Answer with ``llm`` from now on; a change drops the backend (its messages are kept for the next)."""
+        if llm == self.llm:
+            return
+        if self._backend is not None:
+            self._messages = list(self._backend.messages)
+            self._backend = None
+        self.llm = llm
+
+    def _take_usage(self) -> TokenUsage | None:
+        """The backend's token counts since the last call (None without a backend or counts)."""
+        take = getattr(self._backend, "take_usage", None)
+        usage: TokenUsage | None = take() if take is not None else None
+        return usage
 
     def _said(self, text: str, sentences: int, chars: int) -> str:
         """``text`` as it is said at the end of a turn, at most ``sentences`` sentences and about ``chars``
