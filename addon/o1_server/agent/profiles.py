@@ -202,6 +202,9 @@ PROFILE_SCHEMA = vol.Schema(
         vol.Optional("message_template", default="{text}"): vol.All(str, vol.Match(r"(?s).*\{text\}")),
         vol.Optional("examples", default=[]): [EXAMPLE_SCHEMA],
         vol.Optional("answer_from", default="model"): vol.In(["model", "output"]),
+        # Whether code may look things up on the internet (weather, news...): unset, only when the policy allows
+        # the network outright. A profile without it answers such requests honestly, without code (online.py).
+        vol.Optional("internet", default=None): vol.Any(None, bool),
     }
 )
 
@@ -240,6 +243,8 @@ class Profile:
     guarded: tuple[str, ...] = ()
     folders: tuple[GrantedFolder, ...] = ()
     """The host folders the profile grants (absolute paths), each read-only unless ``writable``."""
+    internet: bool = False
+    """Whether its code may look things up online (the ``internet`` key; unset: ``policy.network`` is allow)."""
 
     def example_messages(self) -> list[dict[str, Any]]:
         """The worked examples as Open Interpreter LMC messages (user, code, output, answer)."""
@@ -337,6 +342,7 @@ def parse_profile(text: str, path: Path) -> Profile:
         source=path,
         guarded=tuple(valid["guarded"]),
         folders=tuple(GrantedFolder(f["path"], f["mode"] == "read-write") for f in valid["folders"]),
+        internet=valid["internet"] if valid["internet"] is not None else valid["policy"].get("network") == "allow",
     )
 
 

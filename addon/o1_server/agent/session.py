@@ -21,6 +21,7 @@ from .backend import AgentBackend, BackendError, LLMConfig
 from .folder_prompt import folder_prompt
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
+from .online import online_topic
 from .profiles import Profile, usable_folders
 from .repair import (
     COMPUTE,
@@ -306,6 +307,8 @@ class Session:
                     reply = self._answer_pending(text)
                 elif more and is_read_on(text, self.language):
                     reply = self._read_on(more)
+                elif self._needs_internet(text):
+                    reply = self._cant_look_up(text)
                 else:
                     reply = self._chat(text, channel)
                 reply.usage = self._take_usage()
@@ -356,6 +359,24 @@ class Session:
         tail = self._said(more, *READ_ON)
         said = self._finish(self._answer(live=False), tail)
         return AgentReply(self.conversation_id, self.profile.name, said, [], continue_conversation=bool(self.more))
+
+    def _needs_internet(self, text: str) -> bool:
+        """Whether ``text`` asks what only the internet knows and this profile has none (see :mod:`.online`);
+        a weather device Home Assistant exposes keeps "the weather" for the home."""
+        if self.profile.internet:
+            return False
+        broker = self._capability.broker if self._capability is not None else None
+        if broker is not None and any(e.domain == "weather" for e in broker.context.entities):
+            return False
+        return online_topic(text, self.language, folder_state(self.workdir)) is not None
+
+    def _cant_look_up(self, text: str) -> AgentReply:
+        """The honest answer to a request only the internet can answer: no model, no code; it joins the
+        conversation's memory so that a follow-up knows it was asked."""
+        said = self._finish(self._answer(live=False), i18n.t(self.language, "online.cant"))
+        self.backend.messages.append({"role": "user", "type": "message", "content": text})
+        self.backend.messages.append({"role": "assistant", "type": "message", "content": said})
+        return AgentReply(self.conversation_id, self.profile.name, said, [])
 
     def _answer(self, live: bool) -> AnswerStream:
         """An AnswerStream that forwards sentences to the streaming client, if any."""
@@ -513,7 +534,9 @@ class Session:
         if answer.model_text and not from_output and not force_output:
             # The model's words are the answer: streamed live (finish flushes the rest), or, when the profile
             # answers from the output but no code ran, said now.
-            return None if answer.live else self._said(answer.model_raw, 3, 400)
+            # What the cleaning for speech leaves of them may be nothing (a reply that was only a code fence
+            # in a language no profile runs, or only symbols): the user still hears that there is no answer.
+            return None if answer.live else self._said(answer.model_raw, 3, 400) or i18n.t(self.language, "answer.none")
         if ran:
             last = ran[-1]
             output = self._said(last.output, 2, 200)

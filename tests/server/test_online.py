@@ -1,0 +1,83 @@
+"""Requests only the internet can answer, for a profile without it: an honest sentence in the turn's language,
+no model asked, nothing run; other requests and profiles with the internet are untouched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent import i18n
+from o1_server.agent.online import online_topic
+from o1_server.agent.profiles import parse_profile
+from tests.support.scripted_llm import ScriptedLLM
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("what's the weather like in Paris tomorrow", "en"),
+        ("any news today?", "en"),
+        ("what's the exchange rate of the dollar", "en"),
+        ("Wie wird das Wetter morgen in Berlin?", "de"),
+        ("Gibt es einen Wetterbericht für Hamburg?", "de"),
+        ("Quelle est la météo à Lyon ?", "fr"),
+        ("Quelles sont les actualités ?", "fr"),
+        ("¿Qué tiempo hace en Sevilla?", "es"),
+        ("¿Cuáles son las noticias de hoy?", "es"),
+        ("Wat is het weerbericht?", "nl"),
+        ("Che tempo fa a Roma?", "it"),
+        ("what's the weather in Madrid", "de"),  # English words count in every language
+    ],
+)
+def test_online_requests_are_found(text: str, language: str) -> None:
+    assert online_topic(text, language) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "names"),
+    [
+        ("how long does it take from 8:45 to 11:05", "en", ()),
+        ("¿Cuánto tiempo falta para las 5?", "es", ()),  # "tiempo" is time, not the weather
+        ("add check the weather to my to-do list", "en", ()),
+        ("what does weather.txt say", "en", ()),
+        ("what's the average score in grades", "en", ("grades.csv",)),
+        ("read me the news I saved", "en", ("news_digest.txt",)),
+        ("schreib Wetter prüfen auf meine Liste", "de", ()),
+        ("what is 15 percent of 80", "en", ()),
+    ],
+)
+def test_other_requests_are_not(text: str, language: str, names: tuple[str, ...]) -> None:
+    assert online_topic(text, language, names) is None
+
+
+def test_internet_follows_the_network_policy_unless_said(tmp_path: Path) -> None:
+    def profile(text: str):
+        return parse_profile(f"name: p\n{text}", tmp_path / "p.yaml")
+
+    assert not profile("policy: {network: confirm}").internet
+    assert profile("policy: {network: allow}").internet
+    assert profile("policy: {network: allow}\ninternet: false").internet is False
+    assert profile("policy: {network: deny}\ninternet: true").internet is True
+
+
+async def test_the_weather_is_an_honest_cant_without_the_model(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent(policy={"network": "confirm"})
+    llm.script("```python\nprint('It is 21 degrees')\n```")
+    reply = await agent.ask("What's the weather in Oslo today?", "w1")
+    assert reply.answer == i18n.t("en", "online.cant") and reply.code_blocks == []
+    assert llm.requests == []  # the model was not asked, so it made nothing up
+    de = await agent.ask("Wie wird das Wetter morgen?", "w2", language="de-DE")
+    assert de.answer == i18n.t("de", "online.cant") and de.answer != reply.answer
+    # The next turn's model sees that it was asked and what was said.
+    llm.script("```python\nprint(2 + 2)\n```", "4")
+    await agent.ask("what is 2 plus 2", "w1")
+    said = [m["content"] for m in llm.requests[0]["messages"]]
+    assert "What's the weather in Oslo today?" in said and reply.answer in said
+
+
+async def test_a_profile_with_the_internet_asks_the_model(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent(policy={"network": "allow"})
+    llm.script("I would need to look that up.")
+    reply = await agent.ask("What's the weather in Oslo today?", "w3")
+    assert reply.answer == "I would need to look that up." and len(llm.requests) == 1
