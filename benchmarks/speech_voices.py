@@ -346,7 +346,15 @@ async def run(args: argparse.Namespace) -> int:
     print("\n".join(summary(results, systems)))
     for system in systems:
         lat = sorted(r["latency"][system] for r in results)
-        print(f"{system}: median audio-stop -> transcript {lat[len(lat) // 2]:.3f} s")
+        p90 = lat[min(len(lat) - 1, int(0.9 * len(lat)))]
+        print(f"{system}: audio-stop -> transcript median {lat[len(lat) // 2]:.3f} s, p90 {p90:.3f} s")
+    for ours, theirs in (("o1 streamed", "reference streamed"), ("o1 at once", "reference at once")):
+        diff = [r["errors"][ours] - r["errors"][theirs] for r in results]
+        same = sum(1 for r in results if r["heard"][ours].strip() == r["heard"][theirs].strip())
+        print(
+            f"{ours} against {theirs}: fewer errors on {sum(d < 0 for d in diff)} clips, more on "
+            f"{sum(d > 0 for d in diff)}, the same text on {same} of {len(results)}"
+        )
     print(f"1-min load average {load_start:.1f} at start, {os.getloadavg()[0]:.1f} at end, {time.ctime()}")
     if args.json:
         Path(args.json).write_text(json.dumps({"half": args.half, "results": results}, indent=1))
