@@ -63,12 +63,6 @@ class _Pass:
     committed: bool = False
     early: bool = False
     speech: int = 0
-    check: concurrent.futures.Future[_Decoded] | None = None  # an early pass's audio decoded the standard way
-
-    def cancel(self) -> None:
-        self.future.cancel()
-        if self.check is not None:
-            self.check.cancel()
 
 
 def doubt(decoded: _Decoded, speech_seconds: float) -> str:
@@ -86,15 +80,6 @@ def doubt(decoded: _Decoded, speech_seconds: float) -> str:
     if speech_seconds > 0 and not MIN_WORDS_PER_SECOND <= words / speech_seconds <= MAX_WORDS_PER_SECOND:
         return f"{words} words for {speech_seconds:.1f} s of speech"
     return ""
-
-
-def disagreement(decoded: _Decoded, check: _Decoded) -> str:
-    """Why an early fitted-window result is not to be trusted when ``check`` (the same audio decoded the
-    standard way, as the reference server decodes) hears other words ("" when the words are the same; case
-    and punctuation are ignored)."""
-    if _words(decoded.text) == _words(check.text):
-        return ""
-    return f"the standard decode heard {check.text!r}"
 
 
 @dataclass
@@ -202,9 +187,6 @@ class Utterance:
             future = segment.future
             if not future.done() or future.cancelled() or future.exception() is not None:
                 break
-            check = segment.check
-            if check is not None and not check.done():
-                break  # not checked yet
             if self._doubt(segment, future.result()):
                 break  # decoded again at the end of the audio
             texts.append(future.result().text)
@@ -229,9 +211,6 @@ class Utterance:
         try:
             plan = await asyncio.wrap_future(self._stt._vad_worker.submit(self._plan_final, force=True))
             results = [await asyncio.wrap_future(future) for future in plan]
-            for segment in self._committed:
-                if segment.check is not None:
-                    await asyncio.wait([asyncio.wrap_future(segment.check)])  # a failed check: doubtful
             for index, segment in enumerate(self._committed):
                 reason = self._doubt(segment, results[index])
                 if reason:
@@ -253,18 +232,11 @@ class Utterance:
 
     @staticmethod
     def _doubt(segment: _Pass, decoded: _Decoded) -> str:
-        """Why ``segment``'s fitted-window result is doubtful (see :func:`doubt`; an early pass's also
-        :func:`disagreement` with its check, or a check that did not run), or ""; a result that already fell
-        back to the standard way at the end of the audio is final as it is."""
+        """Why ``segment``'s fitted-window result is doubtful (see :func:`doubt`), or ""; a result that
+        already fell back to the standard way at the end of the audio is final as it is."""
         if not segment.speech or (decoded.fell_back and not segment.early):
             return ""
-        reason = doubt(decoded, segment.speech * VAD_WINDOW / WHISPER_RATE)
-        if reason or not segment.early:
-            return reason
-        check = segment.check
-        if check is None or check.cancelled() or check.exception() is not None:
-            return "its check did not run"
-        return disagreement(decoded, check.result())
+        return doubt(decoded, segment.speech * VAD_WINDOW / WHISPER_RATE)
 
     def _decode_whole(self, index: int, last: bool, reason: str) -> concurrent.futures.Future[_Decoded]:
         """Segment ``index``'s audio (for the ``last`` segment: with everything after it) decoded the
@@ -285,7 +257,7 @@ class Utterance:
             segments = [self._pass, *self._committed]
         for segment in segments:
             if segment is not None:
-                segment.cancel()
+                segment.future.cancel()
 
     # ----------------------------------------------------------------- VAD thread
     def _analyse(self) -> None:
@@ -315,7 +287,7 @@ class Utterance:
             current = self._pass
             if current is not None and current.end <= index * VAD_WINDOW:
                 # Speech resumed after the pass's audio: its text is not the whole segment any more.
-                current.cancel()
+                current.future.cancel()
                 self._pass = None
             return
         if self._seg_speech < MIN_SPEECH_WINDOWS:
@@ -332,7 +304,6 @@ class Utterance:
                 if self._pass is not None:
                     self._pass.early = True
                     self._pass.speech = self._last_active - max(self._seg_first_active, 0) + 1
-                    self._pass.check = self._submit_check(self._seg_start, end, audio)
         if self._pass is not None and pause >= COMMIT_PAUSE_SECONDS:
             self._commit(self._pass)
 
@@ -365,17 +336,6 @@ class Utterance:
         self._passes += 1
         return _Pass(start=start, end=end, future=future)
 
-    def _submit_check(self, start: int, end: int, audio: np.ndarray) -> concurrent.futures.Future[_Decoded] | None:
-        """Queue ``[start, end)`` (untrimmed: for the first segment the whole audio so far, as the reference
-        server gets it) decoded the standard way, after the early pass of the same audio; None when the
-        queue is full (the early result is then doubtful)."""
-        try:
-            future = self._stt._decode_worker.submit(self._decode, audio[start:end].copy(), list(self._committed), True)
-        except BusyError:
-            return None
-        self._passes += 1
-        return future
-
     def _decode(self, samples: np.ndarray, previous: list[_Pass], standard: bool = False) -> _Decoded:
         # Earlier segments ran before this job (one FIFO worker): their text is the decoder's context.
         context = []
@@ -399,7 +359,7 @@ class Utterance:
             self._commit(current)  # nothing but silence after the early pass: its text is final
         else:
             if current is not None:
-                current.cancel()
+                current.future.cancel()
                 self._pass = None
             speech = self._seg_speech >= MIN_SPEECH_WINDOWS
             if self._committed:
@@ -426,11 +386,6 @@ class Utterance:
             self._on_window(self._windows - 1, prob, self._audio)
 
 
-def _words(text: str) -> list[str]:
-    """The words of ``text``, lower case, without punctuation."""
-    return re.sub(r"[^\w' ]+", " ", text.lower()).split()
-
-
 def _chunked(texts: list[str]) -> list[str]:
     """Segment texts -> streaming pieces whose concatenation is the transcript (single spaces between)."""
     return [text if i == 0 else " " + text for i, text in enumerate(texts)]
@@ -447,7 +402,7 @@ def _repeats_words(text: str, min_block: int = 3) -> bool:
     """True when the words of ``text`` (case and punctuation ignored) hold a block of >= ``min_block``
     words twice in a row, or end with a copy (>= 4 words) of their own beginning: how whisper repeats an
     utterance into the silence after it, the copy sometimes cut short."""
-    words = _words(text)
+    words = re.sub(r"[^\w' ]+", " ", text.lower()).split()
     n = len(words)
     for block in range(min_block, n // 2 + 1):
         for start in range(n - 2 * block + 1):
