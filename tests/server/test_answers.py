@@ -128,14 +128,20 @@ async def test_a_failed_block_says_why(make_agent, llm: ScriptedLLM, tmp_path: P
     assert reply.answer == "The code I ran failed: division by zero."
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "internet"), ("de", "Internet"), ("fr", "Internet")])
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
 async def test_a_profile_without_network_says_it_cannot_look_things_up(make_agent, llm: ScriptedLLM,
-                                                                      language: str, words: str) -> None:
-    """Weather and news need the internet: in a profile that denies it, the model's lookup never runs and the
-    user hears, in their language, that this profile does not let o1 use the internet (not a date, not a guess)."""
+                                                                      language: str) -> None:
+    """Weather and news need the internet: in a profile that denies it, the request is answered without asking
+    the model (agent/online.py), and a lookup the model writes for any other request never runs; either way the
+    user hears, in their language, that o1 has no internet here (not a date, not a guess)."""
     agent = make_agent()
-    llm.script(code("import urllib.request\nprint(urllib.request.urlopen('https://wttr.in/Paris').read()[:80])"))
+    fetch = code("import urllib.request\nprint(urllib.request.urlopen('https://wttr.in/Paris').read()[:80])")
+    llm.script(fetch)
     reply = await agent.ask("what's the weather in Paris", f"c-offline-{language}", profile="safe", language=language)
+    assert reply.code_blocks == [] and llm.requests == []
+    assert "internet" in reply.answer.lower() and not any(ch.isdigit() for ch in reply.answer), reply.answer
+    llm.script(fetch)
+    reply = await agent.ask("print what wttr.in says for Paris", f"c-fetch-{language}", profile="safe", language=language)
     [block] = reply.code_blocks
     assert block.decision == "deny" and "network" in block.category and block.exit_status is None
-    assert words in reply.answer and not any(ch.isdigit() for ch in reply.answer), reply.answer
+    assert "internet" in reply.answer.lower() and not any(ch.isdigit() for ch in reply.answer), reply.answer

@@ -180,11 +180,11 @@ async def test_typed_message_raw_output_at_16_khz(base_url: str, llm: ScriptedLL
     llm.script("It is sunny today.")
     async with aiohttp.ClientSession() as http, http.ws_connect(
             f"{base_url}/?format=raw&rate=16000", headers={"Authorization": f"Bearer {TOKEN}"}) as ws:
-        await ws.send_json({"role": "user", "type": "message", "content": "How is the weather?"})
+        await ws.send_json({"role": "user", "type": "message", "content": "How is the garden?"})
         turn = await read_turn(ws)
     assert turn.errors == [] and turn.of("user", "message") == []
     assert turn.of("assistant", "message")[0]["content"] == "It is sunny today."
-    assert llm.requests and "weather" in json.dumps(llm.requests[0]["messages"])
+    assert llm.requests and "garden" in json.dumps(llm.requests[0]["messages"])
     assert turn.audio[:4] != b"RIFF" and len(turn.audio) % 2 == 0 and turn.formats == ["bytes.raw", "bytes.raw"]
     assert len(turn.audio) / 32000 > 0.5
     heard = (await stt.transcribe(turn.audio, 16000, 2, 1)).lower()

@@ -74,7 +74,7 @@ async def test_first_sentence_is_heard_before_the_last_one_is_written(
     llm.script(ANSWER)
     frames: list[bytes] = []
     async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url}/?token={TOKEN}") as ws:
-        await ws.send_json({"role": "user", "type": "message", "content": "What is the weather like?"})
+        await ws.send_json({"role": "user", "type": "message", "content": "What should I wear today?"})
         async with asyncio.timeout(60):
             while True:
                 msg = await ws.receive()

@@ -133,6 +133,27 @@ def test_dates_in_the_conversation_language() -> None:
     assert speakable(repr(datetime.datetime(2026, 12, 1, 9, 5, 30))) == "December 1, 2026 09:05"
 
 
+def test_a_printed_timedelta_is_a_duration_not_a_time_of_day() -> None:
+    assert speakable("The trip takes 2:20:00") == "The trip takes 2 hours and 20 minutes"
+    assert speakable("The difference is 0:45:00.250000") == "The difference is 45 minutes"
+    assert speakable("Left: 1 day, 3:05:00") == "Left: 1 day, 3 hours, and 5 minutes"
+    assert speakable("Die Fahrt dauert 2:20:00", language="de") == "Die Fahrt dauert 2 Stunden und 20 Minuten"
+    assert speakable("Il reste 3 days, 0:00:30", language="fr") == "Il reste 3 jours et 30 secondes"
+    # A time of day as Python prints it (zero-padded hours) stays one.
+    assert speakable("You arrive at 08:45:00") == "You arrive at 08:45"
+    assert speakable("You arrive at 11:05:00") == "You arrive at 11:05"
+    # Every duration Python prints unlike a time of day is heard with its own value ("23:59:59", 10 hours or
+    # more and under a day, reads as a time of day either way: it stays one).
+    assert speakable(f"It takes {datetime.timedelta(seconds=86399)}") == "It takes 23:59"
+    for seconds in (0, 59, 60, 3599, 3600, 35999, 86400, 90061, 10 * 86400 + 1):
+        said = speakable(f"It takes {datetime.timedelta(seconds=seconds)}")
+        total = sum(
+            int(n) * {"day": 86400, "hour": 3600, "minute": 60, "second": 1}[unit]
+            for n, unit in re.findall(r"(\d+) (day|hour|minute|second)s?", said)
+        )
+        assert total == seconds, said
+
+
 def test_python_reprs_are_said_as_words() -> None:
     assert speakable(repr(["garden.txt", "budget.csv"])) == "garden.txt and budget.csv"
     assert speakable(repr(["a", "b", "c"]), language="de") == "a, b und c"

@@ -13,7 +13,9 @@ from functools import lru_cache
 
 from babel import Locale
 from babel.dates import format_date
+from babel.lists import format_list
 from babel.numbers import format_decimal, get_currency_name, get_currency_symbol, get_decimal_symbol, get_group_symbol
+from babel.units import format_unit
 
 from .language import ENGLISH, locale_for, word
 
@@ -21,6 +23,9 @@ KEPT_DECIMALS = 4  # a number printed with up to this many decimals was rounded 
 
 # ---------------------------------------------------------------- dates and times (ISO 8601, as Python prints them)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
+# A timedelta as Python prints it: "2:20:00", "1 day, 3:05:00", "0:45:00.5" (its hours are never zero-padded,
+# a time of day's always are: "08:45:00").
+_TIMEDELTA = re.compile(r"(?<![\d:])(?:(-?\d+) days?, )?(\d{1,2}):([0-5]\d):([0-5]\d)(?:\.\d+)?(?![\d:])")
 _ISO_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?(?![\d:])")
 
 
@@ -37,9 +42,32 @@ def say_time(hour: int, minute: int) -> str | None:
     return f"{hour:02d}:{minute:02d}" if 0 <= hour <= 23 and 0 <= minute <= 59 else None
 
 
+def say_duration(days: int, hours: int, minutes: int, seconds: int, language: str = "en") -> str:
+    """A duration in words, in ``language`` (Babel's units and lists): (0, 2, 20, 0) -> "2 hours and 20
+    minutes" (en), "2 Stunden und 20 Minuten" (de); seconds are said only when they are not zero."""
+    locale = locale_for(language)
+    parts = [
+        str(format_unit(value, f"duration-{unit}", length="long", locale=locale))
+        for value, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"), (seconds, "second"))
+        if value
+    ]
+    said = format_list(parts, locale=locale) if parts else format_unit(0, "duration-minute", locale=locale)
+    return str(said).replace("\xa0", " ").replace("\u202f", " ")
+
+
+def _timedelta(match: re.Match[str], language: str) -> str:
+    days, hours = match.group(1), match.group(2)
+    if days is None and len(hours) == 2:
+        return match.group(0)  # "08:45:00" is a time of day
+    if days is not None and int(days) < 0:
+        return match.group(0)  # Python's "-1 day, 23:00:00" means minus one hour: left as printed
+    return say_duration(int(days or 0), int(hours), int(match.group(3)), int(match.group(4)), language)
+
+
 def dates_for_speech(text: str, language: str = "en") -> str:
     """ISO dates and times as said: "2026-12-01 00:37:43.5" -> "December 1, 2026 00:37" (en), "1. Dezember 2026
-    00:37" (de); seconds are dropped; an impossible date or time is left as written."""
+    00:37" (de); seconds are dropped; an impossible date or time is left as written. A timedelta as Python prints
+    it is a duration, not a time of day: "2:20:00" -> "2 hours and 20 minutes"."""
 
     def date(match: re.Match[str]) -> str:
         year, month, day = (int(g) for g in match.groups())
@@ -50,6 +78,7 @@ def dates_for_speech(text: str, language: str = "en") -> str:
 
     text = _ISO_DATE.sub(date, text)
     text = re.sub(r"(\d{4})T(?=\d{1,2}:)", r"\1 ", text)
+    text = _TIMEDELTA.sub(lambda m: _timedelta(m, language), text)
     return _ISO_TIME.sub(time, text)
 
 
