@@ -121,6 +121,14 @@ async def test_a_printed_boolean_is_said_as_yes_or_no(make_agent, llm: ScriptedL
     assert (await agent.ask("is 97 odd", "c-bool", profile="spoken")).answer == "Yes."
 
 
+async def test_a_labelled_value_is_said_as_printed(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print('Change:', 50 - 28)"))
+    assert (await agent.ask("what is my change from 50 for 28", "c-label", profile="spoken")).answer == "Change: 22"
+    llm.script(code("print(50 - 28)"))
+    assert (await agent.ask("and 50 minus 28", "c-bare", profile="spoken")).answer == "The result is 22"
+
+
 async def test_a_failed_block_says_why(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     agent = output_agent(make_agent, tmp_path)
     llm.script(code("print(1 / 0)"))

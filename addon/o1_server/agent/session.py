@@ -666,6 +666,9 @@ def _last_error_line(output: str) -> str:
 
 
 def _is_sentence(text: str) -> bool:
-    """Whether printed output reads as a sentence of its own ("There are 23 days left.") rather than a value."""
+    """Whether printed output reads as a sentence of its own ("There are 23 days left.", or a labelled value:
+    "Change: 22") rather than a bare value ("22", "3.5 km")."""
     words = text.split()
+    if re.match(r"[^\W\d_][^\W_]*(?: [^\W\d_]+){0,3}: \S", text):
+        return True
     return len(words) >= 3 and any(w.isalpha() and len(w) > 2 for w in words)
