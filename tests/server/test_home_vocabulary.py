@@ -131,6 +131,33 @@ def test_dimming_takes_brightness_in_percent() -> None:
     ]
 
 
+@pytest.mark.parametrize(("op", "args", "data"), [
+    ("turn_on", {"name": "bedroom lamp", "brightness": "30%"}, {"brightness_pct": 30}),
+    ("turn_on", {"name": "bedroom lamp", "brightness_pct": "30 percent"}, {"brightness_pct": 30}),
+    ("turn_on", {"name": "bedroom lamp", "brightness_pct": 0.3}, {"brightness_pct": 30}),
+    ("turn_on", {"name": "bedroom lamp", "level": 40}, {"brightness_pct": 40}),
+    ("turn_on", {"name": "bedroom lamp", "brightness": 200}, {"brightness": 200}),
+    ("call_service", {"domain": "light", "service": "turn_on", "entity_id": "light.bedroom_lamp", "brightness": 30},
+     {"brightness_pct": 30}),
+    ("call_service", {"domain": "light", "service": "turn_on", "entity_id": "Bedroom Lamp", "brightness": "45%"},
+     {"brightness_pct": 45}),
+])
+def test_a_level_is_read_as_small_models_write_it(op: str, args: dict, data: dict) -> None:
+    """A light's level as text, a fraction, another key name, or ``brightness`` of at most 100: a percent;
+    ``brightness`` above 100 is HA's 0-255. The same through turn_on and call_service."""
+    b, home = broker()
+    b.handle(op, args)
+    assert home.services() == [("light", "turn_on", ["light.bedroom_lamp"], data)]
+
+
+@pytest.mark.parametrize("args", [{"brightness_pct": "bright"}, {"brightness_pct": 300}, {"brightness": True}])
+def test_a_level_that_is_not_one_is_refused_saying_how(args: dict) -> None:
+    b, home = broker()
+    with pytest.raises(HomeError) as err:
+        b.handle("turn_on", {"name": "bedroom lamp", **args})
+    assert err.value.code == "invalid" and "brightness" in err.value.message and home.services() == []
+
+
 def test_a_service_resolves_names_within_its_domain() -> None:
     """"Living Room" for a thermostat service is the area's thermostat: never its light or its humidity sensor."""
     b, home = broker()

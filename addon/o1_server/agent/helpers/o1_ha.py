@@ -16,7 +16,8 @@ Targets are what HA's intents take: a spoken name ("kitchen light"), an alias, a
 module returned, or a group: an area or floor with or without a kind of device ("the lights in the bedroom",
 "all the blinds upstairs", ``area=``, ``floor=``, ``domain=``, ``device_class=``: every matching exposed entity,
 a list of states back). A name is resolved among the domains the call is for (a temperature: a thermostat).
-Data as HA's intents take it: ``brightness_pct`` (0-100), ``color_name``/``rgb_color``, ``color_temp_kelvin``,
+Data as HA's intents take it: ``brightness_pct`` (0-100; also "30%"; ``brightness`` of at most 100 is a percent
+too, above it HA's 0-255), ``color_name``/``rgb_color``, ``color_temp_kelvin``,
 ``temperature``, ``hvac_mode``, ``position`` (0-100), ``volume`` (0-100), ``percentage`` (a fan's speed).
 Errors (each message is a sentence fit to be spoken): ``PermissionError`` when the profile's access level or the
 exposure settings forbid the call, or when o1 holds a guarded action (unlocking, opening a garage door or gate,
