@@ -320,6 +320,13 @@ class Duration(float):
     __repr__ = __str__
 
 
+class Durations(dict[str, Any]):
+    """How long each device was in a state: {name: Duration}; prints "Heating: 20 minutes. Fan: 5 minutes."."""
+
+    def __str__(self) -> str:
+        return " ".join(f"{name}: {duration}." for name, duration in self.items()) or "Nothing was on."
+
+
 class Change(State):
     """One state change: ``entity_id``, ``name``, ``state``, ``last_changed`` (ISO, UTC), ``local`` (ISO, the
     home's wall clock), ``attributes``; ``.time`` is the local datetime. Compares with a text as its state."""
@@ -356,8 +363,9 @@ class History(list[Any]):
     names: tuple[str, ...] = ()  # the devices asked about
     several = True  # asked about a group or a list (False: one device)
 
-    def durations(self, state: str | None = None) -> dict[str, Duration]:
-        """How long each entity was in ``state`` (None: active, see ``time_on``) during the period."""
+    def durations(self, state: str | None = None) -> Durations:
+        """How long each entity was in ``state`` (None: active, see ``time_on``) during the period:
+        ``Durations`` ({name: Duration}, prints "Heating: 20 minutes.")."""
         found: dict[str, float] = dict.fromkeys(self.names, 0.0)
         rows: dict[str, list[Any]] = {}
         for row in self:
@@ -368,7 +376,7 @@ class History(list[Any]):
                 until = after.time if after is not None else self.end
                 if row.time is not None and until is not None and _matches(row, state):
                     found[name] += max(0.0, (until - row.time).total_seconds())
-        return {name: Duration(seconds) for name, seconds in found.items()}
+        return Durations((name, Duration(seconds)) for name, seconds in found.items())
 
     def __str__(self) -> str:
         return " ".join(str(row) for row in self) or "Nothing changed in that period."
