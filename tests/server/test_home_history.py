@@ -198,7 +198,7 @@ async def test_which_light_was_on_longest(served, llm: ScriptedLLM) -> None:
     output = await turn(api, "Which light was on longest?", "p3", recorder)
     assert output.splitlines() == [  # a dict of durations prints as sentences, not as a dict read out
         "Hall Light", "[('Hall Light', 3 hours), ('Kitchen Light', 1 hour)]",
-        "Kitchen Light: 1 hour. Hall Light: 3 hours."], output
+        "Kitchen Light was on for 1 hour. Hall Light was on for 3 hours."], output
     for asked in calls(recorder, "o1.history"):
         assert asked["entity_ids"] == ["light.kitchen", "light.hall"]  # never the unexposed garage light
 

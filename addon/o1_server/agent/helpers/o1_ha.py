@@ -321,10 +321,14 @@ class Duration(float):
 
 
 class Durations(dict[str, Any]):
-    """How long each device was in a state: {name: Duration}; prints "Heating: 20 minutes. Fan: 5 minutes."."""
+    """How long each device was in a state (``.state``, None: on): {name: Duration}; prints "Heating was on
+    for 20 minutes. Fan was on for 5 minutes."."""
+
+    state: str | None = None
 
     def __str__(self) -> str:
-        return " ".join(f"{name}: {duration}." for name, duration in self.items()) or "Nothing was on."
+        said = self.state or "on"
+        return " ".join(f"{name} was {said} for {duration}." for name, duration in self.items()) or "Nothing matches."
 
 
 class Change(State):
@@ -365,7 +369,7 @@ class History(list[Any]):
 
     def durations(self, state: str | None = None) -> Durations:
         """How long each entity was in ``state`` (None: active, see ``time_on``) during the period:
-        ``Durations`` ({name: Duration}, prints "Heating: 20 minutes.")."""
+        ``Durations`` ({name: Duration}, prints "Heating was on for 20 minutes.")."""
         found: dict[str, float] = dict.fromkeys(self.names, 0.0)
         rows: dict[str, list[Any]] = {}
         for row in self:
@@ -376,7 +380,9 @@ class History(list[Any]):
                 until = after.time if after is not None else self.end
                 if row.time is not None and until is not None and _matches(row, state):
                     found[name] += max(0.0, (until - row.time).total_seconds())
-        return Durations((name, Duration(seconds)) for name, seconds in found.items())
+        out = Durations((name, Duration(seconds)) for name, seconds in found.items())
+        out.state = state
+        return out
 
     def __str__(self) -> str:
         return " ".join(str(row) for row in self) or "Nothing changed in that period."
