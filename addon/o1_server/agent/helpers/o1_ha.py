@@ -35,6 +35,18 @@ import socket as _socket
 from typing import Any, cast
 
 TIMEOUT = 30.0  # seconds per call (the broker bounds each Home Assistant call itself)
+# Functions small models write that o1_ha does not have, and the call to write instead: the gate's repair
+# message for a block calling one of them says it (agent/gate.py reads this table, never imports the module).
+INSTEAD = {
+    "get_temperature": "get_state(name) with the temperature sensor's or the thermostat's name as listed",
+    "get_humidity": "get_state(name) with the humidity sensor's name as listed",
+    "get_brightness": "get_state(name) (a light's state says its level)",
+    "set_brightness": "turn_on(name, brightness_pct=30)",
+    "dim": "turn_on(name, brightness_pct=30)",
+    "set_color": 'turn_on(name, color_name="red")',
+    "open": "turn_on(name) (a cover opens)",
+    "close": "turn_off(name) (a cover closes)",
+}
 _ERRORS = {
     "denied": PermissionError,
     "confirm": PermissionError,
