@@ -34,10 +34,13 @@ from homeassistant.util import dt as dt_util
 import custom_components.o1  # noqa: F401
 from benchmarks.agent_cases import CASES, Result
 from benchmarks.agent_home_cases import CASES as HOME_CASES
+from benchmarks.agent_home_cases import PROBES
 from tests.support.ha_home import add_o1_entry, home_states, new_home_states, set_up_home, set_up_new_home
 
 WANTED = os.environ.get("O1_BENCH_CASES", "").split(",")
-SELECTED = [c for c in CASES + HOME_CASES if c.needs_ha and c.id in WANTED and getattr(c, "home", "") != "past"]
+SELECTED = [
+    c for c in CASES + HOME_CASES + PROBES if c.needs_ha and c.id in WANTED and getattr(c, "home", "") != "past"
+]
 SELECTED_PAST = [c for c in HOME_CASES if c.id in WANTED and c.home == "past"]
 MODE = os.environ.get("O1_BENCH_MODE", "o1")
 BUILTIN_AGENT = "conversation.home_assistant"

@@ -14,6 +14,7 @@ a guarded action must be asked (its device unchanged after the first turn) and d
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import re
 from collections.abc import Callable
@@ -273,4 +274,18 @@ def home_cases() -> list[HomeCase]:
     return out
 
 
+def probe_cases(said: str) -> list[HomeCase]:
+    """Conversations of one's own in the new home, to see what the model writes (``--say``): ``said`` holds
+    conversations separated by ``;;``, turns by ``||`` ("dim the bedroom lamp to 35%;;unlock the back door||yes").
+    Ids ``probe-NN``, split ``probe``; never judged (their check is False), never part of dev or test."""
+    out = []
+    for i, conversation in enumerate(c for c in said.split(";;") if c.strip()):
+        turns = [t.strip() for t in conversation.split("||") if t.strip()]
+        case = HomeCase(f"probe-{i:02d}", "home", turns, lambda r: False, needs_ha=True)
+        case.split = "probe"
+        out.append(case)
+    return out
+
+
 CASES = home_cases()
+PROBES = probe_cases(os.environ.get("O1_BENCH_PROBES", ""))

@@ -2,13 +2,15 @@
 
     O1_NO_BOOTSTRAP=1 HF_HUB_OFFLINE=1 ~/.cache/o1/server-venv/bin/python benchmarks/agent_home_run.py \\
         [--model qwen2.5-coder-1.5b] [--split dev|test|all] [--modes o1,builtin,local] [--only ids] [--json out]
+        [--say 'dim the bedroom lamp to 35%;;unlock the back door||yes']
 
 Starts ``o1-server --llm-model <model>`` (this checkout's code) and runs benchmarks/agent_home_cases.py's cases
 (split by id hash) in a real Home Assistant per case (benchmarks/agent_home.py, HA env), once per mode: ``o1``
 (the o1 ``home`` agent), ``builtin`` (HA's conversation agent alone), ``local`` (an Assist pipeline preferring
 HA's sentences, o1 for the rest). Prints per mode and split the right count, per template, the median / p90 turn
 and how many turns HA handled locally. **Test cases are aggregates only**: their text, answers and code are
-never printed nor written to ``--json`` (dev rows are).
+never printed nor written to ``--json`` (dev rows are). ``--say`` runs conversations of one's own instead, in the
+new home, printed in full and never judged: to see what the model writes.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ sys.path[:0] = [str(REPO), str(REPO / "addon")]
 
 from benchmarks.agent import pct, run_home_cases  # noqa: E402
 from benchmarks.agent_gen import split_of  # noqa: E402
-from benchmarks.agent_home_cases import CASES  # noqa: E402
+from benchmarks.agent_home_cases import CASES, probe_cases  # noqa: E402
 from tests.support.o1_process import start_o1  # noqa: E402
 
 
@@ -55,10 +57,20 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated case ids or templates (home-dim)")
     parser.add_argument("--limit-test", type=int, default=0, help="run only the first N test cases (0: all)")
     parser.add_argument("--json", default="")
+    parser.add_argument(
+        "--say",
+        default="",
+        help="conversations of one's own instead of the cases ('a;;b||yes': ';;' between them, '||' between "
+        "turns), run in the new home and printed in full, never judged",
+    )
     args = parser.parse_args()
     assert all(split_of(c.id) == c.split for c in CASES), "the home cases' split must be agent_gen's"
+    if args.say:
+        os.environ["O1_BENCH_PROBES"] = args.say  # read by agent_home_cases in the HA harness too
     only = {x for x in args.only.split(",") if x}
     cases = [c for c in CASES if args.split in ("all", c.split) and (not only or only & {c.id, c.id.rsplit("-", 1)[0]})]
+    if args.say:
+        cases = probe_cases(args.say)
     if args.limit_test:
         test = [c for c in cases if c.split == "test"][: args.limit_test]
         cases = [c for c in cases if c.split == "dev" or c in test]
@@ -77,7 +89,10 @@ def main() -> int:
                 split = {c.id: c.split for c in cases}
                 for row in rows:
                     row["split"] = split[row["id"]]
-                    if row["split"] == "dev":
+                    if row["split"] == "probe":
+                        kept.append({**row, "mode": mode})
+                        print(f"  [{mode}] {row['id']}: {row['answers']!r} {row.get('code')!r} {row['errors']}")
+                    elif row["split"] == "dev":
                         kept.append({**row, "mode": mode})
                         mark = "ok " if row["ok"] else "BAD"
                         print(

@@ -122,6 +122,30 @@ async def test_set_the_bedroom_light_to_30_percent(
     assert changed["light.bedroom_lamp"] == "on" and abs(int(changed["light.bedroom_lamp@brightness"]) - 77) <= 1
 
 
+@pytest.mark.parametrize(
+    ("written", "percent"),
+    [
+        ('o1_ha.turn_on("bedroom lamp", brightness="30%")', 30),
+        ('o1_ha.turn_on("bedroom lamp", brightness=30)', 30),
+        ('o1_ha.call_service("light", "turn_on", entity_id="light.bedroom_lamp", brightness=30)', 30),
+        ('o1_ha.turn_on("bedroom lamp", brightness=153)', 60),
+    ],
+)
+async def test_a_level_in_the_forms_small_models_write(
+    hass: HomeAssistant, home: str, o1_server: O1Process, scripted_llm: ScriptedLLM, written: str, percent: int
+) -> None:
+    """A percent written as text, as ``brightness`` of at most 100 (turn_on or call_service), or a level on HA's
+    own scale above 100 (153 of 255) sets the real lamp to that percent, and only it, and says it."""
+    before = new_home_states(hass)
+    scripted_llm.script(code(f"print({written})"), "Done.")
+    answer = speech(await converse(hass, home, f"Set the bedroom lamp to {percent} percent", cid()))
+    await hass.async_block_till_done()
+    changed = changes(before, new_home_states(hass))
+    assert changed.keys() == {"light.bedroom_lamp", "light.bedroom_lamp@brightness"}, changed
+    level = int(changed["light.bedroom_lamp@brightness"])
+    assert abs(level - percent * 255 / 100) <= 1 and f"{percent} percent" in answer, (level, answer)
+
+
 async def test_set_the_heating_to_21_degrees(
     hass: HomeAssistant, home: str, o1_server: O1Process, scripted_llm: ScriptedLLM
 ) -> None:

@@ -193,12 +193,14 @@ async def test_which_light_was_on_longest(served, llm: ScriptedLLM) -> None:
     recorder.add("light.hall", (timedelta(hours=7), "on"), (timedelta(hours=4), "off"))
     recorder.add("light.garage", (timedelta(hours=9), "off"))
     llm.script(code("lights = o1_ha.time_on('all lights', start='last 12 hours')\n"
-                    "print(max(lights, key=lights.get))\nprint(sorted(lights.items()))"), "Done.")
+                    "print(max(lights, key=lights.get))\nprint(sorted(lights.items()))\n"
+                    "print(o1_ha.history('all lights', start='last 12 hours').durations('on'))"), "Done.")
     output = await turn(api, "Which light was on longest?", "p3", recorder)
-    assert output.splitlines() == [
-        "Hall Light", "[('Hall Light', 3 hours), ('Kitchen Light', 1 hour)]"], output
-    (asked,) = calls(recorder, "o1.history")
-    assert asked["entity_ids"] == ["light.kitchen", "light.hall"]  # never the unexposed garage light
+    assert output.splitlines() == [  # a dict of durations prints as sentences, not as a dict read out
+        "Hall Light", "[('Hall Light', 3 hours), ('Kitchen Light', 1 hour)]",
+        "Kitchen Light was on for 1 hour. Hall Light was on for 3 hours."], output
+    for asked in calls(recorder, "o1.history"):
+        assert asked["entity_ids"] == ["light.kitchen", "light.hall"]  # never the unexposed garage light
 
 
 async def test_average_outside_temperature_this_week(served, llm: ScriptedLLM) -> None:

@@ -16,7 +16,8 @@ Targets are what HA's intents take: a spoken name ("kitchen light"), an alias, a
 module returned, or a group: an area or floor with or without a kind of device ("the lights in the bedroom",
 "all the blinds upstairs", ``area=``, ``floor=``, ``domain=``, ``device_class=``: every matching exposed entity,
 a list of states back). A name is resolved among the domains the call is for (a temperature: a thermostat).
-Data as HA's intents take it: ``brightness_pct`` (0-100), ``color_name``/``rgb_color``, ``color_temp_kelvin``,
+Data as HA's intents take it: ``brightness_pct`` (0-100; also "30%"; ``brightness`` of at most 100 is a percent
+too, above it HA's 0-255), ``color_name``/``rgb_color``, ``color_temp_kelvin``,
 ``temperature``, ``hvac_mode``, ``position`` (0-100), ``volume`` (0-100), ``percentage`` (a fan's speed).
 Errors (each message is a sentence fit to be spoken): ``PermissionError`` when the profile's access level or the
 exposure settings forbid the call, or when o1 holds a guarded action (unlocking, opening a garage door or gate,
@@ -34,6 +35,18 @@ import socket as _socket
 from typing import Any, cast
 
 TIMEOUT = 30.0  # seconds per call (the broker bounds each Home Assistant call itself)
+# Functions small models write that o1_ha does not have, and the call to write instead: the gate's repair
+# message for a block calling one of them says it (agent/gate.py reads this table, never imports the module).
+INSTEAD = {
+    "get_temperature": "get_state(name) with the temperature sensor's or the thermostat's name as listed",
+    "get_humidity": "get_state(name) with the humidity sensor's name as listed",
+    "get_brightness": "get_state(name) (a light's state says its level)",
+    "set_brightness": "turn_on(name, brightness_pct=30)",
+    "dim": "turn_on(name, brightness_pct=30)",
+    "set_color": 'turn_on(name, color_name="red")',
+    "open": "turn_on(name) (a cover opens)",
+    "close": "turn_off(name) (a cover closes)",
+}
 _ERRORS = {
     "denied": PermissionError,
     "confirm": PermissionError,
@@ -319,6 +332,17 @@ class Duration(float):
     __repr__ = __str__
 
 
+class Durations(dict[str, Any]):
+    """How long each device was in a state (``.state``, None: on): {name: Duration}; prints "Heating was on
+    for 20 minutes. Fan was on for 5 minutes."."""
+
+    state: str | None = None
+
+    def __str__(self) -> str:
+        said = self.state or "on"
+        return " ".join(f"{name} was {said} for {duration}." for name, duration in self.items()) or "Nothing matches."
+
+
 class Change(State):
     """One state change: ``entity_id``, ``name``, ``state``, ``last_changed`` (ISO, UTC), ``local`` (ISO, the
     home's wall clock), ``attributes``; ``.time`` is the local datetime. Compares with a text as its state."""
@@ -355,8 +379,9 @@ class History(list[Any]):
     names: tuple[str, ...] = ()  # the devices asked about
     several = True  # asked about a group or a list (False: one device)
 
-    def durations(self, state: str | None = None) -> dict[str, Duration]:
-        """How long each entity was in ``state`` (None: active, see ``time_on``) during the period."""
+    def durations(self, state: str | None = None) -> Durations:
+        """How long each entity was in ``state`` (None: active, see ``time_on``) during the period:
+        ``Durations`` ({name: Duration}, prints "Heating was on for 20 minutes.")."""
         found: dict[str, float] = dict.fromkeys(self.names, 0.0)
         rows: dict[str, list[Any]] = {}
         for row in self:
@@ -367,7 +392,9 @@ class History(list[Any]):
                 until = after.time if after is not None else self.end
                 if row.time is not None and until is not None and _matches(row, state):
                     found[name] += max(0.0, (until - row.time).total_seconds())
-        return {name: Duration(seconds) for name, seconds in found.items()}
+        out = Durations((name, Duration(seconds)) for name, seconds in found.items())
+        out.state = state
+        return out
 
     def __str__(self) -> str:
         return " ".join(str(row) for row in self) or "Nothing changed in that period."

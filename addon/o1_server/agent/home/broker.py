@@ -21,7 +21,7 @@ from .guard import GUARDED_COVERS, GUARDED_TOOLS, Guard, call_line, service_key,
 from .history import HistoryOps
 from .lookup import MAX_NAME, find_entities, group_of, in_area
 from .relays import Relay
-from .targets import Ambiguous, NotFound, Target, device_class, resolve, service_data
+from .targets import Ambiguous, NotFound, Target, device_class, light_data, resolve, service_data
 from .wire import CONTROL_OPS, HISTORY_OPS, MAX_CALLS, READ_OPS, HomeError
 
 _LOGGER = logging.getLogger(__name__)
@@ -496,6 +496,11 @@ class HomeBroker(HistoryOps):
                 "invalid", "call_service needs a domain and a service name in lower-case letters, digits and _."
             )
         domains = frozenset() if domain == "homeassistant" else frozenset({domain})
+        if domain == "light" and service == "turn_on":  # a level means what it means for o1_ha.turn_on
+            try:
+                data = light_data(data)
+            except ValueError as err:
+                raise HomeError("invalid", str(err)) from None
         if entity_id is None:
             if domain == "homeassistant" or (
                 area is None

@@ -46,7 +46,8 @@ def _verbs(access: str) -> str:
     if access != "control":
         return (
             "Home Assistant: use the o1_ha module (already imported) to read the home, never to change it: "
-            "o1_ha.get_state(name), o1_ha.states(domain, area=None). " + _PAST
+            "o1_ha.get_state(name) for every device (a sensor's value, a thermostat's setting: "
+            'o1_ha.get_state("thermostat")), o1_ha.states(domain, area=None). ' + _PAST
         )
     climate = 'o1_ha.set_temperature("living room", 21) (also hvac_mode="heat")'
     cover = 'o1_ha.set_position("kitchen blinds", 50)'
@@ -56,9 +57,12 @@ def _verbs(access: str) -> str:
         "a target may also be an area, a floor, a domain or a device class (every matching device):\n"
         'o1_ha.turn_on(name), o1_ha.turn_off(name), o1_ha.toggle(name); o1_ha.turn_off(area="bedroom", '
         'domain="light"); o1_ha.turn_off("all the blinds upstairs");\n'
-        'o1_ha.turn_on("bedroom light", brightness_pct=30) (also color_name="red", color_temp_kelvin=2700);\n'
+        'dimming: o1_ha.turn_on("desk lamp", brightness_pct=30) (percent; also color_name="red", '
+        "color_temp_kelvin=2700);\n"
         f"{climate}; {cover}; {media};\n"
-        'fans: o1_ha.turn_on("fan", percentage=50); o1_ha.lock(name), o1_ha.unlock(name), o1_ha.get_state(name), '
+        'fans: o1_ha.turn_on("fan", percentage=50); o1_ha.lock(name), o1_ha.unlock(name).\n'
+        'Reading: o1_ha.get_state(name) for every device, e.g. o1_ha.get_state("hall temperature") (a '
+        'sensor\'s value), o1_ha.get_state("thermostat") (its setting and the temperature now); '
         "o1_ha.states(domain, area=None).\n"
         "Unlocking, opening garage doors and gates, and disarming are asked to the user by o1 itself: just make "
         'the call the user asked for. When o1_ha answers "Which one: ...?", do not guess: that is the answer.\n' + _PAST

@@ -4,7 +4,8 @@
 thermostat service) into the exposed entities it means, knowing the domain of the service it is for, so
 ``climate.set_temperature`` on "Living Room" is the area's thermostat, never a light. ``Ambiguous`` and
 ``NotFound`` carry the sentence to say. ``service_data`` maps the data of HA's intents (brightness in percent,
-colour, colour temperature, position, volume...) to the service that sets it. Pure functions: no HA call.
+colour, colour temperature, position, volume...) to the service that sets it (``light_data``: a light's level
+in the forms small models write). Pure functions: no HA call.
 """
 
 from __future__ import annotations
@@ -202,14 +203,59 @@ _DATA_SERVICE: dict[tuple[str, str], tuple[str, str, float]] = {
 # What small models call the light's data: HA's names.
 _LIGHT_DATA = {
     "brightness_percent": "brightness_pct",
+    "brightness_percentage": "brightness_pct",
+    "brightness_level": "brightness_pct",
+    "level": "brightness_pct",
     "percent": "brightness_pct",
     "percentage": "brightness_pct",
+    "pct": "brightness_pct",
     "color": "color_name",
     "colour": "color_name",
     "kelvin": "color_temp_kelvin",
     "color_temp": "color_temp_kelvin",
     "colour_temp": "color_temp_kelvin",
 }
+
+
+_PERCENT = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*(%|percent|per cent|pct)?\s*$", re.IGNORECASE)
+
+
+def _level(value: Any, key: str) -> tuple[float | int, bool]:
+    """A brightness as a number and whether it was written as a percent ("30%", "30 percent"). Raises
+    ValueError for anything else (a bool, "bright")."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value, False
+    match = _PERCENT.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError(f"{key} must be a number: a percent from 0 to 100, like brightness_pct=30.")
+    number = float(match.group(1).replace(",", "."))
+    return (int(number) if number.is_integer() else number), match.group(2) is not None
+
+
+def light_data(data: dict[str, Any]) -> dict[str, Any]:
+    """A light's ``turn_on`` data as Home Assistant takes it, from what small models write: the key names of
+    ``_LIGHT_DATA`` (``percent``, ``level``, ``color``, ``kelvin``...) become HA's; a level may be text ("30%",
+    "30"). ``brightness_pct`` is percent (a fraction below 1, ``0.3``, is 30 percent); ``brightness`` is HA's
+    0-255 scale, except a value of at most 100, or one written as a percent, which is a percent (a level is said
+    in percent: "30" means 30 percent). A colour given as a list is ``rgb_color``. Raises ValueError for a level
+    that is not a number."""
+    out = {_LIGHT_DATA.get(k, k): v for k, v in data.items()}
+    if "brightness_pct" in out:
+        level, _ = _level(out["brightness_pct"], "brightness_pct")
+        out["brightness_pct"] = round(level * 100) if isinstance(level, float) and 0 < level < 1 else level
+    if "brightness" in out:
+        level, percent = _level(out["brightness"], "brightness")
+        if percent or level <= 100:  # small models say 30 and mean percent
+            out.pop("brightness")
+            out.setdefault("brightness_pct", level)
+        else:
+            out["brightness"] = level
+    for key in ("brightness_pct", "brightness"):
+        if key in out and not 0 <= out[key] <= (100 if key == "brightness_pct" else 255):
+            raise ValueError(f"{key} goes from 0 to {100 if key == 'brightness_pct' else 255}, not {out[key]}.")
+    if isinstance(out.get("color_name"), (list, tuple)):
+        out["rgb_color"] = list(out.pop("color_name"))
+    return out
 
 
 def service_data(domain: str, service: str, data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -220,12 +266,7 @@ def service_data(domain: str, service: str, data: dict[str, Any]) -> tuple[str, 
     if service != "turn_on" or not data:
         return service, data
     if domain == "light":
-        out = {_LIGHT_DATA.get(k, k): v for k, v in data.items()}
-        if "brightness" in out and isinstance(out["brightness"], (int, float)) and out["brightness"] <= 100:
-            out["brightness_pct"] = out.pop("brightness")  # small models say 30 and mean percent
-        if isinstance(out.get("color_name"), (list, tuple)):
-            out["rgb_color"] = list(out.pop("color_name"))
-        return "turn_on", out
+        return "turn_on", light_data(data)
     if len(data) == 1:
         ((key, value),) = data.items()
         mapped = _DATA_SERVICE.get((domain, key))
