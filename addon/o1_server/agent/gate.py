@@ -357,7 +357,18 @@ def _helper_names() -> frozenset[str]:
     )
 
 
+def _helper_instead() -> dict[str, str]:
+    """o1_ha's ``INSTEAD`` table (a function a model writes -> the call to write instead), read, never imported."""
+    tree = ast.parse((Path(__file__).parent / "helpers" / "o1_ha.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "INSTEAD" for t in node.targets):
+            table = ast.literal_eval(node.value)
+            return {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else {}
+    return {}
+
+
 O1_HA_NAMES = _helper_names()
+O1_HA_INSTEAD = _helper_instead()
 
 
 def _unknown_helper(tree: ast.AST) -> str | None:
@@ -374,6 +385,8 @@ def _unknown_helper(tree: ast.AST) -> str | None:
         ):
             close = difflib.get_close_matches(node.attr, sorted(O1_HA_NAMES), n=3, cutoff=0.5)
             hint = f"; close ones: {', '.join(close)}" if close else ""
+            if node.attr in O1_HA_INSTEAD:
+                hint = f"; write o1_ha.{O1_HA_INSTEAD[node.attr]} instead"
             return _short(f"line {node.lineno}: o1_ha has no function {node.attr!r}{hint}", 200)
     return None
 

@@ -6,6 +6,7 @@ and their retention are ``store.SessionManager``'s business.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import re
@@ -18,6 +19,7 @@ from typing import Any, cast
 from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError, LLMConfig
+from .declines import declines
 from .folder_prompt import folder_prompt
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
@@ -304,7 +306,7 @@ class Session:
                     self._drop_foreign_pending(channel)
                 self._open_home(home, emit, (instructions or "").strip())
                 if self.pending is not None:
-                    reply = self._answer_pending(text)
+                    reply = self._answer_pending(text, channel)
                 elif more and is_read_on(text, self.language):
                     reply = self._read_on(more)
                 elif self._needs_internet(text):
@@ -556,9 +558,11 @@ class Session:
             return changes() or i18n.t(self.language, "code.nothing")
         return answer.model_text or i18n.t(self.language, "answer.none")
 
-    def _answer_pending(self, text: str) -> AgentReply:
+    def _answer_pending(self, text: str, channel: str = LOCAL_CHANNEL) -> AgentReply:
         """The user answered a confirmation question: a plain 'yes' runs exactly the held block (checked and
-        decided again first, see :meth:`Gate.confirm`), anything else cancels it."""
+        decided again first, see :meth:`Gate.confirm`), anything else cancels it. A reply that is another
+        request (not a plain no, see :func:`.declines.declines`) is then answered as a new turn, after the
+        sentence that says the held block was cancelled."""
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
@@ -571,6 +575,8 @@ class Session:
                 reason="the user did not confirm",
             )
             self._record(block)
+            if not declines(text, self.language):
+                return self._cancelled_then(text, channel, block)
             self.backend.messages.append({"role": "user", "type": "message", "content": text})
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
             said = self._answer(live=False).finish(i18n.t(self.language, "confirm.cancelled"))
@@ -600,6 +606,26 @@ class Session:
         return AgentReply(
             self.conversation_id, self.profile.name, reply, [block], continue_conversation=bool(self.more)
         )
+
+    def _cancelled_then(self, text: str, channel: str, cancelled: CodeBlock) -> AgentReply:
+        """Say the held block was cancelled ("Okay, I won't do it."), then answer ``text`` as a new turn (its
+        deltas follow that sentence's); the reply's blocks are the cancelled one, then the new turn's."""
+        said = self._answer(live=False).finish(i18n.t(self.language, "confirm.cancelled"))
+        emit, first = self._emit, [True]
+
+        def spaced(event: dict[str, Any]) -> None:  # the new turn's first sentence follows the one said here
+            if event.get("type") == "delta" and first[0]:
+                first[0] = False
+                event = {**event, "text": " " + event["text"]}
+            assert emit is not None
+            emit(event)
+
+        self._emit = spaced if emit is not None else None
+        try:
+            reply = self._chat(text, channel)
+        finally:
+            self._emit = emit
+        return dataclasses.replace(reply, answer=f"{said} {reply.answer}", code_blocks=[cancelled, *reply.code_blocks])
 
     def _drop_foreign_pending(self, channel: str) -> None:
         """A message from another channel than the one that was asked: the held block is cancelled (audited,
