@@ -198,21 +198,42 @@ async def test_a_number_said_without_code_is_computed(make_agent, llm: ScriptedL
     code, and what the code prints is said; the guess never is."""
     agent = make_agent()
     llm.script("The jacket now costs 50 francs.", code("print('The jacket now costs', 72 * 0.6, 'francs.')"))
-    reply = await agent.ask("a jacket costs 72 francs and is 40 percent off, what does it cost now", "c-guess",
-                            profile="default")
+    reply = await agent.ask(
+        "a jacket costs 72 francs and is 40 percent off, what does it cost now", "c-guess", profile="default"
+    )
     assert reply.retries == 1 and len(llm.requests) == 2
     assert "43.2" in reply.answer and "50" not in reply.answer, reply.answer
+    # The request for code restates the question (told only "compute it", the model wrote its worked example).
+    asked = llm.requests[1]["messages"][-1]["content"]
+    assert asked.startswith("Do not answer from memory") and "72 francs and is 40 percent off" in asked, asked
     llm.script("I can't play music here.")
     reply = await agent.ask("play some jazz", "c-honest", profile="default")
     assert reply.retries == 0 and reply.answer == "I can't play music here."  # no number: no request
+
+
+async def test_a_misspelt_name_is_repaired_with_the_name_it_meant(make_agent, llm: ScriptedLLM) -> None:
+    """A name the block never defined but nearly did (an accent, a typo) is told to the model with the name it
+    meant, as Python's own NameError does; the corrected block's output is said."""
+    agent = make_agent()
+    broken = (
+        "from datetime import datetime, timedelta\nduree = timedelta(minutes=155)\n"
+        "print(datetime(2026, 1, 1, 13, 58) + durée)"
+    )
+    llm.script(code(broken), code("print('Il arrive à 16:33')"))
+    reply = await agent.ask("le train part à 13h58 et dure 155 minutes", "c-typo", profile="default", language="fr")
+    told = llm.requests[1]["messages"][-1]["content"]
+    assert "name 'durée' is not defined; did you mean 'duree'?" in told, told
+    assert reply.retries == 1 and "16" in reply.answer and "33" in reply.answer, reply.answer
 
 
 async def test_a_module_that_is_not_installed_is_repaired(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     """pandas is not installed where blocks run: the import is a broken block (told to the model), not a
     refusal of code it can't check."""
     agent = make_agent()
-    llm.script(code("import pandas as pd\nprint(pd.read_csv('b.csv')['amount'].sum())"),
-               code("import csv\nprint(sum(float(r['amount']) for r in csv.DictReader(open('b.csv'))))"))
+    llm.script(
+        code("import pandas as pd\nprint(pd.read_csv('b.csv')['amount'].sum())"),
+        code("import csv\nprint(sum(float(r['amount']) for r in csv.DictReader(open('b.csv'))))"),
+    )
     folder = conversation_dir(tmp_path / "data" / "sandbox", "c-pandas")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "b.csv").write_text("item,amount\na,2.5\nb,4\n")
@@ -278,8 +299,10 @@ async def test_what_a_file_holds_is_read_not_remembered(make_agent, llm: Scripte
     folder = conversation_dir(tmp_path / "data" / "sandbox", "c-file")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "notes.txt").write_text("buy stamps\n")
-    llm.script('The first line of notes.txt is "This is the first line."',
-               code("print('The first line is', open('notes.txt').readline().strip())"))
+    llm.script(
+        'The first line of notes.txt is "This is the first line."',
+        code("print('The first line is', open('notes.txt').readline().strip())"),
+    )
     reply = await agent.ask("what is the first line of notes.txt", "c-file", profile="default")
     assert reply.retries == 1 and reply.answer == "The first line is buy stamps", reply.answer
 

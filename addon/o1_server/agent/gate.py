@@ -18,6 +18,7 @@ import logging
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -305,7 +306,10 @@ def code_error(language: str, code: str) -> str | None:
         except RecursionError:  # too deep for pyflakes: what it would find is the classifier's business
             return None
         if undefined:
-            return _short(f"line {undefined[0].lineno}: name {undefined[0].message_args[0]!r} is not defined")
+            name = undefined[0].message_args[0]
+            hint = _close_name(tree, name)
+            said = f"line {undefined[0].lineno}: name {name!r} is not defined"
+            return _short(said + (f"; did you mean {hint!r}?" if hint else ""))
         return _missing_module(tree) or _unknown_helper(tree)
     if language == "shell":
         if all(not line.strip() or line.lstrip().startswith("#") for line in code.splitlines()):
@@ -322,6 +326,31 @@ def code_error(language: str, code: str) -> str | None:
         except Exception:  # noqa: BLE001 - not implemented by bashlex, or over its budget: the classifier's call
             return None
     return None
+
+
+def _close_name(tree: ast.AST, name: str) -> str | None:
+    """The name the block defines that ``name`` most likely misspells ("durée" for "duree": accents and case
+    aside, or difflib's closest at 0.8), as Python's own NameError suggests one; None when none is close."""
+
+    def plain(text: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
+
+    defined: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            defined.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+        elif isinstance(node, ast.alias):
+            defined.add(node.asname or node.name.split(".")[0])
+    defined.discard(name)
+    same = [d for d in sorted(defined) if plain(d) == plain(name)]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(name, sorted(defined), n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _missing_module(tree: ast.AST) -> str | None:

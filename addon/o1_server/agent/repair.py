@@ -29,7 +29,23 @@ NUDGE = "It printed nothing. Print the answer."
 COMPUTE = "Do not answer from memory: write one ```python block that computes and prints the answer."
 """The one request of a turn whose model stated a number without running code (a profile that answers from the
 output): a number no code printed and the question did not hold is a guess."""
+MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
+
+
+def compute_request(question: str) -> str:
+    """The :data:`COMPUTE` request, restating the user's ``question`` (cut at MAX_QUESTION characters): told
+    only "compute the answer", a small model wrote the worked example's code instead of the question's."""
+    said = " ".join(question.split())
+    said = said[:MAX_QUESTION] + ("..." if len(said) > MAX_QUESTION else "")
+    return f'{COMPUTE} The question: "{said}"'
+
+
+def is_compute(message: str | None) -> bool:
+    """Whether ``message`` is a :func:`compute_request`."""
+    return message is not None and message.startswith(COMPUTE)
+
+
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own, not the 1 of "o1" or "mp3"
 
 

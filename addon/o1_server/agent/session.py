@@ -26,14 +26,15 @@ from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .online import online_topic
 from .profiles import Profile, usable_folders
 from .repair import (
-    COMPUTE,
     NUDGE,
     SNAPSHOT_FILES,
+    compute_request,
     drop_repaired,
     explain_invalid,
     folder_diff,
     folder_state,
     guessed,
+    is_compute,
     may_repair,
     repair_request,
     repeats,
@@ -440,9 +441,11 @@ class Session:
                     and guessed(answer.model_text, message, files_before)
                     and self._may_repair(len(repairs))
                 ):
-                    message_or_none = COMPUTE
+                    message_or_none = compute_request(prompt)
                     answer = self._answer(live=False)  # the guess is not said (nothing was: no code ran)
-                failed = blocks[-1] if message_or_none not in (None, NUDGE, COMPUTE) else None
+                failed = (
+                    blocks[-1] if message_or_none not in (None, NUDGE) and not is_compute(message_or_none) else None
+                )
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
                 if repairs and repeats(blocks, first):
