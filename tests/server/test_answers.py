@@ -145,7 +145,8 @@ async def test_a_profile_without_network_says_it_cannot_look_things_up(make_agen
     agent = make_agent()
     fetch = code("import urllib.request\nprint(urllib.request.urlopen('https://wttr.in/Paris').read()[:80])")
     llm.script(fetch)
-    reply = await agent.ask("what's the weather in Paris", f"c-offline-{language}", profile="safe", language=language)
+    asked = {"en": "what's the weather in Paris", "de": "Wie ist das Wetter in Paris?", "fr": "Quel temps fait-il à Paris ?"}
+    reply = await agent.ask(asked[language], f"c-offline-{language}", profile="safe", language=language)
     assert reply.code_blocks == [] and llm.requests == []
     assert "internet" in reply.answer.lower() and not any(ch.isdigit() for ch in reply.answer), reply.answer
     llm.script(fetch)

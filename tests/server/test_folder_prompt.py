@@ -73,6 +73,21 @@ def test_what_files_hold_cannot_close_the_section_or_grow_it(tmp_path: Path) -> 
     assert "- and 4 more files" in said  # 16 files, 12 listed
 
 
+def test_files_that_break_parsers_are_named_by_their_size(tmp_path: Path) -> None:
+    """Found by a breaker: each of these made every later turn of its conversation fail (the model's code can
+    write them); a name that is not UTF-8 made every LLM request fail."""
+    (tmp_path / "deep.json").write_text("[" * 60000)
+    (tmp_path / "mac.csv").write_bytes(b"a,b\r1,2\r")
+    (tmp_path / "x.tsv").write_bytes(b"a\tb\rc\n")
+    (tmp_path / "noise.csv").write_bytes(bytes(range(256)) * 8)
+    os.close(os.open(os.path.join(os.fsencode(tmp_path), b"\xff\xfe.txt"), os.O_CREAT | os.O_WRONLY))
+    (tmp_path / "rtl\u202egnp.txt").write_text("x\n")
+    said = listing(tmp_path)
+    assert "- deep.json: not valid JSON" in said and "- mac.csv: columns: a, b; 1 rows" in said, said
+    said.encode("utf-8")  # no lone surrogate reaches the LLM request
+    assert "\u202e" not in said and "rtlgnp.txt" in said and "noise.csv" in said and "x.tsv" in said
+
+
 def test_a_big_file_is_described_by_its_first_lines(tmp_path: Path) -> None:
     (tmp_path / "big.csv").write_text("a,b\n" + "1,2\n" * 40_000)
     assert "columns: a, b; over " in listing(tmp_path)

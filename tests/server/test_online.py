@@ -27,7 +27,12 @@ from tests.support.scripted_llm import ScriptedLLM
         ("¿Cuáles son las noticias de hoy?", "es"),
         ("Wat is het weerbericht?", "nl"),
         ("Che tempo fa a Roma?", "it"),
-        ("what's the weather in Madrid", "de"),  # English words count in every language
+        ("Will it rain tomorrow?", "en"),
+        ("Wird es morgen regnen?", "de"),
+        ("Il va pleuvoir demain ?", "fr"),
+        ("¿Va a llover mañana?", "es"),
+        ("What's the weather forecast for Addis Ababa?", "en"),
+        ("Weather in Listowel tomorrow?", "en"),
     ],
 )
 def test_online_requests_are_found(text: str, language: str) -> None:
@@ -45,6 +50,26 @@ def test_online_requests_are_found(text: str, language: str) -> None:
         ("read me the news I saved", "en", ("news_digest.txt",)),
         ("schreib Wetter prüfen auf meine Liste", "de", ()),
         ("what is 15 percent of 80", "en", ()),
+        # Found by a breaker: words of an online topic in requests that are not lookups.
+        ("Convert 100 dollars to euros at an exchange rate of 1.1", "en", ()),
+        ("Compute the z-scores of 4, 8, 15", "en", ()),
+        ("Tell me a joke about the weather", "en", ()),
+        ("Translate 'good news' into German", "en", ()),
+        ("Forecast the next value of 2, 4, 6 with linear regression", "en", ()),
+        ("Delete the news", "en", ()),
+        ("Count the lines of the traffic log", "en", ()),
+        ("Who won the battle of Hastings?", "en", ()),
+        ("Erzähl einen Witz über das Wetter", "de", ()),
+        ("Lösche die Nachrichten", "de", ()),
+        ("Was bedeutet TCP im Internet?", "de", ()),
+        ("Qui a gagné la bataille de Waterloo ?", "fr", ()),
+        ("Quelles sont les nouvelles fonctions de Python ?", "fr", ()),
+        ("Calcule la moyenne des scores trois, cinq et huit", "fr", ()),
+        ("Calcula el tiempo de cocción de un pavo", "es", ()),
+        ("Convierte el tiempo en segundos", "es", ()),
+        ("Pon un marcador en la página cinco", "es", ()),
+        ("Borra las noticias", "es", ()),
+        ("what's the weather in Madrid", "de", ()),  # a German conversation's lookups are German phrases
     ],
 )
 def test_other_requests_are_not(text: str, language: str, names: tuple[str, ...]) -> None:

@@ -139,6 +139,11 @@ def test_a_printed_timedelta_is_a_duration_not_a_time_of_day() -> None:
     assert speakable("Left: 1 day, 3:05:00") == "Left: 1 day, 3 hours, and 5 minutes"
     assert speakable("Die Fahrt dauert 2:20:00", language="de") == "Die Fahrt dauert 2 Stunden und 20 Minuten"
     assert speakable("Il reste 3 days, 0:00:30", language="fr") == "Il reste 3 jours et 30 secondes"
+    # Found by a breaker: an unpadded time of day by its words, and fractions of a second, keep their value.
+    assert speakable("The bus leaves at 9:05:30.") == "The bus leaves at 09:05."
+    assert speakable("9:05:30 PM") == "09:05 PM"
+    assert speakable("It took 0:00:01.9") == "It took 1.9 seconds"
+    assert speakable("It took 0:59:59.9999") == "It took 1 hour"
     # A time of day as Python prints it (zero-padded hours) stays one.
     assert speakable("You arrive at 08:45:00") == "You arrive at 08:45"
     assert speakable("You arrive at 11:05:00") == "You arrive at 11:05"

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import io
 import json
+import logging
 import os
 import re
 import stat
+import unicodedata
 from pathlib import Path
+
+_LOGGER = logging.getLogger(__name__)
 
 DATA_OPEN = "<folder_data>"
 DATA_CLOSE = "</folder_data>"
@@ -32,9 +35,16 @@ _TABLE = {".csv": ",", ".tsv": "\t"}
 
 
 def _field(text: str) -> str:
-    """One value from a file, fit for the data section: one line, no delimiters, at most MAX_FIELD chars."""
-    text = re.sub(r"[<>\[\]{}`\"\x00-\x1f\x7f]", "", " ".join(text.split()))
+    """One value from a file, fit for the data section: one line of valid UTF-8 (a name that is not becomes
+    "?"s), no delimiters, control or format characters (bidi overrides), at most MAX_FIELD chars."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs"))
+    text = re.sub(r"[<>\[\]{}`\"]", "", " ".join(text.split()))
     return text[:MAX_FIELD] + ("..." if len(text) > MAX_FIELD else "")
+
+
+def _size(size: int) -> str:
+    return "1 byte" if size == 1 else f"{size} bytes"
 
 
 def _head(folder_fd: int, name: str) -> bytes | None:
@@ -60,7 +70,7 @@ def _lines(text: str, whole: bool) -> str:
 
 
 def _table(text: str, delimiter: str, whole: bool) -> str:
-    rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in row)]
+    rows = [row for row in csv.reader(text.splitlines(), delimiter=delimiter) if any(c.strip() for c in row)]
     if not rows:
         return "empty"
     header = [_field(c) for c in rows[0][:MAX_COLUMNS]] + (["..."] if len(rows[0]) > MAX_COLUMNS else [])
@@ -71,7 +81,7 @@ def _table(text: str, delimiter: str, whole: bool) -> str:
 def _json(text: str) -> str:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." a thousand deep
         return "not valid JSON"
     if isinstance(value, list):
         keys = next((list(item)[:MAX_COLUMNS] for item in value if isinstance(item, dict)), None)
@@ -86,7 +96,7 @@ def _json(text: str) -> str:
 def _describe(folder_fd: int, name: str, size: int) -> str:
     """A short description of the file ``name`` ("3 lines, 41 bytes"; "columns: item, price; 4 rows...")."""
     suffix = os.path.splitext(name)[1].lower()
-    said = f"{size} bytes"
+    said = _size(size)
     if suffix not in _TEXT and suffix not in _TABLE and suffix != ".json":
         return said
     head = _head(folder_fd, name)
@@ -118,7 +128,12 @@ def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
         stack.callback(os.close, folder_fd)
         for name in names[:MAX_FILES]:
             size = files[name][0]
-            said = f"{size} bytes" if "/" in name else _describe(folder_fd, name, size)
+            said = _size(size)
+            if "/" not in name:
+                try:
+                    said = _describe(folder_fd, name, size)
+                except Exception:
+                    _LOGGER.debug("Could not describe %r", name, exc_info=True)
             lines.append(f"- {_field(name)}: {said}")
     if len(names) > MAX_FILES:
         lines.append(f"- and {len(names) - MAX_FILES} more files")

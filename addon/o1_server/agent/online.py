@@ -1,12 +1,13 @@
 """Requests only the internet can answer, for a profile without it: said honestly, without asking the model.
 
-Asked for the weather with no internet, a small model prints the date or a made-up figure. When a request names
-something only the internet knows (the translations' ``online.topics`` of its language and of English: the
-weather, news, prices, scores, traffic; an entry ending in ``*`` also matches the start of a longer word, as in
-German compounds) and names no file, no word starting with one of ``online.not_if`` (list, note, file...: a
-request to write or read something of the user's) and no word of the folder's own file names, the turn says
-``online.cant`` in its language and runs nothing. The caller decides which profiles this applies to
-(``Profile.internet`` false, and no weather device exposed by Home Assistant).
+Asked for the weather with no internet, a small model prints the date or a made-up figure. A request is such a
+lookup when it matches one of the translations' ``online.asks`` of its language (regular expressions of whole
+phrases: "what's the weather", "will it rain", "the latest news", "who won the game"; English's when the language
+has none) and holds no digit (numbers given are data to compute with: "at an exchange rate of 1.1"), no file name,
+no word of ``online.not_if`` (list, note, file, joke, translate...: a request about something of the user's or
+about words) and no word of the folder's own file names. Then the turn says ``online.cant`` in its language and
+runs nothing. The caller decides which profiles this applies to (``Profile.internet`` false, and no weather
+device exposed by Home Assistant).
 """
 
 from __future__ import annotations
@@ -19,33 +20,36 @@ from pathlib import PurePosixPath
 from . import i18n
 
 _FILE = re.compile(r"(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w.])")  # notes.txt, not 3.5 or e.g.
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 @functools.cache
-def _pattern(language: str, key: str, prefixes: bool = False) -> re.Pattern[str] | None:
-    """One regex over the words ``key`` of ``language`` and of English (whole words; ``*`` or ``prefixes``: the
-    start of a word)."""
-    parts = []
-    for entry in dict.fromkeys(i18n.words(language, key) + i18n.words(i18n.DEFAULT, key)):
-        word = entry.lower().strip()
-        prefix = prefixes or word.endswith("*")
-        body = r"\s+".join(re.escape(w) for w in word.rstrip("*").split())
-        if body:
-            parts.append(rf"(?<!\w){body}" + ("" if prefix else r"(?!\w)"))
-    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+def _asks(language: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in i18n.words(language, "online.asks"))
+
+
+@functools.cache
+def _not_if(language: str) -> frozenset[str]:
+    return frozenset(
+        w.lower() for w in i18n.words(language, "online.not_if") + i18n.words(i18n.DEFAULT, "online.not_if")
+    )
 
 
 def online_topic(text: str, language: str | None, names: Iterable[str] = ()) -> str | None:
-    """The online topic ``text`` asks about ("weather"), or None: none named, or the request names a file, a
-    list or note word, or a word (4 letters or more) of one of ``names`` (the folder's file names)."""
+    """The words of ``text`` that ask for an online lookup ("what's the weather"), or None: none do, or the
+    request holds a digit, a file name, a word of ``online.not_if`` or a word (4 letters or more) of one of
+    ``names`` (the folder's file names)."""
     lang = i18n.normalize(language)
-    topics, not_if = _pattern(lang, "online.topics"), _pattern(lang, "online.not_if", prefixes=True)
-    if topics is None or _FILE.search(text) or (not_if is not None and not_if.search(text)):
+    low = " ".join(text.lower().replace("\u2019", "'").split())
+    if re.search(r"\d", low) or _FILE.search(low):
         return None
-    found = topics.search(text)
+    found = next((m for m in (p.search(low) for p in _asks(lang)) if m), None)
     if found is None:
         return None
-    stems = {w for name in names for w in re.findall(r"[^\W\d_]{4,}", PurePosixPath(name).stem.lower())}
-    if any(w in stems for w in re.findall(r"[^\W\d_]{4,}", text.lower())):
+    words = set(_WORD.findall(low))
+    if words & _not_if(lang):
         return None
-    return found.group(0).lower()
+    stems = {w for name in names for w in re.findall(r"[^\W\d_]{4,}", PurePosixPath(name).stem.lower())}
+    if any(len(w) >= 4 and w in stems for w in words):
+        return None
+    return found.group(0)

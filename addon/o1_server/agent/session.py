@@ -625,7 +625,7 @@ class Session:
 
         self._emit = spaced if emit is not None else None
         try:
-            reply = self._chat(text, channel)
+            reply = self._cant_look_up(text) if self._needs_internet(text) else self._chat(text, channel)
         finally:
             self._emit = emit
         return dataclasses.replace(reply, answer=f"{said} {reply.answer}", code_blocks=[cancelled, *reply.code_blocks])

@@ -197,4 +197,3 @@ def over_limits(scan: FolderScan, limits: Limits, running: bool = False) -> str 
     if scan.too_deep:
         return f"has folders nested more than {MAX_FOLDER_DEPTH} deep"
     return None
-

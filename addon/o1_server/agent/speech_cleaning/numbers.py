@@ -25,7 +25,10 @@ KEPT_DECIMALS = 4  # a number printed with up to this many decimals was rounded 
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 # A timedelta as Python prints it: "2:20:00", "1 day, 3:05:00", "0:45:00.5" (its hours are never zero-padded,
 # a time of day's always are: "08:45:00").
-_TIMEDELTA = re.compile(r"(?<![\d:])(?:(-?\d+) days?, )?(\d{1,2}):([0-5]\d):([0-5]\d)(?:\.\d+)?(?![\d:])")
+_TIMEDELTA = re.compile(r"(?<![\d:.])(?:(-?\d+) days?, )?(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d+)?)(?![\d:])")
+# Words around an unpadded "9:05:30" that make it a time of day after all ("at 9:05:30", "9:05:30 PM").
+_CLOCK_BEFORE = re.compile(r"(?:\b(?:at|um|à|a las|alle|om|ore)|\bbis|\buntil)\s*$", re.IGNORECASE)
+_CLOCK_AFTER = re.compile(r"^\s*(?:[ap]\.?m\b|uhr\b|h\b)", re.IGNORECASE)
 _ISO_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?(?![\d:])")
 
 
@@ -61,7 +64,19 @@ def _timedelta(match: re.Match[str], language: str) -> str:
         return match.group(0)  # "08:45:00" is a time of day
     if days is not None and int(days) < 0:
         return match.group(0)  # Python's "-1 day, 23:00:00" means minus one hour: left as printed
-    return say_duration(int(days or 0), int(hours), int(match.group(3)), int(match.group(4)), language)
+    if days is None and (
+        _CLOCK_BEFORE.search(match.string[: match.start()]) or _CLOCK_AFTER.match(match.string[match.end() :])
+    ):
+        return match.group(0)  # "at 9:05:30", "9:05:30 PM": a time of day
+    seconds = Decimal(match.group(4))
+    whole = int(days or 0) * 86400 + int(hours) * 3600 + int(match.group(3)) * 60
+    if whole == 0 and seconds != seconds.to_integral_value():
+        locale = locale_for(language)  # under a minute: the fraction is the value ("0.5 seconds")
+        return str(format_unit(seconds.normalize(), "duration-second", length="long", locale=locale)).replace(
+            "\xa0", " "
+        )
+    total = whole + int(seconds.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
 
 
 def dates_for_speech(text: str, language: str = "en") -> str:
