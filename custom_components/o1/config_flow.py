@@ -227,6 +227,7 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
         name, url, token, info = self._discovered
         if user_input is not None:
             return self._create_server_entry(url, token, info)
+        self._set_confirm_only()
         return self.async_show_form(
             step_id="hassio_confirm", description_placeholders={"addon": name}
         )
@@ -267,7 +268,11 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_reauth_confirm(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
-        """Ask for a new access token and check it."""
+        """Ask for a new access token and check it.
+
+        Aborts with ``wrong_server`` when the server at the entry's address is another o1 server (its server
+        id is not the entry's unique id).
+        """
         entry = self._get_reauth_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
@@ -276,6 +281,9 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
                 self.hass, entry.data[CONF_URL], token
             )
             if info is not None:
+                unique_id = server_unique_id(info, entry.data[CONF_URL])
+                if is_server_id(entry.unique_id) and unique_id != entry.unique_id:
+                    return self.async_abort(reason="wrong_server")
                 return self.async_update_reload_and_abort(
                     entry, data_updates={CONF_TOKEN: token}
                 )

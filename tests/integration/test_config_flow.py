@@ -210,6 +210,24 @@ async def test_reauth_flow(
     assert entry.state is ConfigEntryState.LOADED
 
 
+async def test_reauth_of_another_server_at_the_address_aborts(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """The entry's address now answers as another o1 server (another server id): its token is not taken."""
+    entry = init_integration
+    o1_server.server_id = "f" * 32
+    o1_server.token = "other-servers-token"
+    result = await entry.start_reauth_flow(hass)
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_TOKEN: "other-servers-token"})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "wrong_server"
+    assert entry.data[CONF_TOKEN] == TOKEN
+    assert entry.unique_id != o1_server.server_id
+    shown = await translation.async_get_translations(hass, "en", "config", {DOMAIN})
+    assert "another o1 server" in shown[f"component.{DOMAIN}.config.abort.wrong_server"]
+
+
 async def test_reconfigure_flow(
     hass: HomeAssistant,
     init_integration: MockConfigEntry,
@@ -584,6 +602,8 @@ async def test_hassio_discovery_creates_entry(
     assert result["step_id"] == "hassio_confirm"
     assert result["description_placeholders"] == {"addon": "o1"}
     assert o1_server.requests_to("GET", "/api/info")  # checked before asking
+    # A confirmation only (the frontend shows no form fields; a discovery card confirms in one click).
+    assert hass.config_entries.flow.async_get(result["flow_id"])["context"]["confirm_only"] is True
 
     result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
     await hass.async_block_till_done()
