@@ -65,6 +65,8 @@ async def test_agent_entity_registered(
     assert device.model == "Profile default"
     assert device.sw_version == "0.1.0"
     assert device.entry_type is dr.DeviceEntryType.SERVICE
+    # A server added by hand: no link (its HTTP API wants a token, a browser cannot open it).
+    assert device.configuration_url is None
 
     agent = conversation.async_get_agent(hass, ENTITY_ID)
     assert agent is not None
