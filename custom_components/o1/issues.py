@@ -136,9 +136,7 @@ def async_check_profiles(hass: HomeAssistant, entry: ConfigEntry, profiles: list
     The subentry is not removed by itself: a profile can vanish because its file on the server has an
     error, and removing it would lose its settings and the entity id that pipelines and automations use.
     """
-    for subentry in entry.subentries.values():
-        if CONF_PROFILE not in subentry.data:
-            continue
+    for subentry in entry.subentries.values():  # both kinds (conversation, ai_task_data) have a profile
         issue = profile_issue_id(entry, subentry)
         profile = str(subentry.data[CONF_PROFILE])
         if profile in profiles:
