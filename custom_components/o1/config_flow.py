@@ -50,6 +50,7 @@ from .client import (
 )
 from .const import (
     CONF_MODEL,
+    CONF_ADDON,
     CONF_PROFILE,
     CONF_PROMPT,
     DEFAULT_NAME,
@@ -179,18 +180,22 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
     VERSION = 1
     MINOR_VERSION = 1
 
-    _discovered: tuple[str, str, str, O1ServerInfo]
+    # The discovered add-on: its name, its slug, the server's URL and token, and the server's info.
+    _discovered: tuple[str, str, str, str, O1ServerInfo]
 
     def _create_server_entry(
-        self, url: str, token: str, info: O1ServerInfo
+        self, url: str, token: str, info: O1ServerInfo, addon: str | None = None
     ) -> ConfigFlowResult:
-        """Create the server's entry, with an agent for its default profile."""
+        """Create the server's entry, with an agent for its default profile (`addon`: the announcing add-on's slug)."""
         subentries = (
             [conversation_subentry(info.default_profile)] if info.default_profile else []
         )
+        data = {CONF_URL: url, CONF_TOKEN: token}
+        if addon:
+            data[CONF_ADDON] = addon
         return self.async_create_entry(
             title=entry_title(url),
-            data={CONF_URL: url, CONF_TOKEN: token},
+            data=data,
             subentries=subentries,
         )
 
@@ -200,23 +205,25 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
         """Handle the o1 add-on announcing its server (URL, token and server id) through the Supervisor.
 
         The entry of a server already configured (same server id, whatever its URL) takes the
-        announced URL and token and reloads; a new server is checked, then offered to the user.
+        announced URL and token (and the add-on's slug) and reloads; a new server is checked, then offered
+        to the user.
         """
         try:
             url = normalize_url(str(discovery_info.config["url"]))
             token = str(discovery_info.config["token"])
         except (KeyError, ValueError):
             return self.async_abort(reason="invalid_discovery_info")
+        updates = {CONF_URL: url, CONF_TOKEN: token, CONF_ADDON: discovery_info.slug}
         announced_id = str(discovery_info.config.get("server_id") or "")
         if announced_id:
             await self.async_set_unique_id(announced_id)
-            self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_TOKEN: token})
+            self._abort_if_unique_id_configured(updates=updates)
         info, errors = await async_validate_server(self.hass, url, token)
         if info is None:
             return self.async_abort(reason=discovery_abort_reason(errors))
         await self.async_set_unique_id(server_unique_id(info, url))
-        self._abort_if_unique_id_configured(updates={CONF_URL: url, CONF_TOKEN: token})
-        self._discovered = (discovery_info.name, url, token, info)
+        self._abort_if_unique_id_configured(updates=updates)
+        self._discovered = (discovery_info.name, discovery_info.slug, url, token, info)
         self.context["title_placeholders"] = {"name": discovery_info.name}
         return await self.async_step_hassio_confirm()
 
@@ -224,9 +231,10 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
         """Ask the user to add the discovered add-on's server."""
-        name, url, token, info = self._discovered
+        name, slug, url, token, info = self._discovered
         if user_input is not None:
-            return self._create_server_entry(url, token, info)
+            return self._create_server_entry(url, token, info, addon=slug)
+        self._set_confirm_only()
         return self.async_show_form(
             step_id="hassio_confirm", description_placeholders={"addon": name}
         )
@@ -267,7 +275,11 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_reauth_confirm(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
-        """Ask for a new access token and check it."""
+        """Ask for a new access token and check it.
+
+        Aborts with ``wrong_server`` when the server at the entry's address is another o1 server (its server
+        id is not the entry's unique id).
+        """
         entry = self._get_reauth_entry()
         errors: dict[str, str] = {}
         if user_input is not None:
@@ -276,6 +288,9 @@ class O1ConfigFlow(ConfigFlow, domain=DOMAIN):
                 self.hass, entry.data[CONF_URL], token
             )
             if info is not None:
+                unique_id = server_unique_id(info, entry.data[CONF_URL])
+                if is_server_id(entry.unique_id) and unique_id != entry.unique_id:
+                    return self.async_abort(reason="wrong_server")
                 return self.async_update_reload_and_abort(
                     entry, data_updates={CONF_TOKEN: token}
                 )

@@ -10,6 +10,8 @@ DOMAIN: Final = "o1"
 LOGGER = logging.getLogger(__package__)
 
 # Config entry data (the server) -- CONF_URL and CONF_TOKEN come from homeassistant.const.
+# The slug of the add-on that announced the server (Supervisor discovery); absent for a server added by hand.
+CONF_ADDON: Final = "addon"
 # Config subentry data (one conversation agent per o1 profile).
 CONF_PROFILE: Final = "profile"
 # The agent's own instructions (a template), added to its profile's system message for its turns.

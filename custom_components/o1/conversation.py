@@ -368,7 +368,9 @@ class O1ConversationEntity(
                             # A server that did not stream its answer: say it at once.
                             yield self._text_delta(turn, event.reply.answer, in_text)
         except O1Error as err:
-            LOGGER.warning("o1 could not answer %r: %s", user_input.text, err)
+            # The user's words are never logged above debug.
+            LOGGER.warning("o1 could not answer a turn of %s: %s", self.entity_id, err)
+            LOGGER.debug("The turn o1 could not answer: %r", user_input.text)
             if isinstance(err, O1AuthError):
                 self.entry.async_start_reauth(self.hass)
             elif isinstance(err, O1ConnectionError):

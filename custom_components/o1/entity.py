@@ -10,8 +10,18 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
 from . import O1ConfigEntry
 from .client import O1Client, O1Profile
-from .const import CONF_PROFILE, DOMAIN
+from .const import CONF_ADDON, CONF_PROFILE, DOMAIN
 from .coordinator import O1Coordinator
+
+
+def addon_url(entry: O1ConfigEntry) -> str | None:
+    """Return the page of the add-on that announced the entry's server (None for a server added by hand).
+
+    The server's own URL is not given: its API wants a token, so a browser cannot open it.
+    """
+    if slug := entry.data.get(CONF_ADDON):
+        return f"homeassistant://hassio/addon/{slug}/info"
+    return None
 
 
 class O1Entity(CoordinatorEntity[O1Coordinator]):
@@ -37,7 +47,7 @@ class O1Entity(CoordinatorEntity[O1Coordinator]):
             model=f"Profile {self.profile}",
             sw_version=entry.runtime_data.info.version,
             entry_type=DeviceEntryType.SERVICE,
-            configuration_url=entry.runtime_data.client.url,
+            configuration_url=addon_url(entry),
         )
 
     @property

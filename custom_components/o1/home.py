@@ -39,7 +39,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.helpers.json import json_dumps
 
-from . import history
+from . import past
 
 # Entity attributes worth sending (the same kind HA's Assist API shows its LLMs).
 INTERESTING_ATTRIBUTES = frozenset(
@@ -281,8 +281,8 @@ class HomeToolRunner:
 
     async def async_run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         """Run one tool: ``{"result": ...}`` or ``{"error": code, "message": sentence}`` (never raises)."""
-        if name in history.TOOLS:  # reads of the home's past (history.py): exposure checked there
-            return await history.async_run(self.hass, name, args)
+        if name in past.TOOLS:  # reads of the home's past (past.py): exposure checked there
+            return await past.async_run(self.hass, name, args)
         try:
             if name == TOOL_GET_STATES:
                 return {"result": self._get_states(args.get("entity_ids"))}

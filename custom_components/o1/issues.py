@@ -1,8 +1,9 @@
 """Repair issues of the o1 integration: an unreachable server, an incompatible server, a gone profile.
 
 The first two are per config entry (the issue id ends with the entry id), not fixable by a
-flow (the user starts or upgrades the o1 add-on). The third is per conversation subentry whose
-profile the server no longer offers, fixable (repairs.py: remove the agent and its device). All are
+flow (the user starts or upgrades the o1 add-on). The third is per subentry (conversation agent or AI
+Task) whose profile the server no longer offers, fixable (repairs.py: remove the subentry, its entity and
+its device). All are
 deleted as soon as the server is fine again, when the entry is unloaded and when it is removed.
 """
 
@@ -22,7 +23,6 @@ from .const import (
     ISSUE_INCOMPATIBLE,
     ISSUE_PROFILE_REMOVED,
     ISSUE_UNREACHABLE,
-    SUBENTRY_CONVERSATION,
     MIN_SERVER_VERSION,
     SUPPORTED_API_VERSION,
     UNREACHABLE_ISSUE_AFTER,
@@ -124,20 +124,19 @@ def version_at_least(version: str, minimum: str) -> bool:
 
 
 def profile_issue_id(entry: ConfigEntry, subentry: ConfigSubentry) -> str:
-    """Return the id of the issue of an agent whose profile the server no longer offers."""
+    """Return the id of the issue of a subentry whose profile the server no longer offers."""
     return f"{ISSUE_PROFILE_REMOVED}_{entry.entry_id}_{subentry.subentry_id}"
 
 
 @callback
 def async_check_profiles(hass: HomeAssistant, entry: ConfigEntry, profiles: list[str]) -> None:
-    """Raise the fixable issue of each agent whose profile is not among `profiles`; delete the others'.
+    """Raise the fixable issue of each subentry (conversation agent or AI Task) whose profile is not among
+    `profiles`; delete the others'.
 
-    The agent is not removed by itself: a profile can vanish because its file on the server has an
-    error, and removing the agent would lose its settings and the entity id pipelines use.
+    The subentry is not removed by itself: a profile can vanish because its file on the server has an
+    error, and removing it would lose its settings and the entity id that pipelines and automations use.
     """
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type != SUBENTRY_CONVERSATION:
-            continue
+    for subentry in entry.subentries.values():  # both kinds (conversation, ai_task_data) have a profile
         issue = profile_issue_id(entry, subentry)
         profile = str(subentry.data[CONF_PROFILE])
         if profile in profiles:

@@ -24,7 +24,7 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers import llm
 
-from .client import O1CodeBlock, O1Error, O1Reply, O1ResponseError
+from .client import O1AuthError, O1CodeBlock, O1Error, O1Reply, O1ResponseError
 from .const import (
     CONF_PROFILE,
     DOMAIN,
@@ -143,13 +143,14 @@ class O1ToolAPI(llm.API):
         """Answer one tool call: forward the user's answer to a held question, or send the request.
 
         Returns the tool result (``status``: done, needs_confirmation, refused or failed); never raises for
-        the server's failures (they are a ``failed`` result with the error's sentence).
+        the server's failures (they are a ``failed`` result with the error's sentence). A rejected token also
+        starts the entry's reauthentication.
         """
         cid = None if chat_log is None else f"{CONVERSATION_PREFIX}{chat_log.conversation_id}"
         held = self.held.pop(cid, None) if cid is not None else None
         notes: list[str] = []
         try:
-            if held is not None and chat_log is not None:
+            if held is not None and cid is not None and chat_log is not None:
                 users = _user_texts(chat_log)
                 if len(users) <= held.user_messages:  # the user has not spoken since o1 asked
                     self._hold(cid, held)
@@ -165,7 +166,11 @@ class O1ToolAPI(llm.API):
                 notes.append(CANCELLED_NOTE)
                 reply = await self._converse(request, cid, language)
         except O1Error as err:
-            LOGGER.warning("o1 tool call %r failed: %s", request, err)
+            # The request is the user's words: never logged above debug.
+            LOGGER.warning("An o1 tool call failed: %s", err)
+            LOGGER.debug("The o1 tool call that failed: %r", request)
+            if isinstance(err, O1AuthError):
+                self.entry.async_start_reauth(self.hass)
             message = err.message if isinstance(err, O1ResponseError) else str(err)
             return llm.ToolResult(data={"status": STATUS_FAILED, "error": message}, error=True)
         return self._result(reply, cid, chat_log, notes)
@@ -176,10 +181,8 @@ class O1ToolAPI(llm.API):
         reply: O1Reply = await client.async_converse(text, conversation_id=cid, profile=self.profile, language=language)
         return reply
 
-    def _hold(self, cid: str | None, held: _Held) -> None:
+    def _hold(self, cid: str, held: _Held) -> None:
         """Remember a held question of a calling conversation (the most recent ones only)."""
-        if cid is None:
-            return
         self.held[cid] = held
         self.held.move_to_end(cid)
         while len(self.held) > MAX_CONVERSATION_ID_ALIASES:
@@ -202,7 +205,7 @@ class O1ToolAPI(llm.API):
             data["notes"] = notes
         decisions = {block.decision for block in reply.code_blocks}
         if "confirm" in decisions and reply.continue_conversation:
-            if chat_log is None:
+            if chat_log is None or cid is None:
                 data.update(
                     status=STATUS_NEEDS_YES,
                     question=reply.answer,

@@ -1,4 +1,4 @@
-"""Fix flows of the o1 integration's repair issues: remove the agent of a profile the server dropped."""
+"""Fix flows of the o1 integration's repair issues: remove the subentry (agent or AI Task) of a dropped profile."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from .const import CONF_PROFILE, ISSUE_PROFILE_REMOVED
 
 
 class RemoveAgentRepairFlow(RepairsFlow):
-    """Ask, then remove a conversation subentry (its agent entity and its device with it)."""
+    """Ask, then remove a subentry whose profile is gone (conversation agent or AI Task; its entity and
+    device with it)."""
 
     def __init__(self, entry_id: str, subentry_id: str) -> None:
-        """Keep which agent (config entry id, subentry id) the issue is about."""
+        """Keep which subentry (config entry id, subentry id) the issue is about."""
         self._entry_id = entry_id
         self._subentry_id = subentry_id
 
@@ -26,7 +27,7 @@ class RemoveAgentRepairFlow(RepairsFlow):
     async def async_step_confirm(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
         """Show what is removed; on submit remove the subentry.
 
-        Aborts with ``agent_gone`` when the agent was removed meanwhile and ``profile_back`` when the
+        Aborts with ``agent_gone`` when the subentry was removed meanwhile and ``profile_back`` when the
         server offers its profile again.
         """
         entry = self.hass.config_entries.async_get_entry(self._entry_id)

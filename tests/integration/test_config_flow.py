@@ -7,13 +7,13 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.o1.const import CONF_PROFILE, DOMAIN, SUBENTRY_CONVERSATION
+from custom_components.o1.const import CONF_ADDON, CONF_PROFILE, DOMAIN, SUBENTRY_CONVERSATION
 from homeassistant.config_entries import SOURCE_HASSIO, SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_LLM_HASS_API, CONF_TOKEN, CONF_URL
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-from homeassistant.helpers import translation
+from homeassistant.helpers import device_registry as dr, translation
 from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 
 from .stub_server import TOKEN, Failure, StubO1Server
@@ -208,6 +208,24 @@ async def test_reauth_flow(
     assert entry.data[CONF_TOKEN] == "new-token"
     assert entry.data[CONF_URL] == o1_server.url
     assert entry.state is ConfigEntryState.LOADED
+
+
+async def test_reauth_of_another_server_at_the_address_aborts(
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+) -> None:
+    """The entry's address now answers as another o1 server (another server id): its token is not taken."""
+    entry = init_integration
+    o1_server.server_id = "f" * 32
+    o1_server.token = "other-servers-token"
+    result = await entry.start_reauth_flow(hass)
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_TOKEN: "other-servers-token"})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "wrong_server"
+    assert entry.data[CONF_TOKEN] == TOKEN
+    assert entry.unique_id != o1_server.server_id
+    shown = await translation.async_get_translations(hass, "en", "config", {DOMAIN})
+    assert "another o1 server" in shown[f"component.{DOMAIN}.config.abort.wrong_server"]
 
 
 async def test_reconfigure_flow(
@@ -584,14 +602,19 @@ async def test_hassio_discovery_creates_entry(
     assert result["step_id"] == "hassio_confirm"
     assert result["description_placeholders"] == {"addon": "o1"}
     assert o1_server.requests_to("GET", "/api/info")  # checked before asking
+    # A confirmation only (the frontend shows no form fields; a discovery card confirms in one click).
+    assert hass.config_entries.flow.async_get(result["flow_id"])["context"]["confirm_only"] is True
 
     result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     entry = result["result"]
     assert entry.unique_id == o1_server.server_id
-    assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN, CONF_ADDON: "local_o1"}
     assert [s.data for s in entry.subentries.values()] == [{"profile": "default"}]
+    # The agent's device links to the add-on's page (which a user can open), not to the token-protected API.
+    (device,) = dr.async_entries_for_config_entry(dr.async_get(hass), entry.entry_id)
+    assert device.configuration_url == "homeassistant://hassio/addon/local_o1/info"
 
 
 async def test_hassio_discovery_updates_known_server(
@@ -635,7 +658,7 @@ async def test_hassio_discovery_of_a_moved_server_updates_its_url(
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "already_configured"
-    assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN}
+    assert entry.data == {CONF_URL: o1_server.url, CONF_TOKEN: TOKEN, CONF_ADDON: "local_o1"}
     assert entry.state is ConfigEntryState.LOADED
     assert len(hass.config_entries.async_entries(DOMAIN)) == 1
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from unittest.mock import patch
 
@@ -64,6 +65,8 @@ async def test_agent_entity_registered(
     assert device.model == "Profile default"
     assert device.sw_version == "0.1.0"
     assert device.entry_type is dr.DeviceEntryType.SERVICE
+    # A server added by hand: no link (its HTTP API wants a token, a browser cannot open it).
+    assert device.configuration_url is None
 
     agent = conversation.async_get_agent(hass, ENTITY_ID)
     assert agent is not None
@@ -274,13 +277,18 @@ async def test_timeout_is_spoken(
 
 
 async def test_connection_error_is_spoken(
-    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server
+    hass: HomeAssistant, init_integration: MockConfigEntry, o1_server: StubO1Server, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A server that went away gives a sentence."""
+    """A server that went away gives a sentence; the log warns without the user's words (debug only)."""
     await o1_server.stop()
-    result = await _converse(hass, "hello")
+    with caplog.at_level(logging.DEBUG, logger="custom_components.o1"):
+        result = await _converse(hass, "hello my secret diary")
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert result.response.speech["plain"]["speech"] == MESSAGE_CONNECTION
+    records = [r for r in caplog.records if r.name.startswith("custom_components.o1")]
+    assert any("o1 could not answer a turn of" in r.getMessage() for r in records if r.levelno == logging.WARNING)
+    assert any("secret diary" in r.getMessage() for r in records if r.levelno == logging.DEBUG)
+    assert not any("secret diary" in r.getMessage() for r in records if r.levelno > logging.DEBUG)
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from pytest_homeassistant_custom_component.components.recorder.common import (
     async_wait_recording_done,
 )
 
-from custom_components.o1 import history
+from custom_components.o1 import past
 from custom_components.o1.home import HomeToolRunner
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.recorder.models import StatisticMeanType
@@ -172,7 +172,7 @@ async def test_malformed_arguments_are_clear_errors(hass: HomeAssistant, home: d
 
 
 async def test_a_tool_history_does_not_know_is_refused(hass: HomeAssistant, home: datetime) -> None:
-    answer = await history.async_run(hass, "o1.weather_history", {})
+    answer = await past.async_run(hass, "o1.weather_history", {})
     assert answer == {"error": "denied", "message": "o1 has no history tool called o1.weather_history."}
 
 

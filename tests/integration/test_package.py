@@ -45,8 +45,9 @@ def test_manifest_and_hacs() -> None:
     assert manifest == {
         "domain": "o1",
         "name": "o1",
-        # As core's LLM agents: set up after the Assist pipeline and intents when those are loaded.
-        "after_dependencies": ["assist_pipeline", "intent"],
+        # As core's LLM agents: set up after the Assist pipeline and intents when those are loaded; past.py
+        # reads the recorder and the logbook (when they are loaded: without them it says so).
+        "after_dependencies": ["assist_pipeline", "intent", "logbook", "recorder"],
         "codeowners": manifest["codeowners"],
         "config_flow": True,
         "dependencies": ["conversation"],
@@ -79,6 +80,53 @@ def test_manifest_dependencies_are_core_integrations() -> None:
     core = Path(components.__file__).parent
     for domain in manifest["dependencies"] + manifest["after_dependencies"]:
         assert (core / domain / "manifest.json").is_file(), domain
+
+
+# hassfest's dependencies rule: the core integrations a module may import without naming them in manifest.json
+# (the entity platforms and a few internal integrations, of which this package uses these).
+HASSFEST_ALLOWED = {"conversation", "homeassistant", "ai_task"}
+# The modules named like a core integration: hassfest takes each for that integration's platform.
+PLATFORMS = {"ai_task", "conversation", "diagnostics", "logbook", "repairs"}
+
+
+def _referenced_components(path: Path) -> set[str]:
+    """Return the core integrations a module imports (``homeassistant.components.X``), outside TYPE_CHECKING."""
+    names: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith("homeassistant.components."):
+                names.add(node.module.split(".")[2])
+            elif node.module == "homeassistant.components":
+                names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name.split(".")[2] for a in node.names if a.name.startswith("homeassistant.components."))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(), str(path)))
+    return names
+
+
+def test_hassfest_dependencies_rule() -> None:
+    """As hassfest checks it: every core integration a module imports is a (after_)dependency, allowed by
+    hassfest, the integration the module is a platform of, or (from a module that is no platform) one this
+    package has a platform of; and only the real platforms are named like core integrations."""
+    import homeassistant.components as components
+
+    core = Path(components.__file__).parent
+    manifest = json.loads((PACKAGE / "manifest.json").read_text())
+    declared = HASSFEST_ALLOWED | set(manifest["dependencies"]) | set(manifest["after_dependencies"])
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    assert {name for name in modules if (core / name / "manifest.json").is_file()} == PLATFORMS
+    for path in PACKAGE.glob("*.py"):
+        for ref in _referenced_components(path):
+            platform = path.stem in PLATFORMS
+            assert ref in declared or ref == path.stem or (not platform and ref in modules), (path.name, ref)
+    # The past's reads: the recorder is imported by past.py only, and is an after dependency.
+    assert "recorder" in _referenced_components(PACKAGE / "past.py")
 
 
 QUALITY_RULES = {

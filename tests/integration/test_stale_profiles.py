@@ -1,21 +1,22 @@
-"""Tests of an agent whose profile the server no longer offers: unavailable, a fixable repair issue, and its
-fix flow removing the agent's subentry, entity and device (the device registry is checked)."""
+"""Tests of an agent or AI Task whose profile the server no longer offers: unavailable, a fixable repair issue,
+and its fix flow removing the subentry, its entity and its device (the device registry is checked)."""
 
 from __future__ import annotations
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.o1.const import DOMAIN, ISSUE_PROFILE_REMOVED
+from custom_components.o1.config_flow import conversation_subentry, entry_title
+from custom_components.o1.const import CONF_PROFILE, DOMAIN, ISSUE_PROFILE_REMOVED, SUBENTRY_AI_TASK
 from custom_components.o1.repairs import async_create_fix_flow
 from homeassistant.components.repairs import repairs_flow_manager
-from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.const import CONF_TOKEN, CONF_URL, STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr, entity_registry as er, issue_registry as ir
 from homeassistant.setup import async_setup_component
 
-from .stub_server import StubO1Server
+from .stub_server import TOKEN, StubO1Server
 
 ENTITY_ID = "conversation.o1_default"
 
@@ -133,4 +134,60 @@ async def test_unloading_the_entry_drops_its_agents_issues(hass: HomeAssistant, 
     """Nobody watches the server once the entry is unloaded: its issues go too."""
     assert _issues(hass)
     assert await hass.config_entries.async_unload(gone.entry_id)
+    assert _issues(hass) == []
+
+
+async def test_an_ai_task_whose_profile_is_gone_gets_the_same_repair(
+    hass: HomeAssistant, setup_ha: None, o1_server: StubO1Server
+) -> None:
+    """An AI Task of the coder profile: the server drops coder, the task turns unavailable and gets the fixable
+    issue (the default agent none); the fix flow removes the task's subentry, entity and device, not the agent."""
+    assert await async_setup_component(hass, "repairs", {})
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=entry_title(o1_server.url),
+        unique_id=o1_server.server_id,
+        data={CONF_URL: o1_server.url, CONF_TOKEN: TOKEN},
+        subentries_data=[
+            conversation_subentry("default"),
+            {
+                "subentry_type": SUBENTRY_AI_TASK,
+                "data": {CONF_PROFILE: "coder"},
+                "title": "Coder task",
+                "unique_id": None,
+            },
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    (task,) = [s for s in entry.subentries.values() if s.subentry_type == SUBENTRY_AI_TASK]
+    entities, devices = er.async_get(hass), dr.async_get(hass)
+    (task_entity,) = [
+        e.entity_id for e in er.async_entries_for_config_entry(entities, entry.entry_id) if e.domain == "ai_task"
+    ]
+    assert hass.states.get(task_entity).state != STATE_UNAVAILABLE
+    assert _issues(hass) == []
+
+    o1_server.info["profiles"] = [p for p in o1_server.info["profiles"] if p["name"] != "coder"]
+    await entry.runtime_data.coordinator.async_refresh()
+    await hass.async_block_till_done()
+    assert hass.states.get(task_entity).state == STATE_UNAVAILABLE
+    assert hass.states.get(ENTITY_ID).state != STATE_UNAVAILABLE
+    (issue,) = _issues(hass)
+    assert issue.is_fixable and issue.translation_key == ISSUE_PROFILE_REMOVED
+    assert issue.translation_placeholders == {"title": entry.title, "profile": "coder", "agent": "Coder task"}
+    assert issue.data == {"entry_id": entry.entry_id, "subentry_id": task.subentry_id}
+
+    manager = repairs_flow_manager(hass)
+    assert manager is not None
+    result = await manager.async_init(DOMAIN, context={"issue_id": issue.issue_id})
+    assert result["step_id"] == "confirm"
+    result = await manager.async_configure(result["flow_id"], {})
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert [s.subentry_type for s in entry.subentries.values()] == ["conversation"]
+    assert devices.async_get_device_by_identifier((DOMAIN, task.subentry_id), entry.entry_id) is None
+    assert entities.async_get(task_entity) is None
+    assert hass.states.get(ENTITY_ID).state != STATE_UNAVAILABLE
     assert _issues(hass) == []
