@@ -76,6 +76,7 @@ class Settings:
     stt_initial_prompt: str | None = None
     stt_max_seconds: float = 30.0
     stt_early_decoding: bool = True
+    stt_decoding: str = "accurate"
     stt_streaming: bool = True
     tts_voice: str = "en_US-joe-medium"
     tts_speaker: str | None = None
@@ -276,6 +277,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stt-initial-prompt", default="", help="text that primes whisper (names, jargon)")
     p.add_argument("--stt-max-seconds", type=float, default=30.0, help="longest utterance, seconds")
     p.add_argument("--no-stt-early-decoding", action="store_true", help="decode only after AudioStop")
+    p.add_argument(
+        "--stt-decoding",
+        choices=("accurate", "fast"),
+        default="accurate",
+        help="accurate: an early result is kept only when the reference's standard decode hears the same words; "
+        "fast: it is kept unless doubtful (default accurate)",
+    )
     p.add_argument("--no-stt-streaming", action="store_true", help="send only the plain Transcript event")
     p.add_argument("--tts-voice", default="en_US-joe-medium", help="'en_US-joe-medium' (bundled) or a .onnx path")
     p.add_argument("--tts-speaker", default="", help="speaker name or id of a multi-speaker voice")
@@ -407,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
 ADDON_OPTIONS = {
     "--stt-model": "stt_model",
     "--stt-language": "stt_language",
+    "--stt-decoding": "stt_decoding",
     "--tts-voice": "tts_voice",
     "--tts-voices-dir": "tts_voices_dir",
     "--llm-model": "llm_model",
@@ -581,6 +590,7 @@ def settings_from_args(argv: list[str] | None = None, environ: MutableMapping[st
         stt_initial_prompt=args.stt_initial_prompt or None,
         stt_max_seconds=args.stt_max_seconds,
         stt_early_decoding=not args.no_stt_early_decoding,
+        stt_decoding=args.stt_decoding,
         stt_streaming=not args.no_stt_streaming,
         tts_voice=args.tts_voice,
         tts_speaker=args.tts_speaker or None,

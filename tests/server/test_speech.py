@@ -247,9 +247,11 @@ async def wait_for_chunks(utterance: Utterance, timeout: float = 60.0) -> list[s
     pytest.fail("no segment became final before audio-stop")
 
 
-async def test_a_pause_finalizes_the_text_before_audio_stop(stt: SpeechToText) -> None:
+async def test_a_pause_finalizes_the_text_before_audio_stop(stt: SpeechToText, monkeypatch: pytest.MonkeyPatch) -> None:
     """A question followed by 1 s of silence (Home Assistant stops the audio after about 0.7 s): the text
-    is decoded during the silence, so finishing the utterance decodes nothing more."""
+    is decoded during the silence, so finishing the utterance decodes nothing more (fast decoding mode: one
+    pass; the accurate mode's check of it: test_stt_doubt.py)."""
+    monkeypatch.setattr(stt, "decoding", "fast")
     utterance = stt.start("en")
     await feed_live(utterance, silence(0.3) + fixture_pcm("what_is_two_plus_two.wav") + silence(1.0))
     early = await wait_for_chunks(utterance)
@@ -276,10 +278,12 @@ async def test_long_pauses_split_segments_and_keep_every_word(stt: SpeechToText)
     assert_key_words(result.text, KEY_WORDS["what_is_seven_times_six.wav"] + KEY_WORDS["how_many_files.wav"])
 
 
-async def test_speech_after_an_early_pass_is_not_lost(stt: SpeechToText) -> None:
+async def test_speech_after_an_early_pass_is_not_lost(stt: SpeechToText, monkeypatch: pytest.MonkeyPatch) -> None:
     """A pause of about 0.43 s (the fixtures' own 0.35 s and 0.32 s of silence cut by 0.2 s each, plus
     0.16 s): long enough to start a pass, too short to end the segment. More speech follows, so the early
-    pass is discarded and the whole utterance is decoded at audio-stop (two passes, one segment)."""
+    pass is discarded and the whole utterance is decoded at audio-stop (two passes, one segment; fast
+    decoding mode, which has no check pass)."""
+    monkeypatch.setattr(stt, "decoding", "fast")
     cut = int(0.2 * 16000) * 2  # bytes
     first, second = fixture_pcm("what_is_two_plus_two.wav")[:-cut], fixture_pcm("what_day_is_it.wav")[cut:]
     utterance = stt.start()
@@ -326,7 +330,9 @@ async def test_initial_prompt_steers_the_style(stt: SpeechToText) -> None:
 async def test_rejected_short_window_falls_back_to_the_standard_window(
         stt: SpeechToText, monkeypatch: pytest.MonkeyPatch) -> None:
     """When the fitted-window result fails its checks, a longer window is tried (16 s), then the standard
-    30 s window decodes it (counted as a fallback)."""
+    30 s window decodes it (counted as a fallback). Fast decoding mode: the accurate mode decodes audio no early
+    pass agreed on the standard way at once."""
+    monkeypatch.setattr(stt, "decoding", "fast")
     calls = []
     monkeypatch.setattr(stt, "_decode_short", lambda *args: calls.append(args) or None)
     utterance = stt.start()

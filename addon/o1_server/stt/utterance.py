@@ -63,6 +63,13 @@ class _Pass:
     committed: bool = False
     early: bool = False
     speech: int = 0
+    check: concurrent.futures.Future[_Decoded] | None = None  # accurate mode: the same audio decoded the standard way
+    standard: bool = False  # decoded the standard way (the reference server's decode): final as it is
+
+    def cancel(self) -> None:
+        self.future.cancel()
+        if self.check is not None:
+            self.check.cancel()
 
 
 def doubt(decoded: _Decoded, speech_seconds: float) -> str:
@@ -80,6 +87,15 @@ def doubt(decoded: _Decoded, speech_seconds: float) -> str:
     if speech_seconds > 0 and not MIN_WORDS_PER_SECOND <= words / speech_seconds <= MAX_WORDS_PER_SECOND:
         return f"{words} words for {speech_seconds:.1f} s of speech"
     return ""
+
+
+def disagreement(decoded: _Decoded, check: _Decoded) -> str:
+    """Why an early fitted-window result is not to be trusted when ``check`` (the same audio decoded the
+    standard way, as the reference server decodes) hears other words ("" when the words are the same; case
+    and punctuation are ignored)."""
+    if _words(decoded.text) == _words(check.text):
+        return ""
+    return f"the standard decode heard {check.text!r}"
 
 
 @dataclass
@@ -115,6 +131,7 @@ class Utterance:
     def __init__(self, stt: SpeechToText, language: str | None) -> None:
         self._stt = stt
         self.language = language
+        self._accurate = stt.decoding == "accurate"
         self._audio = np.zeros(WHISPER_RATE * 4, np.float32)
         self._samples = 0
         self._carry = b""
@@ -187,6 +204,8 @@ class Utterance:
             future = segment.future
             if not future.done() or future.cancelled() or future.exception() is not None:
                 break
+            if segment.check is not None and not segment.check.done():
+                break  # not checked yet
             if self._doubt(segment, future.result()):
                 break  # decoded again at the end of the audio
             texts.append(future.result().text)
@@ -211,6 +230,9 @@ class Utterance:
         try:
             plan = await asyncio.wrap_future(self._stt._vad_worker.submit(self._plan_final, force=True))
             results = [await asyncio.wrap_future(future) for future in plan]
+            for segment in self._committed:
+                if segment.check is not None:
+                    await asyncio.wait([asyncio.wrap_future(segment.check)])  # a failed check: doubtful
             for index, segment in enumerate(self._committed):
                 reason = self._doubt(segment, results[index])
                 if reason:
@@ -230,10 +252,18 @@ class Utterance:
             fallbacks=sum(1 for decoded in results if decoded.fell_back),
         )
 
-    @staticmethod
-    def _doubt(segment: _Pass, decoded: _Decoded) -> str:
-        """Why ``segment``'s fitted-window result is doubtful (see :func:`doubt`), or ""; a result that
-        already fell back to the standard way at the end of the audio is final as it is."""
+    def _doubt(self, segment: _Pass, decoded: _Decoded) -> str:
+        """Why ``segment``'s result is doubtful, or "". A standard decode is final as it is. Accurate mode: an
+        early result is kept only when its check heard the same words (:func:`disagreement`; a check that did not
+        run is doubtful). Fast mode: :func:`doubt`; a result that already fell back to the standard way at the
+        end of the audio is final as it is."""
+        if segment.standard:
+            return ""
+        if self._accurate and segment.early:
+            check = segment.check
+            if check is None or check.cancelled() or check.exception() is not None:
+                return "its check did not run"
+            return disagreement(decoded, check.result())
         if not segment.speech or (decoded.fell_back and not segment.early):
             return ""
         return doubt(decoded, segment.speech * VAD_WINDOW / WHISPER_RATE)
@@ -246,7 +276,8 @@ class Utterance:
         end = self._samples if last else segment.end
         samples = self._audio[segment.start : end].copy()
         future = self._stt._decode_worker.submit(self._decode, samples, self._committed[:index], True, force=True)
-        segment.future, segment.early, segment.end = future, False, end
+        segment.future, segment.early, segment.end, segment.standard = future, False, end, True
+        segment.check = None
         self._passes += 1
         return future
 
@@ -257,7 +288,7 @@ class Utterance:
             segments = [self._pass, *self._committed]
         for segment in segments:
             if segment is not None:
-                segment.future.cancel()
+                segment.cancel()
 
     # ----------------------------------------------------------------- VAD thread
     def _analyse(self) -> None:
@@ -287,7 +318,7 @@ class Utterance:
             current = self._pass
             if current is not None and current.end <= index * VAD_WINDOW:
                 # Speech resumed after the pass's audio: its text is not the whole segment any more.
-                current.future.cancel()
+                current.cancel()
                 self._pass = None
             return
         if self._seg_speech < MIN_SPEECH_WINDOWS:
@@ -304,6 +335,8 @@ class Utterance:
                 if self._pass is not None:
                     self._pass.early = True
                     self._pass.speech = self._last_active - max(self._seg_first_active, 0) + 1
+                    if self._accurate:
+                        self._pass.check = self._submit_check(self._seg_start, end, audio)
         if self._pass is not None and pause >= COMMIT_PAUSE_SECONDS:
             self._commit(self._pass)
 
@@ -316,8 +349,13 @@ class Utterance:
         self._seg_speech = 0
         self._seg_first_active = -1
 
-    def _submit_pass(self, start: int, end: int, audio: np.ndarray, force: bool) -> _Pass | None:
-        """Queue decoding of ``[start, end)``; the audio is trimmed to its activity plus a margin."""
+    def _submit_pass(
+        self, start: int, end: int, audio: np.ndarray, force: bool, standard: bool = False
+    ) -> _Pass | None:
+        """Queue decoding of ``[start, end)``: with a fitted window, the audio trimmed to its activity plus a
+        margin, or (``standard``) all of it the standard way, as the reference server decodes."""
+        if standard:
+            return self._submit_standard(start, end, audio, force)
         first_active = self._seg_first_active if self._seg_first_active >= 0 else start // VAD_WINDOW
         last_active = self._last_active if self._last_active >= first_active else end // VAD_WINDOW
         pad = int(EDGE_PAD_SECONDS * WHISPER_RATE)
@@ -335,6 +373,27 @@ class Utterance:
             return None
         self._passes += 1
         return _Pass(start=start, end=end, future=future)
+
+    def _submit_standard(self, start: int, end: int, audio: np.ndarray, force: bool) -> _Pass | None:
+        future = self._submit_check(start, end, audio, force)
+        return None if future is None else _Pass(start=start, end=end, future=future, standard=True)
+
+    def _submit_check(
+        self, start: int, end: int, audio: np.ndarray, force: bool = False
+    ) -> concurrent.futures.Future[_Decoded] | None:
+        """Queue ``[start, end)`` (untrimmed: for the first segment the whole audio so far, as the reference
+        server gets it) decoded the standard way, after the passes already queued; None when the queue is full
+        and not ``force`` (an early result without its check is doubtful)."""
+        try:
+            future = self._stt._decode_worker.submit(
+                self._decode, audio[start:end].copy(), list(self._committed), True, force=force
+            )
+        except BusyError:
+            if force:
+                raise
+            return None
+        self._passes += 1
+        return future
 
     def _decode(self, samples: np.ndarray, previous: list[_Pass], standard: bool = False) -> _Decoded:
         # Earlier segments ran before this job (one FIFO worker): their text is the decoder's context.
@@ -359,7 +418,7 @@ class Utterance:
             self._commit(current)  # nothing but silence after the early pass: its text is final
         else:
             if current is not None:
-                current.future.cancel()
+                current.cancel()
                 self._pass = None
             speech = self._seg_speech >= MIN_SPEECH_WINDOWS
             if self._committed:
@@ -367,7 +426,8 @@ class Utterance:
             else:  # nothing heard yet: decode anyway unless the filter says there is no speech at all
                 needed = speech or self._seg_speech > 0 or not self._stt.vad_filter
             if needed:
-                segment = self._submit_pass(self._seg_start, end, audio, force=True)
+                # Accurate mode: no early pass agreed on this audio, so it is decoded the reference's way.
+                segment = self._submit_pass(self._seg_start, end, audio, force=True, standard=self._accurate)
                 assert segment is not None
                 if self._seg_first_active >= 0:
                     segment.speech = self._last_active - self._seg_first_active + 1
@@ -386,6 +446,11 @@ class Utterance:
             self._on_window(self._windows - 1, prob, self._audio)
 
 
+def _words(text: str) -> list[str]:
+    """The words of ``text``, lower case, without punctuation."""
+    return re.sub(r"[^\w' ]+", " ", text.lower()).split()
+
+
 def _chunked(texts: list[str]) -> list[str]:
     """Segment texts -> streaming pieces whose concatenation is the transcript (single spaces between)."""
     return [text if i == 0 else " " + text for i, text in enumerate(texts)]
@@ -402,7 +467,7 @@ def _repeats_words(text: str, min_block: int = 3) -> bool:
     """True when the words of ``text`` (case and punctuation ignored) hold a block of >= ``min_block``
     words twice in a row, or end with a copy (>= 4 words) of their own beginning: how whisper repeats an
     utterance into the silence after it, the copy sometimes cut short."""
-    words = re.sub(r"[^\w' ]+", " ", text.lower()).split()
+    words = _words(text)
     n = len(words)
     for block in range(min_block, n // 2 + 1):
         for start in range(n - 2 * block + 1):
