@@ -88,6 +88,7 @@ async def run(settings: Settings) -> None:
             vad_filter=settings.stt_vad_filter,
             initial_prompt=settings.stt_initial_prompt,
             early_decoding=settings.stt_early_decoding,
+            decoding=settings.stt_decoding,
             streaming=settings.stt_streaming,
         )
         stt.model_path()

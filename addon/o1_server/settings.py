@@ -279,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-stt-early-decoding", action="store_true", help="decode only after AudioStop")
     p.add_argument(
         "--stt-decoding",
-        choices=("accurate", "fast"),
+        choices=("accurate", "fast", "reference"),
         default="accurate",
         help="accurate: an early result is kept only when the reference's standard decode hears the same words; "
         "fast: it is kept unless doubtful (default accurate)",

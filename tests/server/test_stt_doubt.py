@@ -148,6 +148,22 @@ async def test_accurate_a_clip_without_an_early_pass_is_the_standard_decode(
     assert result.text == standard(stt, pcm) == reference(stt, pcm), result
 
 
+async def test_reference_mode_decodes_only_at_audio_stop_the_standard_way(
+    stt: SpeechToText, short_calls: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``reference``: even with a pause long enough for an early pass, nothing is decoded before audio-stop;
+    then one standard decode of the whole audio, whose text is the reference's."""
+    monkeypatch.setattr(stt, "decoding", "reference")
+    monkeypatch.setattr(stt, "early_decoding", False)  # what SpeechToText(decoding="reference") sets
+    pcm = padded("what_is_two_plus_two.wav")
+    utterance = stt.start("en")
+    await feed_live(utterance, pcm)
+    assert utterance._pass is None and not utterance._committed  # no early pass despite the pause
+    result = await utterance.finish()
+    assert (result.passes, short_calls) == (1, []), result
+    assert result.text == reference(stt, pcm), result
+
+
 @pytest.mark.parametrize("name", STABLE)
 async def test_fast_a_clip_without_an_early_pass_is_the_fitted_window_decode(
     stt: SpeechToText, short_calls: list[Any], monkeypatch: pytest.MonkeyPatch, name: str

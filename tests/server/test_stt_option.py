@@ -45,6 +45,11 @@ def test_unset_is_accurate(tmp_path: Path) -> None:
     assert SpeechToText().decoding == "accurate"
 
 
+def test_reference_mode_never_decodes_early() -> None:
+    assert not SpeechToText(decoding="reference").early_decoding
+    assert SpeechToText(decoding="accurate").early_decoding and SpeechToText(decoding="fast").early_decoding
+
+
 def test_another_value_is_refused(tmp_path: Path) -> None:
     result = run_start(make_root(tmp_path, {**OPTIONS, "stt_decoding": "greedy"}))
     assert result.returncode == 78 and "stt_decoding" in result.stderr, result.stderr

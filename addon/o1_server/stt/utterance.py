@@ -131,7 +131,7 @@ class Utterance:
     def __init__(self, stt: SpeechToText, language: str | None) -> None:
         self._stt = stt
         self.language = language
-        self._accurate = stt.decoding == "accurate"
+        self._accurate = stt.decoding in ("accurate", "reference")
         self._audio = np.zeros(WHISPER_RATE * 4, np.float32)
         self._samples = 0
         self._carry = b""
