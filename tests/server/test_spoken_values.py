@@ -144,6 +144,8 @@ def test_a_printed_timedelta_is_a_duration_not_a_time_of_day() -> None:
     assert speakable("9:05:30 PM") == "09:05 PM"
     assert speakable("It took 0:00:01.9") == "It took 1.9 seconds"
     assert speakable("It took 0:59:59.9999") == "It took 1 hour"
+    # Without a word saying it is a duration, it is a time of day the code kept as a timedelta.
+    assert speakable("Arrival: 9:05:00") == "Arrival: 09:05"
     # A time of day as Python prints it (zero-padded hours) stays one.
     assert speakable("You arrive at 08:45:00") == "You arrive at 08:45"
     assert speakable("You arrive at 11:05:00") == "You arrive at 11:05"

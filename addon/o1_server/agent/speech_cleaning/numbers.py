@@ -17,6 +17,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal, get_currency_name, get_currency_symbol, get_decimal_symbol, get_group_symbol
 from babel.units import format_unit
 
+from .. import i18n
 from .language import ENGLISH, locale_for, word
 
 KEPT_DECIMALS = 4  # a number printed with up to this many decimals was rounded on purpose: said as printed
@@ -58,16 +59,28 @@ def say_duration(days: int, hours: int, minutes: int, seconds: int, language: st
     return str(said).replace("\xa0", " ").replace("\u202f", " ")
 
 
+@lru_cache(maxsize=16)
+def _duration_cues(language: str) -> frozenset[str]:
+    """Words that make an unpadded "2:20:00" after them a duration (the translations' ``duration_cues``)."""
+    lang = locale_for(language).language
+    return frozenset(w.lower() for w in i18n.words(lang, "duration_cues") + i18n.words("en", "duration_cues"))
+
+
 def _timedelta(match: re.Match[str], language: str) -> str:
     days, hours = match.group(1), match.group(2)
     if days is None and len(hours) == 2:
         return match.group(0)  # "08:45:00" is a time of day
     if days is not None and int(days) < 0:
         return match.group(0)  # Python's "-1 day, 23:00:00" means minus one hour: left as printed
+    before = re.split(r"[.!?\n]\s", match.string[: match.start()])[-1].lower()
     if days is None and (
-        _CLOCK_BEFORE.search(match.string[: match.start()]) or _CLOCK_AFTER.match(match.string[match.end() :])
+        _CLOCK_BEFORE.search(before)
+        or _CLOCK_AFTER.match(match.string[match.end() :])
+        or not set(re.findall(r"[^\W\d_]+", before)) & _duration_cues(language)
     ):
-        return match.group(0)  # "at 9:05:30", "9:05:30 PM": a time of day
+        # "at 9:05:30", "9:05:30 PM", or no word saying it is one ("Arrival: 9:05:00", a time of day the code
+        # kept as a timedelta): a time of day
+        return match.group(0)
     seconds = Decimal(match.group(4))
     whole = int(days or 0) * 86400 + int(hours) * 3600 + int(match.group(3)) * 60
     if whole == 0 and seconds != seconds.to_integral_value():
