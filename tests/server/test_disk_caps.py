@@ -83,7 +83,10 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     mount.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256m", "tmpfs", str(mount)], capture_output=True)
     if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+        pytest.skip(
+            f"cannot mount a tmpfs here ({done.stderr.decode().strip()}): run the suite as root on the host or in a "
+            "container with CAP_SYS_ADMIN"
+        )
     os.chmod(mount, 0o755)
     try:
         yield mount

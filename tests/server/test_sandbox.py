@@ -171,7 +171,8 @@ def test_a_block_cannot_see_the_hosts_listeners_in_proc_net(tmp_path: Path, netw
     from o1_server.agent import sandbox
 
     if not sandbox.isolation().bwrap:
-        pytest.skip("needs bubblewrap: " + " ".join(sandbox.isolation().missing))
+        missing = " ".join(sandbox.isolation().missing)
+        pytest.skip(f"needs bubblewrap ({missing}): run script/bootstrap server as root (it installs it with apt-get)")
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
