@@ -34,9 +34,10 @@ _TEXT = {".txt", ".md", ".log", ".list", ""}
 _TABLE = {".csv": ",", ".tsv": "\t"}
 
 
-def _field(text: str) -> str:
-    """One value from a file, fit for the data section: one line of valid UTF-8 (a name that is not becomes
-    "?"s), no delimiters, control or format characters (bidi overrides), at most MAX_FIELD chars."""
+def data_field(text: str) -> str:
+    """One value for a data section of the prompt (a file's name or header here, a device's name or state in
+    home/prompt.py): one line of valid UTF-8 (what is not becomes "?"), no delimiters, control or format
+    characters (bidi overrides), at most MAX_FIELD chars."""
     text = text.encode("utf-8", "replace").decode("utf-8")
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs"))
     text = re.sub(r"[<>\[\]{}`\"]", "", " ".join(text.split()))
@@ -73,7 +74,7 @@ def _table(text: str, delimiter: str, whole: bool) -> str:
     rows = [row for row in csv.reader(text.splitlines(), delimiter=delimiter) if any(c.strip() for c in row)]
     if not rows:
         return "empty"
-    header = [_field(c) for c in rows[0][:MAX_COLUMNS]] + (["..."] if len(rows[0]) > MAX_COLUMNS else [])
+    header = [data_field(c) for c in rows[0][:MAX_COLUMNS]] + (["..."] if len(rows[0]) > MAX_COLUMNS else [])
     count = len(rows) - 1 if whole else f"over {len(rows) - 1}"
     return f"columns: {', '.join(header)}; {count} rows after the header"
 
@@ -86,9 +87,9 @@ def _json(text: str) -> str:
     if isinstance(value, list):
         keys = next((list(item)[:MAX_COLUMNS] for item in value if isinstance(item, dict)), None)
         shape = f"a list of {len(value)} items"
-        return shape + (f", each with keys: {', '.join(_field(str(k)) for k in keys)}" if keys else "")
+        return shape + (f", each with keys: {', '.join(data_field(str(k)) for k in keys)}" if keys else "")
     if isinstance(value, dict):
-        keys = [_field(str(k)) for k in list(value)[:MAX_COLUMNS]]
+        keys = [data_field(str(k)) for k in list(value)[:MAX_COLUMNS]]
         return "an object with keys: " + ", ".join(keys) + (", ..." if len(value) > MAX_COLUMNS else "")
     return "one JSON value"
 
@@ -134,7 +135,7 @@ def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
                     said = _describe(folder_fd, name, size)
                 except Exception:
                     _LOGGER.debug("Could not describe %r", name, exc_info=True)
-            lines.append(f"- {_field(name)}: {said}")
+            lines.append(f"- {data_field(name)}: {said}")
     if len(names) > MAX_FILES:
         lines.append(f"- and {len(names) - MAX_FILES} more files")
     return (

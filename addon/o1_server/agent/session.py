@@ -114,6 +114,7 @@ class Session:
         self._emit: Emit | None = None
         self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
         self._contexted = False  # the last turn's system message held a turn context (see _set_turn_context)
+        self._start_files: dict[str, tuple[int, int]] = {}  # the folder when the running turn began
         self.llm: LLMConfig | None = None  # the model the last turn chose (None: the profile's)
 
     # ------------------------------------------------------------------ state
@@ -219,7 +220,10 @@ class Session:
         (:mod:`.folder_prompt`), then the agent's ``instructions``; it replaces the last turn's, so instructions
         hold for their turn only."""
         home = prompt_for(self._capability.broker.context, self.profile.home_assistant) if self._capability else ""
-        folder = folder_prompt(self.workdir, folder_state(self.workdir))
+        # One scan a turn: the folder prompt, the online check and the turn's "what changed" all start from it
+        # (no code runs before the turn's first block).
+        self._start_files = folder_state(self.workdir)
+        folder = folder_prompt(self.workdir, self._start_files)
         texts = [text for text in (home, folder, instructions) if text]
         if (texts or self._contexted) and hasattr(self.backend, "set_turn_context"):
             self.backend.set_turn_context("\n".join(texts))
@@ -310,10 +314,8 @@ class Session:
                     reply = self._answer_pending(text, channel)
                 elif more and is_read_on(text, self.language):
                     reply = self._read_on(more)
-                elif self._needs_internet(text):
-                    reply = self._cant_look_up(text)
                 else:
-                    reply = self._chat(text, channel)
+                    reply = self._respond(text, channel)
                 reply.usage = self._take_usage()
             finally:
                 i18n.end(spoken)
@@ -363,6 +365,10 @@ class Session:
         said = self._finish(self._answer(live=False), tail)
         return AgentReply(self.conversation_id, self.profile.name, said, [], continue_conversation=bool(self.more))
 
+    def _respond(self, text: str, channel: str) -> AgentReply:
+        """A new request: the honest answer to a lookup this profile cannot make, else the model's turn."""
+        return self._cant_look_up(text) if self._needs_internet(text) else self._chat(text, channel)
+
     def _needs_internet(self, text: str) -> bool:
         """Whether ``text`` asks what only the internet knows and this profile has none (see :mod:`.online`);
         a weather device Home Assistant exposes keeps "the weather" for the home."""
@@ -371,7 +377,7 @@ class Session:
         broker = self._capability.broker if self._capability is not None else None
         if broker is not None and any(e.domain == "weather" for e in broker.context.entities):
             return False
-        return online_topic(text, self.language, folder_state(self.workdir)) is not None
+        return online_topic(text, self.language, self._start_files) is not None
 
     def _cant_look_up(self, text: str) -> AgentReply:
         """The honest answer to a request only the internet can answer: no model, no code; it joins the
@@ -399,7 +405,7 @@ class Session:
         answer = self._answer(live=not from_output)
         llm_failed = False
         before = list(self.backend.messages)
-        files_before = folder_state(self.workdir)
+        files_before = self._start_files
         # A snapshot cut at its cap may miss files: then the folder as it is decides (fails towards asking).
         gate.existing = frozenset(files_before) if len(files_before) < SNAPSHOT_FILES else None
         prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
@@ -589,7 +595,7 @@ class Session:
         if block.decision != "allow":  # the profile no longer allows it (or the block cannot run at all)
             said = self._answer(live=False).finish(block.reason or i18n.t(self.language, "refuse.generic"))
             return AgentReply(self.conversation_id, self.profile.name, said, [block])
-        files_before = folder_state(self.workdir)
+        files_before = self._start_files
         output = gate.run(block.language, block.code)
         if block.decision == "audit_failed":
             self.pending = pending  # still held: the user can say yes again once the log is writable
@@ -625,7 +631,7 @@ class Session:
 
         self._emit = spaced if emit is not None else None
         try:
-            reply = self._cant_look_up(text) if self._needs_internet(text) else self._chat(text, channel)
+            reply = self._respond(text, channel)
         finally:
             self._emit = emit
         return dataclasses.replace(reply, answer=f"{said} {reply.answer}", code_blocks=[cancelled, *reply.code_blocks])

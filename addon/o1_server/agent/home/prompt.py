@@ -9,19 +9,11 @@ actions always ask the user (``guard.py``).
 
 from __future__ import annotations
 
-import re
-
+from ..folder_prompt import data_field as _field
 from .context import PROMPT_ENTITIES, Entity, HomeContext
 
 DATA_OPEN = "<home_data>"
 DATA_CLOSE = "</home_data>"
-MAX_FIELD = 60  # characters of one name, area or state in the prompt
-
-
-def _field(text: str) -> str:
-    """One value from the home, fit for the data section: one line, no delimiters, at most MAX_FIELD chars."""
-    text = re.sub(r"[<>\[\]{}`\"]", "", " ".join(text.split()))
-    return text[:MAX_FIELD] + ("..." if len(text) > MAX_FIELD else "")
 
 
 def _device(entity: Entity) -> str:

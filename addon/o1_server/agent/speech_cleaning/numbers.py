@@ -51,12 +51,20 @@ def say_duration(days: int, hours: int, minutes: int, seconds: int, language: st
     minutes" (en), "2 Stunden und 20 Minuten" (de); seconds are said only when they are not zero."""
     locale = locale_for(language)
     parts = [
-        str(format_unit(value, f"duration-{unit}", length="long", locale=locale))
+        _unit(value, unit, locale)
         for value, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"), (seconds, "second"))
         if value
     ]
-    said = format_list(parts, locale=locale) if parts else format_unit(0, "duration-minute", locale=locale)
-    return str(said).replace("\xa0", " ").replace("\u202f", " ")
+    return _spaces(str(format_list(parts, locale=locale))) if parts else _unit(0, "minute", locale)
+
+
+def _unit(value: int | Decimal, unit: str, locale: Locale) -> str:
+    """``value`` of the duration ``unit`` ("day", "hour", "minute", "second") in words: "2 hours", "2 Stunden"."""
+    return _spaces(str(format_unit(value, f"duration-{unit}", length="long", locale=locale)))
+
+
+def _spaces(text: str) -> str:
+    return text.replace("\xa0", " ").replace("\u202f", " ")  # Babel's no-break spaces, as plain ones
 
 
 @lru_cache(maxsize=16)
@@ -84,10 +92,7 @@ def _timedelta(match: re.Match[str], language: str) -> str:
     seconds = Decimal(match.group(4))
     whole = int(days or 0) * 86400 + int(hours) * 3600 + int(match.group(3)) * 60
     if whole == 0 and seconds != seconds.to_integral_value():
-        locale = locale_for(language)  # under a minute: the fraction is the value ("0.5 seconds")
-        return str(format_unit(seconds.normalize(), "duration-second", length="long", locale=locale)).replace(
-            "\xa0", " "
-        )
+        return _unit(seconds.normalize(), "second", locale_for(language))  # under a minute: "0.5 seconds"
     total = whole + int(seconds.quantize(Decimal(1), rounding=ROUND_HALF_UP))
     return say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
 
