@@ -23,6 +23,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "addon"))
 
 from o1_server.stt import SpeechToText  # noqa: E402
+from o1_server.stt.service import DECODING_MODES  # noqa: E402
 from o1_server.tts import TextToSpeech  # noqa: E402
 from o1_server.wyoming_server import WyomingServer  # noqa: E402
 
@@ -38,12 +39,15 @@ async def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--voice", default="en_US-joe-medium")
     parser.add_argument("--no-early-decoding", action="store_true")
+    parser.add_argument("--decoding", choices=DECODING_MODES, default=None,
+                        help="the --stt-decoding mode (default: the server's default)")
     parser.add_argument("--debug", action="store_true")
     args = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stt = SpeechToText(args.model, args.language, args.beam_size, args.compute_type, args.threads,
-                       early_decoding=not args.no_early_decoding)
+                       early_decoding=not args.no_early_decoding,
+                       **({"decoding": args.decoding} if args.decoding else {}))
     tts = TextToSpeech(args.voice)
     load = {part.strip() for part in args.load.split(",") if part.strip()}
     if "stt" in load:

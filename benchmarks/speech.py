@@ -513,7 +513,8 @@ async def run(args: argparse.Namespace) -> int:
     whisper_dir, voices_dir = model_files(tmp)
     whisper_data = tmp / "whisper-data"
     whisper_data.mkdir()
-    ours_cmd = [sys.executable, str(REPO / "benchmarks" / "o1_speech_server.py"), "--threads", str(args.threads)]
+    ours_cmd = [sys.executable, str(REPO / "benchmarks" / "o1_speech_server.py"), "--threads", str(args.threads),
+                *(["--decoding", args.decoding] if args.decoding else [])]
     servers = {
         "o1 stt": Server("o1 stt", [*ours_cmd, "--load", "stt"], 0, tmp / "o1-stt.log"),
         "o1 tts": Server("o1 tts", [*ours_cmd, "--load", "tts"], 0, tmp / "o1-tts.log"),
@@ -619,6 +620,8 @@ def main() -> int:
     parser.add_argument("--phases", default="stt,tts,clients,memory",
                         help="comma-separated subset of stt,tts,clients,memory")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for whisper (both servers)")
+    parser.add_argument("--decoding", choices=("accurate", "fast", "reference"), default=None,
+                        help="o1's --stt-decoding mode (default: the server's default, reference)")
     parser.add_argument("--quick", action="store_true", help="one clip per length (a smoke run)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the background noise in the clips")
     parser.add_argument("--json", help="also write the figures and raw measurements to this file")

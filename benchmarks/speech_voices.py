@@ -275,6 +275,7 @@ async def run(args: argparse.Namespace) -> int:
         "stt",
         "--threads",
         str(args.threads),
+        *(["--decoding", args.decoding] if args.decoding else []),
     ]
     servers = {
         "o1": Server("o1 stt", ours_cmd, free_port(), tmp / "o1.log"),
@@ -369,6 +370,8 @@ def main() -> int:
         default="report",
         help="which half of the clips (by a fixed hash of their names); report is held out",
     )
+    parser.add_argument("--decoding", choices=("accurate", "fast", "reference"), default=None,
+                        help="o1's --stt-decoding mode (default: the server's default, reference)")
     parser.add_argument("--count", type=int, default=120, help="clips planned before the split into halves")
     parser.add_argument("--seed", type=int, default=7, help="seed of the plan and of the noise")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for whisper (both servers)")

@@ -76,7 +76,7 @@ class Settings:
     stt_initial_prompt: str | None = None
     stt_max_seconds: float = 30.0
     stt_early_decoding: bool = True
-    stt_decoding: str = "accurate"
+    stt_decoding: str = "reference"
     stt_streaming: bool = True
     tts_voice: str = "en_US-joe-medium"
     tts_speaker: str | None = None
@@ -280,9 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--stt-decoding",
         choices=("accurate", "fast", "reference"),
-        default="accurate",
-        help="accurate: an early result is kept only when the reference's standard decode hears the same words; "
-        "fast: it is kept unless doubtful (default accurate)",
+        default="reference",
+        help="reference: no decoding while audio arrives, the reference server's text at its latency (default); "
+        "accurate: an early result is kept only when the reference's standard decode hears the same words; "
+        "fast: it is kept unless doubtful",
     )
     p.add_argument("--no-stt-streaming", action="store_true", help="send only the plain Transcript event")
     p.add_argument("--tts-voice", default="en_US-joe-medium", help="'en_US-joe-medium' (bundled) or a .onnx path")

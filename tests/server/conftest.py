@@ -31,10 +31,14 @@ def scripted_llm() -> Iterator[ScriptedLLM]:
 
 @pytest.fixture(scope="session")
 def stt():
-    """Real whisper tiny.en (int8, beam 5, 2 threads), loaded once for the whole server suite."""
+    """Real whisper tiny.en (int8, beam 5, 2 threads), loaded once for the whole server suite.
+
+    In the ``accurate`` decoding mode (early passes, each checked by the standard decode), not the default
+    ``reference`` mode: the early-decoding tests need the passes, and the default's path (decode at
+    ``audio-stop`` only) is the one they check against; tests of the other modes set ``stt.decoding``."""
     from o1_server.stt import SpeechToText
 
-    speech = SpeechToText("tiny.en", language="en")
+    speech = SpeechToText("tiny.en", language="en", decoding="accurate")
     speech.load()
     return speech
 

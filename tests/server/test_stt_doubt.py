@@ -1,4 +1,4 @@
-"""The ``accurate`` decoding mode (the default): o1's text is the reference server's unless an early pass agreed.
+"""The ``accurate`` decoding mode (the shared test model's): o1's text is the reference server's unless an early pass agreed.
 
 wyoming-faster-whisper 3.8.1 calls ``WhisperModel.transcribe(wav, beam_size=..., language=..., initial_prompt=None,
 vad_filter=False, vad_parameters=None)`` and joins the segments' texts. o1's standard decode gives that text on the

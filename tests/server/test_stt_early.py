@@ -5,7 +5,7 @@ clip early decoding got wrong: its pass at the pause after the speech heard "He 
 words for 0.9 s of speech, "Lock" lost) and that was the transcript. Such a result is doubtful
 (``utterance.doubt``), so the whole audio is decoded the standard way, as the reference server does, and that
 text is the transcript. A sound early result is kept (no second pass). These are the rules of the ``fast``
-decoding mode (``--stt-decoding fast``), which every test here runs in; the ``accurate`` mode (the default) is
+decoding mode (``--stt-decoding fast``), which every test here runs in; the ``accurate`` mode is
 tested in ``test_stt_doubt.py``. Judged by transcripts, never by timing.
 """
 

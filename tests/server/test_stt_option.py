@@ -36,13 +36,13 @@ def test_the_option_reaches_the_settings(tmp_path: Path, mode: str) -> None:
     assert settings_from_args(argv[1:]).stt_decoding == mode
 
 
-def test_unset_is_accurate(tmp_path: Path) -> None:
+def test_unset_is_reference(tmp_path: Path) -> None:
     result = run_start(make_root(tmp_path, OPTIONS))
     assert result.returncode == 0, result.stderr
     argv = json.loads(result.stdout)
     assert not any(arg.startswith("--stt-decoding") for arg in argv)
-    assert settings_from_args(argv[1:]).stt_decoding == "accurate"
-    assert SpeechToText().decoding == "accurate"
+    assert settings_from_args(argv[1:]).stt_decoding == "reference"
+    assert SpeechToText().decoding == "reference" and not SpeechToText().early_decoding
 
 
 def test_reference_mode_never_decodes_early() -> None:
