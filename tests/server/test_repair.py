@@ -325,3 +325,50 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
     reply = await agent.ask("read my shopping list", "c-names", profile="default")
     assert reply.retries == 1 and reply.answer.endswith("eggs"), reply.answer
     assert "The folder holds: shopping.txt." in json.dumps(llm.requests[1])
+
+
+# ------------------------------------------------------------------------------------------ the fix named
+
+
+@pytest.mark.parametrize(
+    ("src", "fix"),
+    [
+        ("int('310.5')", "float()"),
+        ("print(sum(x for x in ['1', '2']))", "float()"),
+        ("import csv, io\nprint(len(csv.reader(io.StringIO('a'))))", "list(reader)"),
+        ("print(len(x for x in 'ab'))", "list(reader)"),
+        ("from datetime import datetime\nprint(datetime.date.today())", "`import datetime`"),
+        ("from datetime import datetime\nprint(datetime.timedelta(days=1))", "`import datetime`"),
+        ("print('7:00'.strftime('%H'))", "strptime"),
+    ],
+)
+def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:
+    """The error line of the real failure (run here by Python), then the standard fix of that kind."""
+    import subprocess
+    import sys
+
+    from o1_server.agent.repair import error_hint, error_line
+
+    failed = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=30)
+    assert failed.returncode == 1
+    assert fix in error_hint(error_line("python", failed.stderr))
+
+
+def test_other_errors_get_no_hint() -> None:
+    from o1_server.agent.repair import error_hint
+
+    assert error_hint("ZeroDivisionError: division by zero") == ""
+    assert error_hint("ValueError: invalid literal for int() with base 10: 'abc'") == ""
+
+
+async def test_a_repair_request_names_the_fix(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    agent = make_agent()
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-hint")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "b.csv").write_text("name,amount\nrent,310.5\nfood,89.25\n")
+    broken = "import csv\nrows = list(csv.reader(open('b.csv')))[1:]\nprint('Total:', sum(int(r[1]) for r in rows))"
+    fixed = broken.replace("sum(int(", "sum(float(")
+    llm.script(code(broken), code(fixed))
+    reply = await agent.ask("what is the total of the amount column in b.csv", "c-hint", profile="default")
+    assert "399.75" in reply.answer and reply.retries == 1, reply.answer
+    assert "read numbers with float(), not int()" in sent(llm, 1)[-1]

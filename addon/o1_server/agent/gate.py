@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import bashlex.errors
-from pyflakes import checker as pyflakes_checker  # type: ignore[import-not-found,import-untyped,unused-ignore]
 from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from . import i18n, policy
 from .audit import AuditError, AuditLog
 from .home import guard as home_guard
+from .missing_imports import PreludeNames, add_missing_imports
 from .policy import GrantedFolder
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
 from .profiles import Profile, usable_folders
@@ -100,6 +100,9 @@ class Gate:
         # turn itself wrote (a repaired attempt writes again) destroys nothing of the user's.
         self.existing: frozenset[str] | None = None
         self.extra_blocks = 0  # raised by one per repair request of the turn: the cap is blocks_per_turn + this
+        # (as written, as decided) for each block whose missing imports were added (missing_imports.py): Open
+        # Interpreter runs what the model wrote, the gate the block it decided on.
+        self.completed: list[tuple[str, str]] = []
 
     # ------------------------------------------------------------------ steps 1-4: checks, classify, decide
     def admit(self, language: str, code: str) -> bool:
@@ -142,6 +145,10 @@ class Gate:
         """Steps 1-4 for one block: the checks, then classify and decide. Returns the block (its decision and
         reason set) and the spoken summary of what it would do."""
         name = canonical_language(language)
+        completed = add_missing_imports(code) if name == "python" else None
+        if completed is not None:  # the imports it forgot: decided, audited and run with them
+            self.completed.append((code, completed))
+            code = completed
         refused = self._check(language, name, code)
         if refused is not None:
             return refused, ""
@@ -195,7 +202,10 @@ class Gate:
         before the code starts; when it cannot be written the code does not run, the block's decision becomes
         ``audit_failed`` and the rest of the turn is stopped. Any other block is refused and audited."""
         block = self._admitted
-        if block is None or block.code != code.strip("\n"):
+        code = code.strip("\n")
+        if block is not None and (code, block.code) in self.completed:
+            code = block.code
+        if block is None or block.code != code:
             self.drop_unrun()
             return self._refuse_undecided(language, code)
         self._admitted = None
@@ -281,12 +291,6 @@ def _encodable(code: str) -> bool:
     return True
 
 
-class _Names(pyflakes_checker.Checker):  # type: ignore[misc,unused-ignore]
-    """pyflakes with the names the sandbox's prelude defines for every block (``sys``, ``o1_ha``)."""
-
-    builtIns = pyflakes_checker.Checker.builtIns | {"sys", "o1_ha"}
-
-
 def code_error(language: str, code: str) -> str | None:
     """Why ``code`` (canonical ``language``: 'python' or 'shell') is broken, as one short line ("line 3: leading
     zeros in decimal integer literals are not permitted..."), or None. Python: it does not compile, or pyflakes
@@ -302,7 +306,7 @@ def code_error(language: str, code: str) -> str | None:
         except (ValueError, RecursionError) as err:  # nested too deeply to compile
             return _short(f"{type(err).__name__}: {err}")
         try:
-            undefined = [m for m in _Names(tree, filename="<block>").messages if isinstance(m, UndefinedName)]
+            undefined = [m for m in PreludeNames(tree, filename="<block>").messages if isinstance(m, UndefinedName)]
         except RecursionError:  # too deep for pyflakes: what it would find is the classifier's business
             return None
         if undefined:

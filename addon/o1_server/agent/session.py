@@ -477,9 +477,12 @@ class Session:
         changes = functools.cache(lambda: self._changes(files_before))
         # The model reads "(no output)" as a failure on its next turn ("the file was not created"): tell it
         # what the code did instead.
+        completed = dict(gate.completed)  # the history holds the blocks as they ran, their added imports too
         for entry in self.backend.messages[len(before) :]:
             if entry.get("type") == "console" and entry.get("content") == "(no output)" and changes():
                 entry["content"] = f"(no output) {changes()}"
+            elif entry.get("type") == "code" and str(entry.get("content", "")).strip("\n") in completed:
+                entry["content"] = completed[str(entry["content"]).strip("\n")]
         tail = self._tail(answer, blocks, held, changes, force_output=llm_failed, failed=failed)
         said = self._finish(answer, tail)
         return AgentReply(
