@@ -57,7 +57,8 @@ async def test_instructions_reach_the_llm_for_their_turn_only(api: str, llm: Scr
     assert status == 200, body
     first, second = llm.requests
     assert "Always talk like a pirate." in system_text(first)
-    assert "The current year is" in system_text(first)  # added to the profile's system message, not instead
+    assert "Always write exactly one short" in system_text(first)  # added to the system message, not instead
+    assert "Today is " in system_text(first) and "Today is " in system_text(second)
     assert "pirate" not in system_text(second) and "pirate" not in json.dumps(second["messages"])
 
 

@@ -161,6 +161,26 @@ def test_a_printed_timedelta_is_a_duration_not_a_time_of_day() -> None:
         assert total == seconds, said
 
 
+def test_a_long_duration_in_seconds_is_also_said_in_hours_and_minutes() -> None:
+    """``timedelta.total_seconds()`` printed: the value as printed, then in the units a listener counts."""
+    said = speakable("The duration is 5460.0 seconds")
+    assert said == "The duration is 5460 seconds, that is 1 hour and 31 minutes", said
+    assert speakable("Es dauert 7200 Sekunden", language="de") == "Es dauert 7200 Sekunden, also 2 Stunden"
+    assert speakable("Il reste 86400 secondes", language="fr") == "Il reste 86400 secondes, soit 1 jour"
+    # Under two minutes, or not a whole number of seconds: said as printed only.
+    assert speakable("It took 45 seconds") == "It took 45 seconds"
+    assert speakable("It took 119 seconds") == "It took 119 seconds"
+    assert speakable("It took 2.5 seconds") == "It took 2.5 seconds"
+    # Every whole number of seconds is heard with its own value in the larger units too.
+    for seconds in (120, 3599, 3600, 3661, 86399, 90061):
+        said = speakable(f"It takes {seconds} seconds").partition("that is ")[2]
+        total = sum(
+            int(n) * {"day": 86400, "hour": 3600, "minute": 60, "second": 1}[unit]
+            for n, unit in re.findall(r"(\d+) (day|hour|minute|second)s?", said)
+        )
+        assert total == seconds, said
+
+
 def test_python_reprs_are_said_as_words() -> None:
     assert speakable(repr(["garden.txt", "budget.csv"])) == "garden.txt and budget.csv"
     assert speakable(repr(["a", "b", "c"]), language="de") == "a, b und c"

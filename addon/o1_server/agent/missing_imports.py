@@ -91,7 +91,8 @@ def add_missing_imports(code: str) -> str | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     try:
-        undefined = {m.message_args[0] for m in PreludeNames(tree, filename="<block>").messages if isinstance(m, UndefinedName)}
+        messages = PreludeNames(tree, filename="<block>").messages
+        undefined = {m.message_args[0] for m in messages if isinstance(m, UndefinedName)}
     except RecursionError:
         return None
     if not undefined:
@@ -111,7 +112,8 @@ def add_missing_imports(code: str) -> str | None:
     head = "".join(body[:future])
     if head and not head.endswith("\n"):
         head += "\n"
-    return head + "\n".join(sorted(lines, key=lambda line: (line.startswith("from"), line))) + "\n" + "".join(body[future:])
+    imports = "\n".join(sorted(lines, key=lambda line: (line.startswith("from"), line)))
+    return head + imports + "\n" + "".join(body[future:])
 
 
 def _uses(tree: ast.AST, names: set[str]) -> dict[str, list[str | None]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import logging
 import threading
 import uuid
@@ -139,8 +138,6 @@ class O1Agent:
 
     def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
-        # Small models otherwise assume the year they were trained in ("days until new year" from 2023).
-        system += f"\nThe current year is {datetime.date.today().year}."
         if profile.persona:
             system += "\n" + profile.persona.strip()
         if profile.folders:

@@ -7,6 +7,7 @@ and their retention are ``store.SessionManager``'s business.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import functools
 import logging
 import re
@@ -216,7 +217,8 @@ class Session:
         self._set_turn_context(instructions)
 
     def _set_turn_context(self, instructions: str) -> None:
-        """This turn's extra system text: the home's context (with a capability), the folder's files
+        """This turn's extra system text: today's date (:func:`today_line`), the home's context (with a
+        capability), the folder's files
         (:mod:`.folder_prompt`), then the agent's ``instructions``; it replaces the last turn's, so instructions
         hold for their turn only."""
         home = prompt_for(self._capability.broker.context, self.profile.home_assistant) if self._capability else ""
@@ -224,7 +226,7 @@ class Session:
         # (no code runs before the turn's first block).
         self._start_files = folder_state(self.workdir)
         folder = folder_prompt(self.workdir, self._start_files)
-        texts = [text for text in (home, folder, instructions) if text]
+        texts = [text for text in (today_line(), home, folder, instructions) if text]
         if (texts or self._contexted) and hasattr(self.backend, "set_turn_context"):
             self.backend.set_turn_context("\n".join(texts))
         self._contexted = bool(texts)
@@ -663,6 +665,16 @@ class Session:
             self._record(block)
         finally:
             self._emit = emit
+
+
+def today_line(today: datetime.date | None = None) -> str:
+    """The turn context's first line: "Today is Tuesday, 2026-12-01." (English weekday, ISO date; ``today``:
+    the server's local date by default). Small models otherwise assume the year they were trained in: told
+    only the year, the embedded model still counted "days until Christmas" to 25 December 2027 on 1 December
+    2026 (benchmarks/agent, dev split). The line changes once a day, so llama.cpp's prompt cache keeps the
+    system message before it."""
+    day = today or datetime.date.today()
+    return f"Today is {day:%A}, {day.isoformat()}."
 
 
 def is_yes(text: str, language: str | None = None) -> bool:

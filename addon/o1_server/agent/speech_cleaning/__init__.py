@@ -13,7 +13,14 @@ from __future__ import annotations
 import re
 
 from .language import join, locale_for, word
-from .numbers import dates_for_speech, numbers_for_speech, round_for_speech, round_numbers, shorten
+from .numbers import (
+    dates_for_speech,
+    numbers_for_speech,
+    round_for_speech,
+    round_numbers,
+    seconds_for_speech,
+    shorten,
+)
 from .values import say_bytes, values_for_speech
 
 READ_ON_SENTENCES = 3
@@ -34,6 +41,7 @@ __all__ = [
     "round_for_speech",
     "round_numbers",
     "say_bytes",
+    "seconds_for_speech",
     "shorten",
     "speakable",
     "speakable_parts",
@@ -129,6 +137,7 @@ def plain(text: str, language: str = "en", *, group: bool = False) -> str:
         text = _ITALIC_UNDERSCORE.sub(r"\1", text)
     text = _LEFTOVER_MARKS.sub(" ", text)
     text = dates_for_speech(text, language)
+    text = seconds_for_speech(text, language)
     text = re.sub(r"\s*\|\s*", ", ", text)  # a table cell border left over (a row cut by a line break)
     text = numbers_for_speech(text, language, group)
     text = _SPACES.sub(" ", text)  # a no-break space inside a grouped number stays

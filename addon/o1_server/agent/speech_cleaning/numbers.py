@@ -115,6 +115,32 @@ def dates_for_speech(text: str, language: str = "en") -> str:
     return _ISO_TIME.sub(time, text)
 
 
+# A number of seconds as code prints a duration: "5460 seconds", "5460.0 Sekunden", "1,234 segundos".
+_SECONDS = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.0+)?\s+(seconds|secs|Sekunden|secondes|segundos|seconden|secondi)\b",
+    re.IGNORECASE,
+)
+LONG_SECONDS = 120
+"""From this many seconds a duration printed in seconds is also said in larger units."""
+
+
+def seconds_for_speech(text: str, language: str = "en") -> str:
+    """A whole number of seconds from :data:`LONG_SECONDS` up, as code prints a duration
+    (``timedelta.total_seconds()``), is said as printed and then in days, hours and minutes: "5460 seconds" ->
+    "5460 seconds, that is 1 hour and 31 minutes" (de: "5460 Sekunden, also 1 Stunde und 31 Minuten"). The
+    printed value stays; the listener also hears it in the units people count a duration in."""
+
+    def said(match: re.Match[str]) -> str:
+        total = int(match.group(1).replace(",", ""))
+        if total < LONG_SECONDS:
+            return match.group(0)
+        printed = f"{match.group(1)} {match.group(3)}"
+        duration = say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
+        return word(language, "that_is").format(printed, duration)
+
+    return _SECONDS.sub(said, text)
+
+
 # ---------------------------------------------------------------- shortening long decimals
 def _quantize(value: Decimal, decimals: int) -> str:
     return f"{value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP):f}"
