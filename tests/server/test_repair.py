@@ -219,7 +219,11 @@ async def test_a_misspelt_name_is_repaired_with_the_name_it_meant(make_agent, ll
         "from datetime import datetime, timedelta\nduree = timedelta(minutes=155)\n"
         "print(datetime(2026, 1, 1, 13, 58) + durée)"
     )
-    llm.script(code(broken), code("print('Il arrive à 16:33')"))
+    repaired = (
+        "from datetime import datetime, timedelta\nduree = timedelta(minutes=155)\n"
+        "print('Il arrive à', (datetime(2026, 1, 1, 13, 58) + duree).strftime('%H:%M'))"
+    )
+    llm.script(code(broken), code(repaired))
     reply = await agent.ask("le train part à 13h58 et dure 155 minutes", "c-typo", profile="default", language="fr")
     told = llm.requests[1]["messages"][-1]["content"]
     assert "name 'durée' is not defined; did you mean 'duree'?" in told, told
@@ -372,3 +376,55 @@ async def test_a_repair_request_names_the_fix(make_agent, llm: ScriptedLLM, tmp_
     reply = await agent.ask("what is the total of the amount column in b.csv", "c-hint", profile="default")
     assert "399.75" in reply.answer and reply.retries == 1, reply.answer
     assert "read numbers with float(), not int()" in sent(llm, 1)[-1]
+
+
+# ------------------------------------------------------------------------------------------ the question's time
+
+
+@pytest.mark.parametrize(
+    ("question", "src", "unused"),
+    [
+        ("I have to be there at 16:11 and the drive takes 220 minutes, when do I leave",
+         "import datetime\nprint((datetime.datetime.now() - datetime.timedelta(minutes=220)).strftime('%H:%M'))",
+         "16:11"),
+        ("si je pars à 8h45 et que le trajet dure 2 heures", "import datetime\nprint(datetime.datetime.now())", "8h45"),
+        ("how long until 17:00", "import datetime\nn = datetime.datetime.now()\nprint(n.replace(hour=17) - n)", None),
+        ("if I leave at 8:45 pm", "import datetime\nprint(datetime.time(20, 45))", None),
+        ("what is 16:11 plus 3 hours", "print('16:11 plus 3 hours is 19:11')", None),
+        ("what is 3.45 times 2", "print(3.45 * 2)", None),  # a decimal, not a time
+    ],
+)
+def test_a_clock_time_the_code_ignores_is_found(question: str, src: str, unused: str | None) -> None:
+    from o1_server.agent.repair import unused_time
+    from o1_server.agent.types import CodeBlock
+
+    assert unused_time(question, CodeBlock("python", src)) == unused
+
+
+async def test_a_block_that_ignores_the_questions_time_is_asked_again(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    ignored = (
+        "import datetime\nleave = datetime.datetime.now() - datetime.timedelta(minutes=220)\n"
+        "print('Leave at', leave.strftime('%H:%M'))"
+    )
+    used = (
+        "import datetime\nleave = datetime.datetime.strptime('16:11', '%H:%M') - datetime.timedelta(minutes=220)\n"
+        "print('Leave at', leave.strftime('%H:%M'))"
+    )
+    llm.script(code(ignored), code(used), code(used))
+    reply = await agent.ask(
+        "I have to be there at 16:11 and the drive takes 220 minutes, when do I need to leave", "c-clock",
+        profile="default",
+    )
+    assert reply.answer == "Leave at 12:31" and reply.retries == 1, reply.answer
+    assert "The question gives the time 16:11, and your code does not use it" in sent(llm, 1)[-1]
+    assert len(llm.requests) == 2  # once per turn: the repaired block stands
+
+
+async def test_the_time_request_is_sent_once_and_never_said_as_a_failure(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    ignored = "import datetime\nprint('Leave at', datetime.datetime.now().strftime('%H:%M'))"
+    llm.script(code(ignored), code(ignored.replace("Leave at", "You leave at")), "never requested")
+    reply = await agent.ask("when do I leave if I arrive at 9:30 after 1 hour", "c-clock2", profile="default")
+    assert reply.retries == 1 and len(llm.requests) == 2
+    assert reply.answer.startswith("You leave at") and "failed" not in reply.answer, reply.answer

@@ -29,6 +29,9 @@ NUDGE = "It printed nothing. Print the answer."
 COMPUTE = "Do not answer from memory: write one ```python block that computes and prints the answer."
 """The one request of a turn whose model stated a number without running code (a profile that answers from the
 output): a number no code printed and the question did not hold is a guess."""
+UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
+"""The start of the one request of a turn whose block ran but ignored a clock time the question named ("if I
+leave at 8:45"): small models start from ``datetime.datetime.now()`` whatever the question says."""
 MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 
@@ -46,6 +49,11 @@ def is_compute(message: str | None) -> bool:
     return message is not None and message.startswith(COMPUTE)
 
 
+def is_time_request(message: str | None) -> bool:
+    """Whether ``message`` asks the model to use the question's clock time (see :func:`unused_time`)."""
+    return message is not None and message.startswith(UNUSED_TIME.split("{", 1)[0])
+
+
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own, not the 1 of "o1" or "mp3"
 
 
@@ -55,6 +63,7 @@ def repair_request(
     nudged: bool,
     changed: Callable[[], bool],
     files: Callable[[], Iterable[str]] = tuple,
+    timed: bool = False,
 ) -> str | None:
     """The message asking the model to repair ``attempt`` (the blocks of one LLM request, in order), or None
     when its last block stands.
@@ -63,7 +72,9 @@ def repair_request(
     ```python block that prints the answer."), a block that ran and exited non-zero with an error (the error's
     last line), and, once per turn (``nudged``: already sent), a block that ran, printed nothing and
     ``changed()`` nothing (in the folder or the home), whatever the user's message (``text``) was: a silent
-    block answers nothing, and the message may be in any language: :data:`NUDGE`. Never repaired: a
+    block answers nothing, and the message may be in any language: :data:`NUDGE`; once per turn (``timed``:
+    already sent), a Python block that ran but never uses a clock time the message names (:func:`unused_time`).
+    Never repaired: a
     refusal or a confirmation (a policy decision), a block killed at its time limit (-9), refused by the
     sandbox (-1), not audited, or a plain non-zero exit with no error printed (``grep`` found nothing).
     """
@@ -78,6 +89,11 @@ def repair_request(
         error = error_line(last.language, last.output)
         if not error:
             return None
+    elif last.exit_status == 0 and not timed and (unused := unused_time(text, last)) is not None:
+        return (
+            UNUSED_TIME.format(time=unused) + ": start from that time (datetime.datetime.strptime), not from "
+            "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
+        )
     elif nudged or last.output.strip() or changed():
         return None
     else:
@@ -89,6 +105,26 @@ def repair_request(
         names = sorted(files())[:MAX_NAMED_FILES]  # the folder is read only for this repair
         hint = f" The folder holds: {', '.join(names)}." if names else " The folder is empty."
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
+
+
+_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?:[:h])([0-5]\d)(?![\d:])")
+
+
+def unused_time(text: str, block: CodeBlock) -> str | None:
+    """The first clock time of the user's ``text`` ("16:11", French "16h11") that the Python ``block`` does
+    not use, or None. Used: its hour and its minute both appear in the code as numbers (``datetime.time(16,
+    11)``, ``"16:11"``, ``hour=16, minute=11``; a minute of 0 may be left out, an hour may be 12 more or less). "How
+    long until 17:00" computed from now uses 17: only a block that ignores the time the question gave is asked
+    again."""
+    if block.language != "python":
+        return None
+    numbers = {int(n) for n in re.findall(r"\d+", block.code)}
+    for match in _CLOCK.finditer(text):
+        hour, minute = int(match.group(1)), int(match.group(2))
+        hours = {hour, hour + 12, hour - 12}  # "8:45 pm" may be coded as 20:45
+        if not hours & numbers or (minute and minute not in numbers):
+            return match.group(0)
+    return None
 
 
 def error_line(language: str, output: str) -> str:

@@ -36,6 +36,7 @@ from .repair import (
     folder_state,
     guessed,
     is_compute,
+    is_time_request,
     may_repair,
     repair_request,
     repeats,
@@ -418,7 +419,10 @@ class Session:
 
         def repair() -> str | None:
             changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
-            return repair_request(blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir))
+            timed = any(is_time_request(r) for r in repairs)
+            return repair_request(
+                blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir), timed
+            )
 
         def admit(language: str, code: str) -> bool:
             words.clear()  # a repair reply's words before its block ("Here is the fix:") are not said
@@ -452,7 +456,11 @@ class Session:
                     message_or_none = compute_request(prompt)
                     answer = self._answer(live=False)  # the guess is not said (nothing was: no code ran)
                 failed = (
-                    blocks[-1] if message_or_none not in (None, NUDGE) and not is_compute(message_or_none) else None
+                    blocks[-1]
+                    if message_or_none not in (None, NUDGE)
+                    and not is_compute(message_or_none)
+                    and not is_time_request(message_or_none)
+                    else None
                 )
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
