@@ -11,11 +11,13 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
+from . import i18n
 from .gate import INVALID
+from .language_id import printed_in_english
 from .sandbox import scan_folder
 from .types import CodeBlock
 
@@ -32,6 +34,9 @@ output): a number no code printed and the question did not hold is a guess."""
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
 """The start of the one request of a turn whose block ran but ignored a clock time the question named ("if I
 leave at 8:45"): small models start from ``datetime.datetime.now()`` whatever the question says."""
+IN_LANGUAGE = "Your code printed its sentence in English, and the user speaks {language}"
+"""The start of the one request of a turn whose read-only block printed an English sentence in a conversation
+in another language (:func:`.language_id.printed_in_english`): the same code, the sentence in the language."""
 MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 
@@ -49,9 +54,18 @@ def is_compute(message: str | None) -> bool:
     return message is not None and message.startswith(COMPUTE)
 
 
-def is_time_request(message: str | None) -> bool:
-    """Whether ``message`` asks the model to use the question's clock time (see :func:`unused_time`)."""
-    return message is not None and message.startswith(UNUSED_TIME.split("{", 1)[0])
+def is_soft(message: str) -> str | None:
+    """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language"), or
+    None for one that is (the block failed or is broken: said as the failure if no repair follows)."""
+    if message == NUDGE:
+        return "nudge"
+    if is_compute(message):
+        return "compute"
+    if message.startswith(UNUSED_TIME.split("{", 1)[0]):
+        return "time"
+    if message.startswith(IN_LANGUAGE.split("{", 1)[0]):
+        return "language"
+    return None
 
 
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own, not the 1 of "o1" or "mp3"
@@ -63,7 +77,8 @@ def repair_request(
     nudged: bool,
     changed: Callable[[], bool],
     files: Callable[[], Iterable[str]] = tuple,
-    timed: bool = False,
+    told: Collection[str] = (),
+    language: str | None = None,
 ) -> str | None:
     """The message asking the model to repair ``attempt`` (the blocks of one LLM request, in order), or None
     when its last block stands.
@@ -72,8 +87,11 @@ def repair_request(
     ```python block that prints the answer."), a block that ran and exited non-zero with an error (the error's
     last line), and, once per turn (``nudged``: already sent), a block that ran, printed nothing and
     ``changed()`` nothing (in the folder or the home), whatever the user's message (``text``) was: a silent
-    block answers nothing, and the message may be in any language: :data:`NUDGE`; once per turn (``timed``:
-    already sent), a Python block that ran but never uses a clock time the message names (:func:`unused_time`).
+    block answers nothing, and the message may be in any language: :data:`NUDGE`; once per turn each (``told``:
+    the kinds of :func:`is_soft` already sent), a Python block that ran but never uses a clock time the
+    message names (:func:`unused_time`), and one that changed nothing and printed an English sentence in a
+    conversation in another ``language`` (:data:`IN_LANGUAGE`; a block that changed files is not run again:
+    the session says what it changed instead).
     Never repaired: a
     refusal or a confirmation (a policy decision), a block killed at its time limit (-9), refused by the
     sandbox (-1), not audited, or a plain non-zero exit with no error printed (``grep`` found nothing).
@@ -89,10 +107,21 @@ def repair_request(
         error = error_line(last.language, last.output)
         if not error:
             return None
-    elif last.exit_status == 0 and not timed and (unused := unused_time(text, last)) is not None:
+    elif last.exit_status == 0 and "time" not in told and (unused := unused_time(text, last)) is not None:
         return (
             UNUSED_TIME.format(time=unused) + ": start from that time (datetime.datetime.strptime), not from "
             "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
+        )
+    elif (
+        last.exit_status == 0
+        and "language" not in told
+        and last.language == "python"
+        and printed_in_english(last.output, language)
+        and not changed()
+    ):
+        return (
+            IN_LANGUAGE.format(language=i18n.language_name(i18n.normalize(language)))
+            + ". Write the same ```python block again, with the printed sentence in that language."
         )
     elif nudged or last.output.strip() or changed():
         return None

@@ -24,6 +24,7 @@ from .declines import declines
 from .folder_prompt import folder_prompt
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
+from .language_id import printed_in_english
 from .online import online_topic
 from .profiles import Profile, usable_folders
 from .repair import (
@@ -35,8 +36,7 @@ from .repair import (
     folder_diff,
     folder_state,
     guessed,
-    is_compute,
-    is_time_request,
+    is_soft,
     may_repair,
     repair_request,
     repeats,
@@ -419,9 +419,9 @@ class Session:
 
         def repair() -> str | None:
             changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
-            timed = any(is_time_request(r) for r in repairs)
+            told = {kind for kind in ("time", "language") for r in repairs if is_soft(r) == kind}
             return repair_request(
-                blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir), timed
+                blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir), told, self.language
             )
 
         def admit(language: str, code: str) -> bool:
@@ -455,13 +455,7 @@ class Session:
                 ):
                     message_or_none = compute_request(prompt)
                     answer = self._answer(live=False)  # the guess is not said (nothing was: no code ran)
-                failed = (
-                    blocks[-1]
-                    if message_or_none not in (None, NUDGE)
-                    and not is_compute(message_or_none)
-                    and not is_time_request(message_or_none)
-                    else None
-                )
+                failed = blocks[-1] if message_or_none is not None and not is_soft(message_or_none) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
                 if repairs and repeats(blocks, first):
@@ -575,6 +569,8 @@ class Session:
                 )
             if output in ("True", "False"):
                 return i18n.t(self.language, "answer.yes" if output == "True" else "answer.no")
+            if output and printed_in_english(output, self.language) and changes():
+                return changes()  # what the code did, in the conversation's language, not its English print
             if output:
                 return output if _is_sentence(output) else i18n.t(self.language, "code.result", output=output)
             return changes() or i18n.t(self.language, "code.nothing")
@@ -617,6 +613,8 @@ class Session:
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
         said = self._said(block.output, 2, 200)
+        if said and printed_in_english(said, self.language):
+            said = self._changes(files_before) or said  # what it did in the conversation's language
         changes = None if said else self._changes(files_before)
         done = said or changes
         answer = (

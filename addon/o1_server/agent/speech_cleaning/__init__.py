@@ -15,6 +15,7 @@ import re
 from .language import join, locale_for, word
 from .numbers import (
     dates_for_speech,
+    names_for_speech,
     numbers_for_speech,
     round_for_speech,
     round_numbers,
@@ -36,6 +37,7 @@ __all__ = [
     "is_read_on",
     "join",
     "locale_for",
+    "names_for_speech",
     "numbers_for_speech",
     "plain",
     "round_for_speech",
@@ -138,6 +140,7 @@ def plain(text: str, language: str = "en", *, group: bool = False) -> str:
     text = _LEFTOVER_MARKS.sub(" ", text)
     text = dates_for_speech(text, language)
     text = seconds_for_speech(text, language)
+    text = names_for_speech(text, language)
     text = re.sub(r"\s*\|\s*", ", ", text)  # a table cell border left over (a row cut by a line break)
     text = numbers_for_speech(text, language, group)
     text = _SPACES.sub(" ", text)  # a no-break space inside a grouped number stays

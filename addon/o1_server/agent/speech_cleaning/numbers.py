@@ -115,6 +115,24 @@ def dates_for_speech(text: str, language: str = "en") -> str:
     return _ISO_TIME.sub(time, text)
 
 
+_ENGLISH_NAMES = re.compile(
+    r"\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|June|July|"
+    r"August|September|October|November|December)\b"
+)  # "May" is left out: an English word too
+
+
+def names_for_speech(text: str, language: str = "en") -> str:
+    """English weekday and month names (what ``strftime("%A")`` and ``"%B"`` print whatever the language) said
+    in ``language`` (Babel's wide names): "nous serons le Friday" -> "nous serons le vendredi". English text is
+    unchanged."""
+    locale = locale_for(language)
+    if locale.language == "en":
+        return text
+    days = dict(zip(ENGLISH.days["format"]["wide"].values(), locale.days["format"]["wide"].values(), strict=True))
+    months = dict(zip(ENGLISH.months["format"]["wide"].values(), locale.months["format"]["wide"].values(), strict=True))
+    return _ENGLISH_NAMES.sub(lambda m: days.get(m.group(1)) or months.get(m.group(1)) or m.group(1), text)
+
+
 # A number of seconds as code prints a duration: "5460 seconds", "5460.0 Sekunden", "1,234 segundos".
 _SECONDS = re.compile(
     r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.0+)?\s+(seconds|secs|Sekunden|secondes|segundos|seconden|secondi)\b",

@@ -1,0 +1,89 @@
+"""An answer the code printed in English, in a conversation in another language (agent/language_id.py).
+
+Through the real agent (Open Interpreter, gate, sandbox; scripted LLM): a block that changed files is never run
+again, and o1 says what it changed in the conversation's language; a read-only block is asked once for its
+sentence in the language; a yes to a held deletion says what was deleted in the language; weekday and month
+names printed in English are said in the language. Judged by what is said and what is on disk.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from o1_server.agent.language_id import printed_in_english
+from o1_server.agent.sandbox import conversation_dir
+from o1_server.agent.speech_cleaning import plain
+from tests.support.scripted_llm import ScriptedLLM
+
+
+def code(src: str) -> str:
+    return f"```python\n{src}\n```"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "english"),
+    [
+        ("Butter added to the To-Do list.", "de", True),
+        ("reminders.txt has been deleted.", "de", True),
+        ("There are 3 files in the folder.", "es", True),
+        ("Ich habe Butter zur Liste hinzugefügt.", "de", False),
+        ("Il y a 3 fichiers dans le dossier", "fr", False),
+        ("Artículos que cuestan más de 32: mantequilla, café", "es", False),
+        ("Het totaal is 42 euro", "nl", False),
+        ("Il totale è 42 euro", "it", False),
+        ("The result is 720", "de", False),  # too short to tell
+        ("Erledigt.", "de", False),
+        ("There are 3 files in the folder.", "en", False),  # an English conversation
+    ],
+)
+def test_the_printed_language_is_told(text: str, language: str, english: bool) -> None:
+    assert printed_in_english(text, language) is english
+
+
+def test_english_weekday_and_month_names_are_said_in_the_language() -> None:
+    assert plain("Dans 242 jours, nous serons le Friday", "fr") == "Dans 242 jours, nous serons le vendredi"
+    assert plain("Am 3. March ist Monday", "de") == "Am 3. März ist Montag"
+    assert plain("It is Friday in March", "en") == "It is Friday in March"
+
+
+async def test_a_write_printed_in_english_is_said_as_what_it_changed(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    llm.script(
+        code("with open('to_do.txt', 'a') as f:\n    f.write('Butter\\n')\nprint('Butter added to the To-Do list.')"),
+        "never requested: the block wrote, it is not run again",
+    )
+    reply = await agent.ask("schreib Butter auf meine To-do-Liste", "c-de-write", profile="default", language="de")
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-de-write")
+    assert (folder / "to_do.txt").read_text() == "Butter\n"  # written once
+    assert reply.answer == "Ich habe to_do.txt erstellt.", reply.answer
+    assert reply.retries == 0 and len(llm.requests) == 1
+
+
+async def test_a_read_only_answer_in_english_is_asked_for_in_the_language(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-es-read")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (folder / name).write_text("x")
+    llm.script(
+        code("import os\nprint('There are', len(os.listdir('.')), 'files in the folder.')"),
+        code("import os\nprint('Hay', len(os.listdir('.')), 'archivos en la carpeta.')"),
+    )
+    reply = await agent.ask("cuántos archivos tengo", "c-es-read", profile="default", language="es")
+    assert reply.answer == "Hay 3 archivos en la carpeta.", reply.answer
+    assert reply.retries == 1
+    told = llm.requests[1]["messages"][-1]["content"]
+    assert "printed its sentence in English, and the user speaks Spanish" in told, told
+
+
+async def test_a_confirmed_deletion_is_said_in_the_language(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-de-rm")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "reminders.txt").write_text("x")
+    llm.script(code("import os\nos.remove('reminders.txt')\nprint('reminders.txt has been deleted.')"))
+    reply = await agent.ask("lösche reminders.txt", "c-de-rm", profile="default", language="de")
+    assert reply.answer.endswith("Soll ich das tun?") and (folder / "reminders.txt").exists(), reply.answer
+    reply = await agent.ask("ja, bitte", "c-de-rm", profile="default", language="de")
+    assert not (folder / "reminders.txt").exists()
+    assert reply.answer == "Erledigt. Ich habe reminders.txt gelöscht.", reply.answer
