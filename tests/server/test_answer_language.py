@@ -34,6 +34,10 @@ def code(src: str) -> str:
         ("The result is 720", "de", False),  # too short to tell
         ("Erledigt.", "de", False),
         ("There are 3 files in the folder.", "en", False),  # an English conversation
+        # Found by a breaker: the user's own English data is not the model's sentence.
+        ("Du hast 3 Termine: Dentist, Team Meeting, Lunch with Anna", "de", False),
+        ("Buy milk\nCall the dentist\nPay the rent", "de", False),
+        ("Status: open, closed, unavailable", "de", False),
     ],
 )
 def test_the_printed_language_is_told(text: str, language: str, english: bool) -> None:
@@ -44,6 +48,12 @@ def test_english_weekday_and_month_names_are_said_in_the_language() -> None:
     assert plain("Dans 242 jours, nous serons le Friday", "fr") == "Dans 242 jours, nous serons le vendredi"
     assert plain("Am 3. March ist Monday", "de") == "Am 3. März ist Montag"
     assert plain("It is Friday in March", "en") == "It is Friday in March"
+    assert plain("am 3. March", "de") == "am 3. März" and plain("le 5 August 2026", "fr") == "le 5 août 2026"
+    # Found by a breaker: names that are not dates stay as written.
+    assert plain('Das Lied heißt "Sunday Bloody Sunday".', "de") == 'Das Lied heißt "Sunday Bloody Sunday".'
+    assert plain("Öffne report-Monday.txt", "de") == "Öffne report-Monday.txt"
+    assert plain("March to the beat.", "de") == "March to the beat."
+    assert plain("Prince nommé August", "fr") == "Prince nommé August"
 
 
 async def test_a_write_printed_in_english_is_said_as_what_it_changed(make_agent, llm: ScriptedLLM, tmp_path) -> None:

@@ -344,6 +344,8 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
         ("from datetime import datetime\nprint(datetime.date.today())", "`import datetime`"),
         ("from datetime import datetime\nprint(datetime.timedelta(days=1))", "`import datetime`"),
         ("print('7:00'.strftime('%H'))", "strptime"),
+        ("n = 3\nprint('Total: ' + n)", "f-string"),
+        ("t = 0\nt += '4'", "float()"),
     ],
 )
 def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:
@@ -363,6 +365,7 @@ def test_other_errors_get_no_hint() -> None:
 
     assert error_hint("ZeroDivisionError: division by zero") == ""
     assert error_hint("ValueError: invalid literal for int() with base 10: 'abc'") == ""
+    assert error_hint("ValueError: invalid literal for int() with base 10: '1,234'") == ""  # float() fails too
 
 
 async def test_a_repair_request_names_the_fix(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
@@ -392,6 +395,9 @@ async def test_a_repair_request_names_the_fix(make_agent, llm: ScriptedLLM, tmp_
         ("if I leave at 8:45 pm", "import datetime\nprint(datetime.time(20, 45))", None),
         ("what is 16:11 plus 3 hours", "print('16:11 plus 3 hours is 19:11')", None),
         ("what is 3.45 times 2", "print(3.45 * 2)", None),  # a decimal, not a time
+        # Found by a breaker: a time in a file name, and a duration written like a time.
+        ("open the file log_12:30.txt", "print(open('log_12:30.txt').read())", None),
+        ("how many minutes is 1:30 hours?", "print(90)", None),
     ],
 )
 def test_a_clock_time_the_code_ignores_is_found(question: str, src: str, unused: str | None) -> None:
@@ -428,3 +434,15 @@ async def test_the_time_request_is_sent_once_and_never_said_as_a_failure(make_ag
     reply = await agent.ask("when do I leave if I arrive at 9:30 after 1 hour", "c-clock2", profile="default")
     assert reply.retries == 1 and len(llm.requests) == 2
     assert reply.answer.startswith("You leave at") and "failed" not in reply.answer, reply.answer
+
+
+def test_the_time_request_never_runs_a_block_that_changed_something_again() -> None:
+    """Found by a breaker: "add call Bob to my list, after my 14:30 meeting" appended once; asking again for
+    code that uses 14:30 would append it twice."""
+    from o1_server.agent.repair import repair_request
+    from o1_server.agent.types import CodeBlock
+
+    block = CodeBlock("python", "open('todo.txt', 'a').write('call Bob\\n')", exit_status=0, output="Added.")
+    said = "add call Bob to my todo list, after my 14:30 meeting"
+    assert repair_request([block], said, False, lambda: True) is None
+    assert repair_request([block], said, False, lambda: False) is not None

@@ -145,13 +145,13 @@ class Gate:
         """Steps 1-4 for one block: the checks, then classify and decide. Returns the block (its decision and
         reason set) and the spoken summary of what it would do."""
         name = canonical_language(language)
+        refused = self._check(language, name, code)
+        if refused is not None:
+            return refused, ""
         completed = add_missing_imports(code) if name == "python" else None
         if completed is not None:  # the imports it forgot: decided, audited and run with them
             self.completed.append((code, completed))
             code = completed
-        refused = self._check(language, name, code)
-        if refused is not None:
-            return refused, ""
         error = code_error(name, code)
         if error is not None:
             return CodeBlock(name, code, decision=INVALID, reason=error), ""

@@ -46,12 +46,18 @@ def _identifier() -> Any:
 
 def printed_in_english(text: str, language: str | None) -> bool:
     """Whether ``text`` (what a block printed) is English while the conversation's ``language`` is another one.
-    False for an English conversation, for text of fewer than :data:`MIN_WORDS` words (file names and numbers
-    left out) and whenever the identifier is not at least :data:`MIN_PROBABILITY` sure."""
+    Only a one-line output is judged, and of it only the words before a colon (the model's label; what follows
+    is data: the user's English entries, Home Assistant states). False for an English conversation, for fewer
+    than :data:`MIN_WORDS` words (file names and numbers left out) and whenever the identifier is not at
+    least :data:`MIN_PROBABILITY` sure."""
     lang = i18n.normalize(language)
     if lang == "en" or lang not in LANGUAGES:
         return False
-    words = _WORD.findall(_NAMES.sub(" ", text))
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) != 1:
+        return False  # lines of data (a list read back from the user's file): not the model's sentence
+    sentence = lines[0].split(":", 1)[0]  # "Du hast 3 Termine: Dentist, Lunch with Anna": the label speaks
+    words = _WORD.findall(_NAMES.sub(" ", sentence))
     if len(words) < MIN_WORDS:
         return False
     found, probability = _identifier().classify(" ".join(words))

@@ -84,12 +84,16 @@ def add_missing_imports(code: str) -> str | None:
     it lacks cannot be imported unambiguously (see the module's docstring). Code that does not parse: None.
 
     The lines come before the code, one per import, in sorted order (``import os``, then
-    ``from datetime import timedelta``); a block starting with ``from __future__`` keeps it first.
+    ``from datetime import timedelta``). A block that does not compile or has a ``from __future__`` import is
+    left as written.
     """
     try:
         tree = ast.parse(code, "<block>")
+        compile(tree, "<block>", "exec")  # a block that does not compile is told as it was written
     except (SyntaxError, ValueError, RecursionError):
         return None
+    if any(isinstance(node, ast.ImportFrom) and node.module == "__future__" for node in tree.body):
+        return None  # must stay first, and the sandbox's prelude comes before any block anyway
     try:
         messages = PreludeNames(tree, filename="<block>").messages
         undefined = {m.message_args[0] for m in messages if isinstance(m, UndefinedName)}
@@ -104,16 +108,8 @@ def add_missing_imports(code: str) -> str | None:
         if line is None:
             return None
         lines.append(line)
-    body = code.splitlines(keepends=True)
-    future = 0
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
-            future = node.end_lineno or node.lineno
-    head = "".join(body[:future])
-    if head and not head.endswith("\n"):
-        head += "\n"
     imports = "\n".join(sorted(lines, key=lambda line: (line.startswith("from"), line)))
-    return head + imports + "\n" + "".join(body[future:])
+    return imports + "\n" + code
 
 
 def _uses(tree: ast.AST, names: set[str]) -> dict[str, list[str | None]]:

@@ -107,7 +107,12 @@ def repair_request(
         error = error_line(last.language, last.output)
         if not error:
             return None
-    elif last.exit_status == 0 and "time" not in told and (unused := unused_time(text, last)) is not None:
+    elif (
+        last.exit_status == 0
+        and "time" not in told
+        and (unused := unused_time(text, last)) is not None
+        and not changed()  # a block that wrote or acted is never run again
+    ):
         return (
             UNUSED_TIME.format(time=unused) + ": start from that time (datetime.datetime.strptime), not from "
             "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
@@ -136,7 +141,10 @@ def repair_request(
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
 
 
-_CLOCK = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3])(?:[:h])([0-5]\d)(?![\d:])")
+_CLOCK = re.compile(
+    r"(?<![\w:.,/\-])([01]?\d|2[0-3])(?:[:h])([0-5]\d)(?![\d:]|\.\w|\s*(?:hours?|hrs?|h\b|minutes?|min\b|Stunden))",
+    re.IGNORECASE,
+)  # not in a file name or a path, not a duration ("1:30 hours")
 
 
 def unused_time(text: str, block: CodeBlock) -> str | None:
@@ -167,12 +175,18 @@ def error_line(language: str, output: str) -> str:
 
 _HINTS = (
     (
-        re.compile(r"invalid literal for int\(\) with base 10: '-?\d*[.,]\d+'"),
+        re.compile(r"invalid literal for int\(\) with base 10: '-?\d*\.\d+'"),
         " The value has a decimal point: read numbers with float(), not int().",
     ),
     (
-        re.compile(r"unsupported operand type\(s\) for [-+*/]+: '(int|float)' and 'str'|can only concatenate str"),
+        re.compile(
+            r"unsupported operand type\(s\) for [-+*/]+=?: '(?:(?:int|float)' and 'str|str' and '(?:int|float))'"
+        ),
         " Text cannot be added to numbers: convert each value with float() first (what a file holds is text).",
+    ),
+    (
+        re.compile(r"can only concatenate str \(not \"(?:int|float)\"\) to str"),
+        " Put numbers into a sentence with an f-string: print(f'Total: {total}').",
     ),
     (
         re.compile(r"object of type '[\w.]*(reader|DictReader|generator|map|filter|zip|enumerate)' has no len\(\)"),

@@ -116,9 +116,14 @@ def dates_for_speech(text: str, language: str = "en") -> str:
 
 
 _ENGLISH_NAMES = re.compile(
-    r"\b(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|June|July|"
-    r"August|September|October|November|December)\b"
-)  # "May" is left out: an English word too
+    r"(?<![\w/\-.`'\"])(?:(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
+    r"|(?<=\d )(January|February|March|April|June|July|August|September|October|November|December)"
+    r"|(?<=\d\. )(January|February|March|April|June|July|August|September|October|November|December)"
+    r"|(January|February|March|April|June|July|August|September|October|November|December)(?= \d))"
+    r"(?![\w/\-`'\"]|\.\w)"
+)
+"""A weekday name, or a month name next to a day number ("3. March", "March 3": "March" and "August" are words
+and names too; "May" is never matched), not inside a file name, path, URL, code or quotes."""
 
 
 def names_for_speech(text: str, language: str = "en") -> str:
@@ -130,12 +135,18 @@ def names_for_speech(text: str, language: str = "en") -> str:
         return text
     days = dict(zip(ENGLISH.days["format"]["wide"].values(), locale.days["format"]["wide"].values(), strict=True))
     months = dict(zip(ENGLISH.months["format"]["wide"].values(), locale.months["format"]["wide"].values(), strict=True))
-    return _ENGLISH_NAMES.sub(lambda m: days.get(m.group(1)) or months.get(m.group(1)) or m.group(1), text)
+
+    def said(match: re.Match[str]) -> str:
+        name = match.group(0)
+        return days.get(name) or months.get(name) or name
+
+    return _ENGLISH_NAMES.sub(said, text)
 
 
 # A number of seconds as code prints a duration: "5460 seconds", "5460.0 Sekunden", "1,234 segundos".
+# Plain digits only: "1,234 Sekunden" may be 1.234 seconds (a decimal comma), and a signed value is left as printed.
 _SECONDS = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.0+)?\s+(seconds|secs|Sekunden|secondes|segundos|seconden|secondi)\b",
+    r"(?<![\w.,\-\u2212])(\d{3,12})(\.0+)?(?![.,]\d)\s+(seconds|secs|Sekunden|secondes|segundos|seconden|secondi)\b",
     re.IGNORECASE,
 )
 LONG_SECONDS = 120
@@ -148,10 +159,12 @@ def seconds_for_speech(text: str, language: str = "en") -> str:
     "5460 seconds, that is 1 hour and 31 minutes" (de: "5460 Sekunden, also 1 Stunde und 31 Minuten"). The
     printed value stays; the listener also hears it in the units people count a duration in."""
 
+    joiner = word(language, "that_is").split("{}")[1]  # ", that is "
+
     def said(match: re.Match[str]) -> str:
-        total = int(match.group(1).replace(",", ""))
-        if total < LONG_SECONDS:
-            return match.group(0)
+        total = int(match.group(1))
+        if total < LONG_SECONDS or match.string.startswith(joiner, match.end()):
+            return match.group(0)  # short, or said in larger units already (the text is cleaned twice)
         printed = f"{match.group(1)} {match.group(3)}"
         duration = say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
         return word(language, "that_is").format(printed, duration)
@@ -273,7 +286,10 @@ class _Numbers:
         """Integer digits grouped the locale's way from ``threshold`` digits (a space-like sign made no-break)."""
         if not self.group or len(whole) < threshold or (whole.startswith("0") and whole != "0"):
             return whole
-        said = str(format_decimal(int(whole), locale=self.locale))
+        try:
+            said = str(format_decimal(int(whole), locale=self.locale))
+        except InvalidOperation:  # over Babel's decimal context (28 digits): said as printed
+            return whole
         return re.sub(r"\s", "\u00a0", said)
 
     def decimal(self, whole: str, decimals: str) -> str:
