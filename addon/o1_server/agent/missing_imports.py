@@ -1,23 +1,9 @@
 """The standard-library imports a block forgot, added before the gate decides on it.
 
-Small models often use a module they did not import: ``print(len(os.listdir('.')))``, ``datetime.date.today()``
-with no ``import datetime``, ``timedelta(days=3)`` after ``import datetime``. Run as written, such a block
-fails with a NameError and costs a repair request (a whole LLM request, 2 to 5 s on the embedded model: on the
-agent benchmark's dev split 14 of 25 repairs were exactly this). :func:`add_missing_imports` adds the import
-line when the use says which import it is, so the block runs at once, and the classifier, the audit log, the
-user's confirmation and the sandbox all see the block with its imports: nothing runs that is not checked.
-
-Only unambiguous uses are completed, and nothing but the standard library:
-
-- a module name used only as ``name.attribute`` (``os.listdir``, ``math.sqrt``, ``csv.reader``...), for the
-  modules in :data:`MODULES`; a name that is also assigned, or used bare (``print(time)``), is left alone;
-- ``datetime`` used only with the class's attributes (``datetime.now()``, ``datetime.strptime(...)``): the
-  class (``from datetime import datetime``); with the module's (``datetime.date.today()``,
-  ``datetime.timedelta``): the module; with both, nothing (the model is asked to repair it);
-- the classes and functions of :data:`MEMBERS` used by name (``timedelta(...)``, ``Path('.')``,
-  ``Counter(words)``, ``mean(values)``).
-
-A block with any other undefined name is not completed at all: the repair request names that name.
+``print(len(os.listdir('.')))`` without ``import os`` would fail and cost a repair request (a whole LLM request);
+:func:`add_missing_imports` adds the import when the use says which one it is, so the classifier, the audit log,
+a confirmation and the sandbox all see the completed block. Only unambiguous standard-library uses are completed
+(docs/architecture.md, "Repair").
 """
 
 from __future__ import annotations
