@@ -199,6 +199,21 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("nl", "Ik heb een vraag.", "Ik heb een vraag."),
         ("it", "Quanto fa tre per due?", "Quanto fa 3 per 2?"),
         ("it", "Dammi una per favore.", "Dammi una per favore."),
+        # A number and a half (the model coded "three and a half hours" as 1.5 * 60).
+        ("en", "How many minutes is three and a half hours?", "How many minutes is 3.5 hours?"),
+        ("en", "What is 12 and a half percent of 80?", "What is 12.5 percent of 80?"),
+        ("en", "One and a half liters", "1.5 liters"),
+        ("en", "A day and a half", "A day and a half"),  # no number to add a half to
+        ("de", "Wie viele Minuten sind dreieinhalb Stunden?", "Wie viele Minuten sind 3.5 Stunden?"),
+        ("de", "anderthalb Stunden", "1.5 Stunden"),
+        ("nl", "Hoeveel minuten is drie en een half uur?", "Hoeveel minuten is 3.5 uur?"),
+        ("nl", "anderhalf uur", "1.5 uur"),
+        # French, Spanish and Italian halves are also clock times ("à trois heures et demie"): left alone.
+        ("fr", "trois heures et demie", "3 heures et demie"),
+        ("fr", "deux kilos et demi de farine", "2.5 kilos de farine"),
+        ("es", "un año y medio", "1.5 año"),
+        ("es", "a las tres y media", "a las 3 y media"),
+        ("it", "due chili e mezzo", "2.5 chili"),
     ],
 )
 def test_number_words_become_digits(language: str, said: str, seen: str) -> None:

@@ -165,7 +165,26 @@ def digits(text: str, language: str | None) -> str:
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
         return text
-    return _operands(converted, lang)
+    return _halves(_operands(converted, lang), lang)
+
+
+def _halves(text: str, language: str) -> str:
+    """A number and a half as a decimal ("3 and a half hours" -> "3.5 hours", "dreieinhalb" -> "3.5",
+    "anderthalb" -> "1.5", "2 kilos et demi" -> "2.5 kilos"), by the translations' ``words.halves`` patterns (the
+    French, Spanish and Italian ones only the masculine half: "trois heures et demie" is also half past three)."""
+    for fixed in _lookup(language, "words.one_and_a_half") or ():
+        text = re.sub(rf"\b{re.escape(str(fixed))}\b", "1.5", text, flags=re.IGNORECASE)
+    for pattern in _lookup(language, "words.halves") or ():
+
+        def half(match: re.Match[str]) -> str:
+            value = _number(match.group("n"), language)
+            if value is None:
+                return match.group(0)
+            unit = match.groupdict().get("unit")
+            return f"{value}.5 {unit}" if unit else f"{value}.5"
+
+        text = re.sub(str(pattern), half, text, flags=re.IGNORECASE)
+    return text
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
