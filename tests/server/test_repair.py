@@ -346,6 +346,8 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
         ("print('7:00'.strftime('%H'))", "strptime"),
         ("n = 3\nprint('Total: ' + n)", "f-string"),
         ("t = 0\nt += '4'", "float()"),
+        ("print(sum(float(v) for v in ['quantite', '2']))", "header row"),
+        ("print(int('amount'))", "header row"),
     ],
 )
 def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:
@@ -364,7 +366,6 @@ def test_other_errors_get_no_hint() -> None:
     from o1_server.agent.repair import error_hint
 
     assert error_hint("ZeroDivisionError: division by zero") == ""
-    assert error_hint("ValueError: invalid literal for int() with base 10: 'abc'") == ""
     assert error_hint("ValueError: invalid literal for int() with base 10: '1,234'") == ""  # float() fails too
 
 

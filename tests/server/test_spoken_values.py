@@ -13,6 +13,7 @@ import shutil
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -188,6 +189,46 @@ def test_a_long_duration_in_seconds_is_also_said_in_hours_and_minutes() -> None:
             for n, unit in re.findall(r"(\d+) (day|hour|minute|second)s?", said)
         )
         assert total == seconds, said
+
+
+def test_decimal_hours_are_also_said_in_hours_and_minutes() -> None:
+    said = speakable("Die Dauer von 12:48 bis 14:09 ist 1.35 Stunden.", language="de")
+    assert said == "Die Dauer von 12:48 bis 14:09 ist 1,35 Stunden, also 1 Stunde und 21 Minuten.", said
+    assert speakable(said, language="de") == said  # cleaned twice, said once
+    assert speakable("It takes 2.25 hours") == "It takes 2.25 hours, that is 2 hours and 15 minutes"
+    assert speakable("It takes 1.33 hours") == "It takes 1.33 hours"  # not a whole number of minutes
+
+
+@pytest.mark.parametrize(
+    ("request_text", "language", "places"),
+    [
+        ("what is the square root of 2 to three decimal places", "en", 3),
+        ("was ist sechsundfünfzig geteilt durch 13 auf drei Nachkommastellen", "de", 3),
+        ("arrondis pi à deux décimales", "fr", 2),
+        ("calcula la raíz de 10 con cuatro decimales", "es", 4),
+        ("wat is 10 gedeeld door 3 op 2 decimalen", "nl", 2),
+        ("quanto fa 10 diviso 3 con 2 decimali", "it", 2),
+        ("what is 2 plus 2", "en", None),
+    ],
+)
+def test_the_decimal_places_a_request_asks_for(request_text: str, language: str, places: int | None) -> None:
+    from o1_server.agent import i18n
+
+    assert i18n.asked_decimals(i18n.digits(request_text, language), language) == places
+
+
+async def test_a_long_number_is_said_with_the_places_asked_for(make_agent, llm: ScriptedLLM) -> None:
+    """The code printed the whole float; the user asked for three places: "4.308", not the shortest "4.31"."""
+    from o1_server.agent.speech_cleaning.numbers import ASKED_DECIMALS
+
+    agent = make_agent()
+    llm.script(code("print('56 divided by 13 is', 56 / 13)"))
+    reply = await agent.ask("what is 56 divided by 13 to three decimal places", "c-places", profile="default")
+    assert reply.answer == "56 divided by 13 is 4.308", reply.answer
+    llm.script(code("print('56 divided by 13 is', 56 / 13)"))
+    reply = await agent.ask("and what is 56 divided by 13", "c-places", profile="default")
+    assert reply.answer == "56 divided by 13 is 4.31", reply.answer  # asked for no places: the shortest
+    assert ASKED_DECIMALS.get() is None  # the turn's setting ends with the turn
 
 
 def test_python_reprs_are_said_as_words() -> None:

@@ -187,6 +187,21 @@ def _halves(text: str, language: str) -> str:
     return text
 
 
+MAX_ASKED_DECIMALS = 12
+
+
+def asked_decimals(text: str, language: str | None) -> int | None:
+    """How many decimal places ``text`` asks for ("to 3 decimal places", "auf drei Nachkommastellen", by the
+    translations' ``words.decimal_places``), or None; more than :data:`MAX_ASKED_DECIMALS` is None."""
+    lang = normalize(language)
+    for pattern in _lookup(lang, "words.decimal_places") or ():
+        for match in re.finditer(str(pattern), text, flags=re.IGNORECASE):
+            value = _number(match.group("n"), lang)
+            if value is not None and int(value) <= MAX_ASKED_DECIMALS:
+                return int(value)
+    return None
+
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 

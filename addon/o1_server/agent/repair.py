@@ -175,6 +175,10 @@ def error_line(language: str, output: str) -> str:
 
 _HINTS = (
     (
+        re.compile(r"could not convert string to float: '[^\W\d]|invalid literal for int\(\) with base 10: '[^\W\d]"),
+        " That is the header row: skip it (next(reader)) or read the rows with csv.DictReader.",
+    ),
+    (
         re.compile(r"invalid literal for int\(\) with base 10: '-?\d*\.\d+'"),
         " The value has a decimal point: read numbers with float(), not int().",
     ),

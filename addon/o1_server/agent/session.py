@@ -57,6 +57,7 @@ from .speech_cleaning import (
     speakable,
     speakable_parts,
 )
+from .speech_cleaning.numbers import ASKED_DECIMALS
 from .types import AgentError, AgentReply, CodeBlock, TokenUsage
 
 _LOGGER = logging.getLogger(__name__)
@@ -308,6 +309,7 @@ class Session:
             self._use_llm(llm)
             self._take_usage()  # what an earlier, failed turn counted is not this one's
             spoken = i18n.begin(self.language)  # the policy's sentences (classify takes no language)
+            places = ASKED_DECIMALS.set(i18n.asked_decimals(i18n.digits(text, self.language), self.language))
             more, self.more, self._unsaid = self.more, "", ""  # a new question drops the last answer's rest
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
@@ -321,6 +323,7 @@ class Session:
                     reply = self._respond(text, channel)
                 reply.usage = self._take_usage()
             finally:
+                ASKED_DECIMALS.reset(places)
                 i18n.end(spoken)
                 self._close_home()
                 self._gate = None  # nothing runs between turns

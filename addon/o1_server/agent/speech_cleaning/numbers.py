@@ -5,6 +5,7 @@ The rules (digits kept, float noise shortened, money, grouping, decimal signs): 
 
 from __future__ import annotations
 
+import contextvars
 import datetime
 import math
 import re
@@ -21,6 +22,9 @@ from .. import i18n
 from .language import ENGLISH, locale_for, word
 
 KEPT_DECIMALS = 4  # a number printed with up to this many decimals was rounded on purpose: said as printed
+ASKED_DECIMALS: contextvars.ContextVar[int | None] = contextvars.ContextVar("asked_decimals", default=None)
+"""The decimal places the running turn's request asked for (``i18n.asked_decimals``; the session sets it):
+a number printed with more is said rounded to that many ("4.3076923" -> "4.308" for "to 3 decimal places")."""
 
 # ---------------------------------------------------------------- dates and times (ISO 8601, as Python prints them)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
@@ -149,6 +153,10 @@ _SECONDS = re.compile(
     r"(?<![\w.,\-\u2212])(\d{3,12})(\.0+)?(?![.,]\d)\s+(seconds|secs|Sekunden|secondes|segundos|seconden|secondi)\b",
     re.IGNORECASE,
 )
+# Hours with one or two decimals ("1.35 hours", "1,35 Stunden": 81 minutes), as ``total_seconds() / 3600``.
+_HOURS = re.compile(
+    r"(?<![\w.,\-\u2212])(\d{1,4})[.,](\d{1,2})(?![.,]?\d)\s+(hours|Stunden|heures|horas|uur|ore)\b", re.IGNORECASE
+)
 LONG_SECONDS = 120
 """From this many seconds a duration printed in seconds is also said in larger units."""
 
@@ -157,7 +165,8 @@ def seconds_for_speech(text: str, language: str = "en") -> str:
     """A whole number of seconds from :data:`LONG_SECONDS` up, as code prints a duration
     (``timedelta.total_seconds()``), is said as printed and then in days, hours and minutes: "5460 seconds" ->
     "5460 seconds, that is 1 hour and 31 minutes" (de: "5460 Sekunden, also 1 Stunde und 31 Minuten"). The
-    printed value stays; the listener also hears it in the units people count a duration in."""
+    printed value stays; the listener also hears it in the units people count a duration in. Hours with one or
+    two decimals that make whole minutes likewise: "1.35 hours" -> "1.35 hours, that is 1 hour and 21 minutes"."""
 
     joiner = word(language, "that_is").split("{}")[1]  # ", that is "
 
@@ -169,7 +178,15 @@ def seconds_for_speech(text: str, language: str = "en") -> str:
         duration = say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
         return word(language, "that_is").format(printed, duration)
 
-    return _SECONDS.sub(said, text)
+    def hours(match: re.Match[str]) -> str:
+        minutes = (int(match.group(1)) * 100 + int(match.group(2).ljust(2, "0"))) * 60 / 100
+        if match.string.startswith(joiner, match.end()) or abs(minutes - round(minutes)) > 1e-9:
+            return match.group(0)  # said already, or not a whole number of minutes (1.33 hours)
+        total = round(minutes) * 60
+        duration = say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, 0, language)
+        return word(language, "that_is").format(match.group(0), duration)
+
+    return _HOURS.sub(hours, _SECONDS.sub(said, text))
 
 
 # ---------------------------------------------------------------- shortening long decimals
@@ -334,7 +351,10 @@ class _Numbers:
     def dotted(self, whole: str, decimals: str, money: bool) -> str:
         """A number printed with a decimal point, said in the locale: long ones shortened, money with cents."""
         digits = f"{whole}.{decimals}" if decimals else whole
-        if len(decimals) > KEPT_DECIMALS:
+        asked = ASKED_DECIMALS.get()
+        if asked is not None and not money and len(decimals) > asked:
+            digits = _quantize(Decimal(digits), asked)  # the places the user asked for
+        elif len(decimals) > KEPT_DECIMALS:
             digits = shorten(digits, money, self.extra.get(digits, 0))
         elif set(decimals) <= {"0"} and not money:
             digits = whole  # 12.0: Python's float of a whole number
