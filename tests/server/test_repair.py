@@ -101,7 +101,8 @@ async def test_a_syntax_error_is_repaired_and_the_good_output_answers(make_agent
 
 async def test_an_invented_helper_is_repaired(make_agent, llm: ScriptedLLM) -> None:
     agent = make_agent()
-    llm.script(code("print(days_until_christmas())"), code("print('There are 24 days until Christmas.')"))
+    days = "import datetime\nd = (datetime.date(2026, 12, 25) - datetime.date(2026, 12, 1)).days"
+    llm.script(code("print(days_until_christmas())"), code(days + "\nprint(f'There are {d} days until Christmas.')"))
     reply = await agent.ask("How many days until Christmas?", "c-helper", profile="default")
     assert reply.answer == "There are 24 days until Christmas."
     assert reply.retries == 1 and len(llm.requests) == 2
@@ -188,7 +189,7 @@ async def test_code_that_printed_nothing_for_a_question_is_nudged_once(make_agen
 async def test_a_silent_block_is_nudged_whatever_the_language(make_agent, llm: ScriptedLLM) -> None:
     """A block that printed nothing and changed nothing answers nothing, question or not, in any language."""
     agent = make_agent()
-    llm.script(code("x = 6 * 7"), code("print('Das Ergebnis ist 42.')"))
+    llm.script(code("x = 6 * 7"), code("x = 6 * 7\nprint(f'Das Ergebnis ist {x}.')"))
     reply = await agent.ask("rechne sechs mal sieben", "c-quiet", profile="default", language="de")
     assert reply.retries == 1 and len(llm.requests) == 2 and reply.answer == "Das Ergebnis ist 42."
 
@@ -447,3 +448,40 @@ def test_the_time_request_never_runs_a_block_that_changed_something_again() -> N
     said = "add call Bob to my todo list, after my 14:30 meeting"
     assert repair_request([block], said, False, lambda: True) is None
     assert repair_request([block], said, False, lambda: False) is not None
+
+
+# ------------------------------------------------------------------------------------------ a canned sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "src", "asked"),
+    [
+        ("añade miel a mi lista de la compra", "print('Añade miel a mi lista de la compra')", True),  # restated
+        ("setz Zwiebeln auf meine Einkaufsliste", "print('Zwiebeln auf die Einkaufsliste hinzugefügt.')", True),
+        ("qué archivo menciona jardín", "print('El archivo que menciona jardín es trip.txt.')", True),  # a file
+        ("how many files do I have", "print('You have 3 files.')", True),  # a number no code counted
+        ("tell me a joke", "print('Why did the chicken cross the road? To get to the other side.')", False),
+        ("hello", "print('Hello! How can I help?')", False),
+        ("how many files do I have", "import os\nprint('You have', len(os.listdir('.')), 'files.')", False),
+    ],
+)
+def test_a_sentence_the_code_only_printed_is_asked_again(question: str, src: str, asked: bool) -> None:
+    from o1_server.agent.repair import CANNED, repair_request
+    from o1_server.agent.types import CodeBlock
+
+    block = CodeBlock("python", src, exit_status=0, output="printed")
+    message = repair_request([block], question, False, lambda: False, lambda: ["trip.txt", "notes.txt"])
+    assert (message is not None and message.startswith(CANNED)) is asked, message
+
+
+async def test_a_claimed_action_is_done_after_the_canned_request(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    agent = make_agent()
+    llm.script(
+        code("print('Zwiebeln auf die Einkaufsliste hinzugefügt.')"),
+        code("with open('einkaufsliste.txt', 'a') as f:\n    f.write('Zwiebeln\\n')\nprint('Ich habe Zwiebeln auf die Einkaufsliste gesetzt.')"),
+    )
+    reply = await agent.ask("setz Zwiebeln auf meine Einkaufsliste", "c-canned", profile="default", language="de")
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-canned")
+    assert (folder / "einkaufsliste.txt").read_text() == "Zwiebeln\n"
+    assert reply.retries == 1 and reply.answer == "Ich habe Zwiebeln auf die Einkaufsliste gesetzt.", reply.answer
+    assert "only printed a sentence you wrote" in sent(llm, 1)[-1]

@@ -7,10 +7,12 @@ tells the turn's flow. These messages go to the model, never to the user.
 
 from __future__ import annotations
 
+import ast
 import os
 import posixpath
 import re
 import stat
+import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,10 @@ leave at 8:45"): small models start from ``datetime.datetime.now()`` whatever th
 IN_LANGUAGE = "Your code printed its sentence in English, and the user speaks {language}"
 """The start of the one request of a turn whose read-only block printed an English sentence in a conversation
 in another language (:func:`.language_id.printed_in_english`): the same code, the sentence in the language."""
+CANNED = "Your code only printed a sentence you wrote: it computed and did nothing"
+"""The start of the one request of a turn whose block only printed a string it wrote (:func:`canned`) that
+states a number or file the question did not give, or restates the request ("Añade miel a mi lista de la
+compra" for "añade miel a mi lista de la compra"): an answer from memory, or an action claimed, not done."""
 MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 
@@ -54,6 +60,42 @@ def is_compute(message: str | None) -> bool:
     return message is not None and message.startswith(COMPUTE)
 
 
+def canned(block: CodeBlock) -> str | None:
+    """The text a Python ``block`` prints when all it does is ``print`` string literals (``print("Done.")``),
+    else None."""
+    if block.language != "python":
+        return None
+    try:
+        tree = ast.parse(block.code)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    said = []
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print"):
+            return None
+        if call.keywords or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
+            return None
+        said.extend(str(a.value) for a in call.args if isinstance(a, ast.Constant))
+    return " ".join(said) if said else None
+
+
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+
+
+def echoes(said: str, asked: str) -> bool:
+    """Whether ``said`` restates the request ``asked``: at least two of its words of three letters or more, and
+    at least half of them (case and accents aside)."""
+
+    def words(text: str) -> set[str]:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+        return {w.lower() for w in _LETTERS.findall(plain)}
+
+    wanted = words(asked)
+    shared = wanted & words(said)
+    return len(shared) >= 2 and len(shared) * 2 >= len(wanted)
+
+
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language"), or
     None for one that is (the block failed or is broken: said as the failure if no repair follows)."""
@@ -65,6 +107,8 @@ def is_soft(message: str) -> str | None:
         return "time"
     if message.startswith(IN_LANGUAGE.split("{", 1)[0]):
         return "language"
+    if message.startswith(CANNED):
+        return "canned"
     return None
 
 
@@ -116,6 +160,17 @@ def repair_request(
         return (
             UNUSED_TIME.format(time=unused) + ": start from that time (datetime.datetime.strptime), not from "
             "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
+        )
+    elif (
+        last.exit_status == 0
+        and "canned" not in told
+        and (said := canned(last)) is not None
+        and (guessed(said, text, files()) or echoes(said, text))
+    ):
+        return (
+            CANNED + ". Write code that does what the user asked (a list or a note: append to a .txt file with "
+            "open(name, 'a'); files: read them) and prints the result; if it needs the internet, print that you "
+            f'can\'t look that up offline. The request: "{" ".join(text.split())[:MAX_QUESTION]}"'
         )
     elif (
         last.exit_status == 0

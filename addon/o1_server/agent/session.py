@@ -422,7 +422,7 @@ class Session:
 
         def repair() -> str | None:
             changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
-            told = {kind for kind in ("time", "language") for r in repairs if is_soft(r) == kind}
+            told = {kind for kind in ("time", "language", "canned") for r in repairs if is_soft(r) == kind}
             return repair_request(
                 blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir), told, self.language
             )
