@@ -69,7 +69,7 @@ def canned(block: CodeBlock) -> str | None:
         tree = ast.parse(block.code)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    said = []
+    said: list[str] = []
     for node in tree.body:
         call = node.value if isinstance(node, ast.Expr) else None
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print"):
