@@ -105,6 +105,18 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Iterator[Callable[.
         time.sleep(0.05)
 
 
+def conversation_files(tmp_path: Path, conversation_id: str, files: dict[str, str] | None = None) -> Path:
+    """The sandbox folder of ``conversation_id`` for a ``make_agent`` agent (data in ``tmp_path / "data"``),
+    made, with ``files`` (name -> text) written in it."""
+    from o1_server.agent.sandbox import conversation_dir
+
+    folder = conversation_dir(tmp_path / "data" / "sandbox", conversation_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in (files or {}).items():
+        (folder / name).write_text(text)
+    return folder
+
+
 def tree_digest(root: Path, skip: Path) -> str:
     """SHA-256 over every file path, size and content under ``root``, ignoring ``skip`` (the sandbox)."""
     h = hashlib.sha256()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from o1_server.agent.language_id import printed_in_english
-from o1_server.agent.sandbox import conversation_dir
 from o1_server.agent.speech_cleaning import plain
+from tests.server.conftest import conversation_files
 from tests.support.scripted_llm import ScriptedLLM
 
 
@@ -63,7 +63,7 @@ async def test_a_write_printed_in_english_is_said_as_what_it_changed(make_agent,
         "never requested: the block wrote, it is not run again",
     )
     reply = await agent.ask("schreib Butter auf meine To-do-Liste", "c-de-write", profile="default", language="de")
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-de-write")
+    folder = conversation_files(tmp_path, "c-de-write")
     assert (folder / "to_do.txt").read_text() == "Butter\n"  # written once
     assert reply.answer == "Ich habe to_do.txt erstellt.", reply.answer
     assert reply.retries == 0 and len(llm.requests) == 1
@@ -71,10 +71,7 @@ async def test_a_write_printed_in_english_is_said_as_what_it_changed(make_agent,
 
 async def test_a_read_only_answer_in_english_is_asked_for_in_the_language(make_agent, llm: ScriptedLLM, tmp_path) -> None:
     agent = make_agent()
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-es-read")
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("a.txt", "b.txt", "c.txt"):
-        (folder / name).write_text("x")
+    conversation_files(tmp_path, "c-es-read", dict.fromkeys(("a.txt", "b.txt", "c.txt"), "x"))
     llm.script(
         code("import os\nprint('There are', len(os.listdir('.')), 'files in the folder.')"),
         code("import os\nprint('Hay', len(os.listdir('.')), 'archivos en la carpeta.')"),
@@ -88,9 +85,7 @@ async def test_a_read_only_answer_in_english_is_asked_for_in_the_language(make_a
 
 async def test_a_confirmed_deletion_is_said_in_the_language(make_agent, llm: ScriptedLLM, tmp_path) -> None:
     agent = make_agent()
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-de-rm")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "reminders.txt").write_text("x")
+    folder = conversation_files(tmp_path, "c-de-rm", {"reminders.txt": "x"})
     llm.script(code("import os\nos.remove('reminders.txt')\nprint('reminders.txt has been deleted.')"))
     reply = await agent.ask("lösche reminders.txt", "c-de-rm", profile="default", language="de")
     assert reply.answer.endswith("Soll ich das tun?") and (folder / "reminders.txt").exists(), reply.answer

@@ -12,7 +12,8 @@ import pytest
 
 from o1_server.agent.gate import INVALID
 from o1_server.agent.missing_imports import add_missing_imports
-from o1_server.agent.sandbox import conversation_dir
+from tests.server.conftest import conversation_files
+from tests.server.test_repair import audited
 from tests.support.scripted_llm import ScriptedLLM
 
 
@@ -65,16 +66,9 @@ def test_anything_else_is_left_as_written(written: str) -> None:
     assert add_missing_imports(written) is None
 
 
-def audited(agent, conversation: str) -> list[tuple[str, str]]:
-    return [(r["decision"], r["code"]) for r in agent.audit.read(conversation)]
-
-
 async def test_a_block_without_its_import_runs_at_once(make_agent, llm: ScriptedLLM, tmp_path) -> None:
     agent = make_agent()
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-import")
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("a.txt", "b.txt", "c.txt"):
-        (folder / name).write_text("x")
+    conversation_files(tmp_path, "c-import", dict.fromkeys(("a.txt", "b.txt", "c.txt"), "x"))
     written = "print('You have', len(os.listdir('.')), 'files.')"
     llm.script(code(written), "This reply must never be requested.")
     reply = await agent.ask("how many files do I have", "c-import", profile="default")
@@ -92,9 +86,7 @@ async def test_a_block_without_its_import_runs_at_once(make_agent, llm: Scripted
 
 async def test_a_completed_block_that_deletes_is_still_asked_about(make_agent, llm: ScriptedLLM, tmp_path) -> None:
     agent = make_agent()
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-import-rm")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "old.txt").write_text("keep me until yes")
+    folder = conversation_files(tmp_path, "c-import-rm", {"old.txt": "keep me until yes"})
     llm.script(code("os.remove('old.txt')\nprint('Deleted old.txt.')"))
     reply = await agent.ask("delete old.txt", "c-import-rm", profile="default")
     assert reply.continue_conversation and reply.answer.endswith("Shall I?"), reply.answer
@@ -112,5 +104,4 @@ async def test_a_process_module_is_not_added(make_agent, llm: ScriptedLLM, tmp_p
     reply = await agent.ask("make a file by running touch", "c-import-proc", profile="default")
     first = reply.code_blocks[0]
     assert first.decision == INVALID and "'subprocess' is not defined" in first.reason
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-import-proc")
-    assert not (folder / "made.txt").exists()
+    assert not (conversation_files(tmp_path, "c-import-proc") / "made.txt").exists()

@@ -17,7 +17,7 @@ from o1_server.agent.gate import INVALID, code_error
 from o1_server.agent.profiles import load_profiles
 from o1_server.agent.repair import NUDGE
 from o1_server.agent.sandbox import conversation_dir
-from tests.server.conftest import REPO
+from tests.server.conftest import REPO, conversation_files
 from tests.support.scripted_llm import ScriptedLLM
 
 CANT_CHECK = "can't check"
@@ -372,9 +372,7 @@ def test_other_errors_get_no_hint() -> None:
 
 async def test_a_repair_request_names_the_fix(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     agent = make_agent()
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-hint")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "b.csv").write_text("name,amount\nrent,310.5\nfood,89.25\n")
+    conversation_files(tmp_path, "c-hint", {"b.csv": "name,amount\nrent,310.5\nfood,89.25\n"})
     broken = "import csv\nrows = list(csv.reader(open('b.csv')))[1:]\nprint('Total:', sum(int(r[1]) for r in rows))"
     fixed = broken.replace("sum(int(", "sum(float(")
     llm.script(code(broken), code(fixed))
@@ -481,7 +479,7 @@ async def test_a_claimed_action_is_done_after_the_canned_request(make_agent, llm
         code("with open('einkaufsliste.txt', 'a') as f:\n    f.write('Zwiebeln\\n')\nprint('Ich habe Zwiebeln auf die Einkaufsliste gesetzt.')"),
     )
     reply = await agent.ask("setz Zwiebeln auf meine Einkaufsliste", "c-canned", profile="default", language="de")
-    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-canned")
+    folder = conversation_files(tmp_path, "c-canned")
     assert (folder / "einkaufsliste.txt").read_text() == "Zwiebeln\n"
     assert reply.retries == 1 and reply.answer == "Ich habe Zwiebeln auf die Einkaufsliste gesetzt.", reply.answer
     assert "only printed a sentence you wrote" in sent(llm, 1)[-1]

@@ -18,7 +18,6 @@ import logging
 import re
 import sys
 import threading
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -336,9 +335,6 @@ def _close_name(tree: ast.AST, name: str) -> str | None:
     """The name the block defines that ``name`` most likely misspells ("durée" for "duree": accents and case
     aside, or difflib's closest at 0.8), as Python's own NameError suggests one; None when none is close."""
 
-    def plain(text: str) -> str:
-        return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
-
     defined: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -350,7 +346,7 @@ def _close_name(tree: ast.AST, name: str) -> str | None:
         elif isinstance(node, ast.alias):
             defined.add(node.asname or node.name.split(".")[0])
     defined.discard(name)
-    same = [d for d in sorted(defined) if plain(d) == plain(name)]
+    same = [d for d in sorted(defined) if i18n.folded(d) == i18n.folded(name)]
     if same:
         return same[0]
     close = difflib.get_close_matches(name, sorted(defined), n=1, cutoff=0.8)

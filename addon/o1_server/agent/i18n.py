@@ -16,6 +16,7 @@ import functools
 import logging
 import re
 import string
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -239,6 +240,11 @@ def _number(word: str, language: str) -> str | None:
     except Exception:  # noqa: BLE001 - as in digits()
         return None
     return value if value.isdigit() else None
+
+
+def folded(text: str) -> str:
+    """``text`` in lower case without accents, for comparing words ("Durée" -> "duree")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
 def for_model(text: str, language: str | None) -> str:

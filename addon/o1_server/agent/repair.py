@@ -12,7 +12,6 @@ import os
 import posixpath
 import re
 import stat
-import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
@@ -88,8 +87,7 @@ def echoes(said: str, asked: str) -> bool:
     at least half of them (case and accents aside)."""
 
     def words(text: str) -> set[str]:
-        plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-        return {w.lower() for w in _LETTERS.findall(plain)}
+        return set(_LETTERS.findall(i18n.folded(text)))
 
     wanted = words(asked)
     shared = wanted & words(said)

@@ -309,7 +309,7 @@ class Session:
             self._use_llm(llm)
             self._take_usage()  # what an earlier, failed turn counted is not this one's
             spoken = i18n.begin(self.language)  # the policy's sentences (classify takes no language)
-            places = ASKED_DECIMALS.set(i18n.asked_decimals(i18n.digits(text, self.language), self.language))
+            places = ASKED_DECIMALS.set(i18n.asked_decimals(text, self.language))
             more, self.more, self._unsaid = self.more, "", ""  # a new question drops the last answer's rest
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
@@ -422,7 +422,7 @@ class Session:
 
         def repair() -> str | None:
             changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
-            told = {kind for kind in ("time", "language", "canned") for r in repairs if is_soft(r) == kind}
+            told = {kind for kind in map(is_soft, repairs) if kind}
             return repair_request(
                 blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir), told, self.language
             )

@@ -62,6 +62,11 @@ def say_duration(days: int, hours: int, minutes: int, seconds: int, language: st
     return _spaces(str(format_list(parts, locale=locale))) if parts else _unit(0, "minute", locale)
 
 
+def say_seconds(total: int, language: str = "en") -> str:
+    """A whole number of seconds as a duration in words: 5460 -> "1 hour and 31 minutes" (see :func:`say_duration`)."""
+    return say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
+
+
 def _unit(value: int | Decimal, unit: str, locale: Locale) -> str:
     """``value`` of the duration ``unit`` ("day", "hour", "minute", "second") in words: "2 hours", "2 Stunden"."""
     return _spaces(str(format_unit(value, f"duration-{unit}", length="long", locale=locale)))
@@ -98,7 +103,7 @@ def _timedelta(match: re.Match[str], language: str) -> str:
     if whole == 0 and seconds != seconds.to_integral_value():
         return _unit(seconds.normalize(), "second", locale_for(language))  # under a minute: "0.5 seconds"
     total = whole + int(seconds.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    return say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
+    return say_seconds(total, language)
 
 
 def dates_for_speech(text: str, language: str = "en") -> str:
@@ -175,7 +180,7 @@ def seconds_for_speech(text: str, language: str = "en") -> str:
         if total < LONG_SECONDS or match.string.startswith(joiner, match.end()):
             return match.group(0)  # short, or said in larger units already (the text is cleaned twice)
         printed = f"{match.group(1)} {match.group(3)}"
-        duration = say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, total % 60, language)
+        duration = say_seconds(total, language)
         return word(language, "that_is").format(printed, duration)
 
     def hours(match: re.Match[str]) -> str:
@@ -183,7 +188,7 @@ def seconds_for_speech(text: str, language: str = "en") -> str:
         if match.string.startswith(joiner, match.end()) or abs(minutes - round(minutes)) > 1e-9:
             return match.group(0)  # said already, or not a whole number of minutes (1.33 hours)
         total = round(minutes) * 60
-        duration = say_duration(total // 86400, total % 86400 // 3600, total % 3600 // 60, 0, language)
+        duration = say_seconds(total, language)
         return word(language, "that_is").format(match.group(0), duration)
 
     return _HOURS.sub(hours, _SECONDS.sub(said, text))
