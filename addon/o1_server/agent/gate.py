@@ -147,11 +147,12 @@ class Gate:
         refused = self._check(language, name, code)
         if refused is not None:
             return refused, ""
-        completed = add_missing_imports(code) if name == "python" else None
-        if completed is not None:  # the imports it forgot: decided, audited and run with them
+        error = code_error(name, code)
+        # Only a block with an undefined name can lack an import: completed, it is decided, audited and run so.
+        if error is not None and name == "python" and (completed := add_missing_imports(code)) is not None:
             self.completed.append((code, completed))
             code = completed
-        error = code_error(name, code)
+            error = code_error(name, code)
         if error is not None:
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
         found = policy.classify(name, code, self.turn.workdir, self.existing, self.turn.folders())
