@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 from functools import cache
 
 from babel.dates import format_date, get_day_names, get_month_names
@@ -457,12 +458,35 @@ def function_words(text: str, lang: str) -> int:
 
 def in_language(text: str, lang: str) -> bool:
     """Whether ``text`` is in ``lang``: it has more of ``lang``'s function words than of English's and at least
-    as many as of each other of de/fr/es (their lists share a few words: "es", "la", "un"), or (a bare number, a
-    name) no word of any list and at most three words. English answers always pass."""
+    as many as of each other of de/fr/es (their lists share a few words: "es", "la", "un", "du"). Not English
+    (at least as many English words) otherwise; with no English word, a text of at most three words and none
+    listed (a bare number, a name) passes, and any other is ``lang`` when py3langid's best guess among
+    en/de/fr/es says so ("Vale, no lo haré.", "Du bist um 9:15 Uhr da.": no listed word, or only another
+    language's). English answers always pass."""
     if lang == "en":
         return True
     counts = {other: function_words(text, other) for other in LANGUAGES}
     own, english = counts.pop(lang), counts.pop("en")
-    if own or english or any(counts.values()):
-        return own > english and own >= max(counts.values())
-    return len(re.findall(r"[^\W\d_]{2,}", text)) <= 3
+    if own > english and own >= max(counts.values()):
+        return True
+    if english:
+        return False
+    words = re.findall(r"[^\W\d_]{2,}", text)
+    if len(words) <= 3 and not own and not any(counts.values()):
+        return True
+    return _identified(" ".join(words)) == lang
+
+
+@cache
+def _identifier() -> Any:
+    """py3langid's identifier restricted to :data:`LANGUAGES` (loaded once)."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages(list(LANGUAGES))
+    return identifier
+
+
+def _identified(text: str) -> str:
+    """py3langid's most likely language of ``text`` among :data:`LANGUAGES`."""
+    return str(_identifier().classify(text)[0])

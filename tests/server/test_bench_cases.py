@@ -91,6 +91,9 @@ def test_the_language_rule() -> None:
     assert in_language("81 pulgadas es igual a 205.74 centímetros", "es")  # "es" is German too: a tie is enough
     assert in_language("mandar la factura al banco", "es")
     assert not in_language("The result is 621", "fr")
+    # No listed word: py3langid decides once there are more than three words.
+    assert in_language("Vale, no lo haré.", "es") and in_language("C'est fait. J'ai supprimé plans.md.", "fr")
+    assert not in_language("Vale, no lo haré.", "fr") and not in_language("Done, removed plans.md now.", "de")
 
 
 def test_judge_needs_the_right_answer_in_the_cases_language() -> None:

@@ -107,3 +107,31 @@ async def test_the_model_sees_the_folder_at_each_turn(make_agent, llm: ScriptedL
     assert "prices.csv: columns: fruit, euros; 2 rows" in system_text(
         third
     ) and "new.txt: 1 line, 2 bytes" in system_text(third)
+
+
+async def test_the_turn_context_follows_the_examples_so_the_prompt_prefix_is_shared(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """Two conversations with different folders start with the same system message and worked examples, and a
+    second turn's request starts with the first turn's whole request when the context did not change: a model
+    server that reuses the longest evaluated prefix (llama.cpp) evaluates only what is new."""
+    agent = make_agent()
+    for cid, name in (("pa", "apples.csv"), ("pb", "pears.csv")):
+        folder = conversation_dir(tmp_path / "data" / "sandbox", cid)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("kind,count\nred,2\n")
+    llm.script(code("print('2 plus 2 is', 2 + 2)"), code("print('2 plus 2 is', 2 + 2)"))
+    await agent.ask("What is 2 plus 2?", "pa", profile="default")
+    await agent.ask("What is 2 plus 2?", "pb", profile="default")
+    first_a, first_b = (request["messages"] for request in llm.requests)
+    llm.script(code("print('4 plus 2 is', 4 + 2)"))
+    await agent.ask("And plus two?", "pa", profile="default")
+    [second_a] = (request["messages"] for request in llm.requests)
+    at = next(n for n, m in enumerate(first_a) if m["role"] == "system" and "Today is " in m["content"])
+    assert at > 1 and "3 plus 5" in " ".join(str(m["content"]) for m in first_a[1:at])  # after the examples
+    assert "Today is " not in first_a[0]["content"] and "apples.csv" in first_a[at]["content"]
+    assert first_a[:at] == first_b[:at] and "pears.csv" in first_b[at]["content"]
+    # The history comes after the context; the last turn's request is the start of this one (the template
+    # of the newest user message aside).
+    assert second_a[: len(first_a) - 1] == first_a[:-1] and "2 plus 2?" in str(second_a[len(first_a) - 1])
+    assert sum("Today is " in str(m["content"]) for m in second_a) == 1

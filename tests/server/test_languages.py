@@ -197,7 +197,7 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "Tengo una pregunta.", "Tengo una pregunta."),
         ("nl", "Hoeveel is zeven keer acht?", "Hoeveel is 7 keer 8?"),
         ("nl", "Ik heb een vraag.", "Ik heb een vraag."),
-        ("it", "Quanto fa tre per due?", "Quanto fa 3 per 2?"),
+        ("it", "Quanto fa tre per due?", "Quanto fa 3 moltiplicato per 2?"),
         ("it", "Dammi una per favore.", "Dammi una per favore."),
         # A number and a half (the model coded "three and a half hours" as 1.5 * 60).
         ("en", "How many minutes is three and a half hours?", "How many minutes is 3.5 hours?"),
@@ -214,6 +214,18 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "un año y medio", "1.5 año"),
         ("es", "a las tres y media", "a las 3 y media"),
         ("it", "due chili e mezzo", "2.5 chili"),
+        # A percent in words stays a percent (text2num made "cinq pour cent" "5 pour 100"), and an operator
+        # word small models misread between two digits is spelt out ("108 por 24" was coded as a division).
+        ("fr", "Combien font cinq pour cent de quatre-vingts ?", "Combien font 5 % de 80 ?"),
+        ("es", "¿Cuánto es el veinte por ciento de cincuenta?", "¿Cuánto es el 20 % de 50?"),
+        ("es", "el diez por cien de treinta", "el 10 % de 30"),
+        ("it", "il dieci per cento di cinquanta", "il 10 % di 50"),
+        ("en", "twenty per cent of fifty", "20 % of 50"),
+        ("es", "dime cuánto es ciento ocho por veinticuatro", "dime cuánto es 108 multiplicado por 24"),
+        ("es", "ciento ocho entre cuatro", "108 dividido entre 4"),
+        ("es", "ciento ocho dividido entre cuatro", "108 dividido entre 4"),
+        ("en", "what is 12 x 4", "what is 12 times 4"),
+        ("de", "was ist 12 x 4", "was ist 12 mal 4"),
     ],
 )
 def test_number_words_become_digits(language: str, said: str, seen: str) -> None:

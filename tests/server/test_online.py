@@ -1,5 +1,6 @@
 """Requests only the internet can answer, for a profile without it: an honest sentence in the turn's language,
-no model asked, nothing run; other requests and profiles with the internet are untouched."""
+no model asked, nothing run; a lookup the model chose a site for is said the same way; other requests and
+profiles with the internet are untouched."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from o1_server.agent import i18n
-from o1_server.agent.online import online_topic
+from o1_server.agent import policy
+from o1_server.agent.online import chosen_lookup, online_topic
 from o1_server.agent.profiles import parse_profile
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -106,3 +108,40 @@ async def test_a_profile_with_the_internet_asks_the_model(make_agent, llm: Scrip
     llm.script("I would need to look that up.")
     reply = await agent.ask("What's the weather in Oslo today?", "w3")
     assert reply.answer == "I would need to look that up." and len(llm.requests) == 1
+
+
+def chosen(code: str, request: str) -> bool:
+    found = policy.classify("python", code, Path("/tmp/box"), None, ())
+    return chosen_lookup(found.categories, found.reasons, request)
+
+
+NEWS = "import requests\nprint(requests.get('https://www.bbc.com/news').text[:200])"
+
+
+def test_a_site_the_model_picked_is_a_lookup_and_one_the_user_named_or_the_home_is_not() -> None:
+    assert chosen(NEWS, "was gibt es Neues in den Nachrichten")
+    saved = "import requests\nopen('n.txt', 'a').write(requests.get('https://www.lemonde.fr/rss').text)"
+    assert chosen(saved, "quelles sont les dernières nouvelles")  # writes what it fetched: still a lookup
+    assert not chosen(NEWS, "read me the headlines from bbc.com")  # the user named the site
+    assert not chosen("import urllib.request\nprint(urllib.request.urlopen('http://192.168.1.5/').status)", "is it up")
+    assert not chosen("import requests\nprint(requests.get('http://printer.local/status').text)", "printer?")
+    assert not chosen("import requests\nimport os\nos.remove('a.txt')\nrequests.get('https://x.org')", "clean")
+    assert not chosen("import socket\nsocket.create_connection((input(), 80))", "connect")  # no address named
+    assert not chosen("print(1)", "news")
+
+
+async def test_a_lookup_the_model_chose_is_said_honestly_and_never_connects(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    agent = make_agent(policy={"network": "confirm"})
+    llm.script(f"```python\n{NEWS}\n```")
+    reply = await agent.ask("Was gibt es Neues in den Nachrichten?", "n1", language="de")
+    assert reply.answer == i18n.t("de", "online.cant"), reply.answer
+    assert [(b.decision, b.exit_status) for b in reply.code_blocks] == [("deny", None)]  # nothing ran
+    assert not reply.continue_conversation  # no question left waiting for a yes
+    [record] = agent.audit.read("n1")
+    assert record["decision"] == "deny" and record["reason"] == i18n.t("de", "online.cant")
+    # A site the user named stays theirs to confirm.
+    llm.script(f"```python\n{NEWS}\n```")
+    named = await agent.ask("Read me the top story on bbc.com", "n2")
+    assert named.continue_conversation and "www.bbc.com" in named.answer, named.answer

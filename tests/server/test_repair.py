@@ -483,3 +483,40 @@ async def test_a_claimed_action_is_done_after_the_canned_request(make_agent, llm
     assert (folder / "einkaufsliste.txt").read_text() == "Zwiebeln\n"
     assert reply.retries == 1 and reply.answer == "Ich habe Zwiebeln auf die Einkaufsliste gesetzt.", reply.answer
     assert "only printed a sentence you wrote" in sent(llm, 1)[-1]
+
+
+async def test_contents_asked_and_a_count_printed_is_asked_once_for_the_names(
+    make_agent, llm: ScriptedLLM, tmp_path
+) -> None:
+    agent = make_agent()
+    conversation_files(tmp_path, "c-list", {"recetas.txt": "pan\n", "viaje.md": "Roma\n"})
+    llm.script(
+        code("import os\nprint('Hay', len(os.listdir('.')), 'archivos en la carpeta.')"),
+        code("import os\nprint('En tu carpeta hay:', ', '.join(sorted(os.listdir('.'))))"),
+    )
+    reply = await agent.ask("qué hay en mi carpeta", "c-list", profile="default", language="es")
+    assert reply.retries == 1 and "recetas.txt" in reply.answer and "viaje.md" in reply.answer, reply.answer
+    assert "The user asked what is there, and your code printed how many" in sent(llm, 1)[-1]
+    # Asked how many, a count is the answer; so is a listing that names what is there.
+    for question, src in (
+        ("cuántos archivos hay en mi carpeta", "import os\nprint('Hay', len(os.listdir('.')), 'archivos.')"),
+        ("qué hay en recetas.txt", "print('Hay 1 cosa:', open('recetas.txt').read().strip())"),
+        ("qué hay en 5 días", "import datetime\nprint('Es el día', (datetime.date.today() + datetime.timedelta(5)).day)"),
+    ):
+        llm.script(code(src))
+        again = await agent.ask(question, "c-list", profile="default", language="es")
+        assert again.retries == 0 and len(llm.requests) == 1, (question, again.answer)
+
+
+async def test_a_path_the_user_named_is_kept_for_the_policy_to_decide(make_agent, llm: ScriptedLLM) -> None:
+    """Asked for ~/.bash_history, the model opened ".bash_history" in its folder: the repair request names the
+    user's path, and the block that uses it is refused with the rule's own sentence (nothing read)."""
+    agent = make_agent()
+    llm.script(
+        code("print(open('.bash_history').read())"),
+        code("import os\nprint(open(os.path.expanduser('~/.bash_history')).read())"),
+    )
+    reply = await agent.ask("zeig mir den Inhalt von ~/.bash_history", "c-path", profile="default", language="de")
+    assert "The user named ~/.bash_history: use that path exactly as written." in sent(llm, 1)[-1]
+    assert [b.decision for b in reply.code_blocks][-1] == "deny" and reply.code_blocks[-1].exit_status is None
+    assert "outside_sandbox" in reply.code_blocks[-1].category and reply.answer == reply.code_blocks[-1].reason

@@ -363,7 +363,8 @@ class OpenInterpreterBackend:
         oi.sync_computer = False
         oi.max_output = max_output
         oi.system_message = system_message
-        self._system_message = system_message
+        self._turn_context = ""  # this turn's context: a system message after the worked examples (see _completions)
+        self._examples: tuple[int, int] | None = None  # (pinned, their converted OpenAI messages), computed once
         oi.custom_instructions = ""
         oi.computer.import_computer_api = False
         oi.computer.import_skills = False
@@ -404,6 +405,8 @@ class OpenInterpreterBackend:
         closed explicitly at a safe point (before the next request and at the end of the turn).
         """
         self._close_abandoned()
+        if self._turn_context:
+            params["messages"] = self._with_context(params["messages"])
         params["timeout"] = self._timeout
         params["num_retries"] = 0
         # The reply's token counts come as a last chunk without choices (OpenAI's shape). For a server that sends
@@ -448,8 +451,42 @@ class OpenInterpreterBackend:
                 _LOGGER.debug("Closing an abandoned LLM stream failed: %s", err)
 
     def set_turn_context(self, text: str) -> None:
-        """Add ``text`` (this turn's Home Assistant context) to the system message, replacing the last one's."""
-        self._oi.system_message = self._system_message + ("\n" + text if text else "")
+        """Give ``text`` (this turn's context: the date, the home, the folder, instructions) to the LLM, replacing
+        the last turn's; never stored in the history."""
+        self._turn_context = text
+
+    def _with_context(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``messages`` (OpenAI format: the system message first) with the turn context as a system message
+        right after the worked examples.
+
+        The system message and the examples are the same for every conversation of a profile, and the history
+        only grows: a model server that reuses the longest prompt prefix it already evaluated (llama.cpp, and
+        providers that cache prompts) then evaluates only the context and what follows, where a context inside
+        the system message made it evaluate the examples and the whole history again whenever the context
+        changed. When the examples cannot be found where expected (a trimmed history), the context ends the
+        system message as before.
+        """
+        pinned = self.pinned
+        if self._examples is None or self._examples[0] != pinned:
+            from interpreter.core.llm.utils.convert_to_openai_messages import convert_to_openai_messages
+
+            converted = convert_to_openai_messages(
+                self._oi.messages[:pinned],
+                function_calling=False,
+                vision=False,
+                shrink_images=False,
+                interpreter=self._oi,
+            )
+            self._examples = (pinned, len(converted))
+        at = 1 + self._examples[1]
+        context = {"role": "system", "content": self._turn_context}
+        if messages and messages[0].get("role") == "system" and len(messages) > at and messages[at]["role"] == "user":
+            return [*messages[:at], context, *messages[at:]]
+        first = dict(messages[0]) if messages and messages[0].get("role") == "system" else None
+        if first is None:
+            return [context, *messages]
+        first["content"] = f"{first['content']}\n{self._turn_context}"
+        return [first, *messages[1:]]
 
     def stop(self) -> None:
         """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""
@@ -520,7 +557,12 @@ class OpenInterpreterBackend:
             if isinstance(content, str):
                 message["content"] = content.encode("utf-8", "replace").decode("utf-8")
         budget = self._context_window - 2 * self._max_tokens - self._oi.max_output // 2 - 64
-        fixed = self._counter.count(self._oi.system_message) + self._counter.count(text) + 2 * _MESSAGE_OVERHEAD
+        fixed = (
+            self._counter.count(self._oi.system_message)
+            + self._counter.count(self._turn_context)
+            + self._counter.count(text)
+            + 3 * _MESSAGE_OVERHEAD
+        )
         before = len(self._oi.messages)
         self._oi.messages = fit_history(self._oi.messages, budget, self._counter.count, self.pinned, fixed)
         if len(self._oi.messages) != before:

@@ -114,6 +114,21 @@ def _describe(folder_fd: int, name: str, size: int) -> str:
     return f"{_lines(text, whole)}, {said}"
 
 
+def head(folder: Path, name: str) -> bytes | None:
+    """The first READ_BYTES of the regular file ``name`` directly in ``folder``, or None (a link, a FIFO, a
+    subfolder's file, gone): nothing is followed out of the folder and nothing blocks."""
+    if "/" in name:
+        return None
+    try:
+        folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return _head(folder_fd, name)
+    finally:
+        os.close(folder_fd)
+
+
 def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
     """The data section about ``folder``'s files, from ``files`` (relative path -> (size, mtime_ns), as
     ``repair.folder_state`` gives it); "" when it holds no file but hidden ones."""

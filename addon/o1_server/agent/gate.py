@@ -30,6 +30,7 @@ from . import i18n, policy
 from .audit import AuditError, AuditLog
 from .home import guard as home_guard
 from .missing_imports import PreludeNames, add_missing_imports
+from .online import chosen_lookup
 from .policy import GrantedFolder
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
 from .profiles import Profile, usable_folders
@@ -102,6 +103,7 @@ class Gate:
         # (as written, as decided) for each block whose missing imports were added (missing_imports.py): Open
         # Interpreter runs what the model wrote, the gate the block it decided on.
         self.completed: list[tuple[str, str]] = []
+        self.request = ""  # the user's message of the turn (addresses it names are the user's to confirm)
 
     # ------------------------------------------------------------------ steps 1-4: checks, classify, decide
     def admit(self, language: str, code: str) -> bool:
@@ -128,7 +130,7 @@ class Gate:
         ``allow`` ("confirmed by the user") and :meth:`run` runs it. Returns the block; a refusal is audited."""
         code = code.strip("\n")
         self.drop_unrun()
-        block, _ = self._decide(language, code)
+        block, _ = self._decide(language, code, asked=False)
         if block.decision not in ("allow", "confirm"):
             self._refuse(block)
             return block
@@ -140,9 +142,10 @@ class Gate:
             broker.guard.grant(home_guard.granted_keys(code))
         return block
 
-    def _decide(self, language: str, code: str) -> tuple[CodeBlock, str]:
+    def _decide(self, language: str, code: str, asked: bool = True) -> tuple[CodeBlock, str]:
         """Steps 1-4 for one block: the checks, then classify and decide. Returns the block (its decision and
-        reason set) and the spoken summary of what it would do."""
+        reason set) and the spoken summary of what it would do. ``asked``: the block answers this turn's
+        request (False for a held block the user said yes to, whose request was an earlier turn's)."""
         name = canonical_language(language)
         refused = self._check(language, name, code)
         if refused is not None:
@@ -157,9 +160,17 @@ class Gate:
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
         found = policy.classify(name, code, self.turn.workdir, self.existing, self.turn.folders())
         decision = policy.decide(self.turn.profile.policy, found)
-        block = CodeBlock(
-            name, code, decision=decision.action, category=sorted(found.categories), reason=decision.reason
-        )
+        action, reason = decision.action, decision.reason
+        if (
+            action == "confirm"
+            and asked
+            and not self.turn.profile.internet
+            and chosen_lookup(found.categories, found.reasons, self.request)
+        ):
+            # "What's new in the news?": the model picked a news site. A profile without the internet says so
+            # rather than asking to connect to an address the user never named.
+            action, reason = "deny", i18n.t(i18n.current(), "online.cant")
+        block = CodeBlock(name, code, decision=action, category=sorted(found.categories), reason=reason)
         return block, found.summary
 
     def _check(self, language: str, name: str, code: str) -> CodeBlock | None:

@@ -159,14 +159,23 @@ def digits(text: str, language: str | None) -> str:
     """``text`` with its number words as digits (text2num's ``alpha2digit``): ``"three hundred and twelve times
     four"`` -> ``"312 times 4"``. A lone small number stays a word ("one of them", "a second try", "I have one
     question") unless it is an operand of arithmetic ("zwei plus zwei" -> "2 plus 2"); ordinals below 4 stay
-    words. Text that text2num cannot read is returned unchanged."""
+    words. A percent said in words is written "%" first (translations' ``words.percent``: "cinq pour cent" ->
+    "5 %", not "5 pour 100"), and an operator word small models misread between two digits is spelt out
+    (``words.multiplied``: "108 por 24" -> "108 multiplicado por 24"). Text that text2num cannot read is
+    returned unchanged (percent aside)."""
     lang = normalize(language)
+    for pattern in _lookup(lang, "words.percent") or ():
+        text = re.sub(str(pattern), "%", text, flags=re.IGNORECASE)  # "cinq pour cent": not "5 pour 100"
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
         return text
-    return _halves(_operands(converted, lang), lang)
+    converted = _halves(_operands(converted, lang), lang)
+    for rewrite in _lookup(lang, "words.multiplied") or ():  # "pattern => words" (the words get spaces around)
+        pattern, replacement = str(rewrite).rsplit(" => ", 1)
+        converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
+    return converted
 
 
 def _halves(text: str, language: str) -> str:

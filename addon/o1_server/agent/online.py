@@ -7,15 +7,19 @@ has none) and holds no digit (numbers given are data to compute with: "at an exc
 no word of ``online.not_if`` (list, note, file, joke, translate...: a request about something of the user's or
 about words) and no word of the folder's own file names. Then the turn says ``online.cant`` in its language and
 runs nothing. The caller decides which profiles this applies to (``Profile.internet`` false, and no weather
-device exposed by Home Assistant).
+device exposed by Home Assistant). A lookup phrased otherwise reaches the model; when its block then only
+reads the internet at addresses the model chose (:func:`chosen_lookup`), the gate says the same sentence
+instead of asking to connect.
 """
 
 from __future__ import annotations
 
 import functools
+import ipaddress
 import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
+from urllib.parse import urlsplit
 
 from . import i18n
 
@@ -53,3 +57,38 @@ def online_topic(text: str, language: str | None, names: Iterable[str] = ()) -> 
     if any(len(w) >= 4 and w in stems for w in words):
         return None
     return found.group(0)
+
+
+_ADDRESS = re.compile(r"uses the address '([^']+)'")  # the classifier's reason for a literal URL or host
+_LOOKUP_CATEGORIES = frozenset({"network", "read_only", "writes_files"})
+_LOCAL_SUFFIXES = (".local", ".lan", ".home", ".internal", ".localdomain", ".home.arpa")
+
+
+def _host(address: str) -> str:
+    """The host name of a URL or bare host the classifier named, lower case ("" when there is none)."""
+    split = urlsplit(address if "//" in address else f"//{address}")
+    return (split.hostname or "").lower()
+
+
+def _public(host: str) -> bool:
+    """Whether ``host`` is on the internet: a public IP address or a dotted name outside the local suffixes
+    (``printer.local``, ``homeassistant``, ``192.168.1.5`` and ``localhost`` are the home's own)."""
+    try:
+        return ipaddress.ip_address(host).is_global
+    except ValueError:
+        return "." in host and not host.endswith(_LOCAL_SUFFIXES) and host != "localhost"
+
+
+def chosen_lookup(categories: Iterable[str], reasons: Iterable[str], request: str) -> bool:
+    """Whether a block classified as ``categories`` with ``reasons`` (policy.classify's) is a lookup on the
+    internet that the model chose for ``request``: it uses the network (and at most reads or writes files),
+    every address it names is a public one, at least one is named, and the request names none of their hosts
+    (a URL the user gave is theirs to confirm)."""
+    found = set(categories)
+    if "network" not in found or not found <= _LOOKUP_CATEGORIES:
+        return False
+    hosts = {_host(m.group(1)) for reason in reasons for m in [_ADDRESS.search(reason)] if m}
+    if not hosts or not all(host and _public(host) for host in hosts):
+        return False
+    asked = request.lower()
+    return not any(host in asked or host.removeprefix("www.") in asked for host in hosts)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
+from .folder_prompt import head
 from .gate import INVALID
 from .language_id import printed_in_english
 from .sandbox import scan_folder
@@ -42,6 +43,10 @@ CANNED = "Your code only printed a sentence you wrote: it computed and did nothi
 """The start of the one request of a turn whose block only printed a string it wrote (:func:`canned`) that
 states a number or file the question did not give, or restates the request ("Añade miel a mi lista de la
 compra" for "añade miel a mi lista de la compra"): an answer from memory, or an action claimed, not done."""
+LISTING = "The user asked what is there, and your code printed how many"
+"""The start of the one request of a turn whose block answered a question for the contents ("what's in my
+folder", "qué hay en mi carpeta": the translations' ``words.what_is_in``, not ``words.how_many``) with a count
+and none of the names or items (:func:`counted`)."""
 MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 
@@ -95,7 +100,8 @@ def echoes(said: str, asked: str) -> bool:
 
 
 def is_soft(message: str) -> str | None:
-    """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language"), or
+    """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
+    "canned", "listing"), or
     None for one that is (the block failed or is broken: said as the failure if no repair follows)."""
     if message == NUDGE:
         return "nudge"
@@ -107,10 +113,13 @@ def is_soft(message: str) -> str | None:
         return "language"
     if message.startswith(CANNED):
         return "canned"
+    if message.startswith(LISTING):
+        return "listing"
     return None
 
 
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w)")  # a number on its own, not the 1 of "o1" or "mp3"
+_PATH = re.compile(r"(?<![\w/.~])(~?/[\w.-]+(?:/[\w.-]+)*)")  # an absolute or home path the user named
 
 
 def repair_request(
@@ -121,6 +130,7 @@ def repair_request(
     files: Callable[[], Iterable[str]] = tuple,
     told: Collection[str] = (),
     language: str | None = None,
+    folder: Path | None = None,
 ) -> str | None:
     """The message asking the model to repair ``attempt`` (the blocks of one LLM request, in order), or None
     when its last block stands.
@@ -166,9 +176,21 @@ def repair_request(
         and (guessed(said, text, files()) or echoes(said, text))
     ):
         return (
-            CANNED + ". Write code that does what the user asked (a list or a note: append to a .txt file with "
-            "open(name, 'a'); files: read them) and prints the result; if it needs the internet, print that you "
-            f'can\'t look that up offline. The request: "{" ".join(text.split())[:MAX_QUESTION]}"'
+            CANNED + ". Write code that does what the user asked and prints the result: a question about files "
+            "reads them; only to add something to a list or a note, append it to a .txt file with open(name, "
+            "'a'); if it needs the internet, print that you can't look that up offline. The request: "
+            f'"{" ".join(text.split())[:MAX_QUESTION]}"'
+        )
+    elif (
+        last.exit_status == 0
+        and "listing" not in told
+        and folder is not None
+        and counted(text, last.output, folder, language)
+        and not changed()
+    ):
+        return (
+            LISTING + ". Print the names or items themselves in one sentence: the folder's file names "
+            "(os.listdir('.')), or the lines of the file the list is in."
         )
     elif (
         last.exit_status == 0
@@ -191,6 +213,11 @@ def repair_request(
         # The model guessed a file name: the folder's own names let it pick the one the user meant.
         names = sorted(files())[:MAX_NAMED_FILES]  # the folder is read only for this repair
         hint = f" The folder holds: {', '.join(names)}." if names else " The folder is empty."
+        named = [path for path in _PATH.findall(text) if path not in error]
+        if named:
+            # "zeig mir ~/.bash_history", code opening ".bash_history": the path as the user said it is for the
+            # policy to decide (a refusal that names the rule), not for the model to move into the folder.
+            hint += f" The user named {named[0]}: use that path exactly as written."
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
 
 
@@ -215,6 +242,34 @@ def unused_time(text: str, block: CodeBlock) -> str | None:
         if not hours & numbers or (minute and minute not in numbers):
             return match.group(0)
     return None
+
+
+def counted(text: str, output: str, folder: Path, language: str | None) -> bool:
+    """Whether ``output`` answers the question ``text`` for the contents of something (``words.what_is_in``
+    of ``language`` or English, and no ``words.how_many``) with a count: one line holding a number and none of
+    the folder's file names (or their stems) nor any line of its small text files ("Il y a 4 fichiers dans le
+    dossier." for "qu'est-ce qu'il y a dans mon dossier"). False for an empty folder."""
+    lang = i18n.normalize(language)
+    asked = " ".join(text.lower().replace("\u2019", "'").split())
+
+    def any_of(key: str) -> bool:  # "what's in 5 days" asks for a date, not for contents
+        patterns = {*i18n.words(lang, key), *i18n.words(i18n.DEFAULT, key)}
+        found = (m for pattern in patterns for m in re.finditer(pattern, asked))
+        return any(not asked[m.end() :].lstrip()[:1].isdigit() for m in found)
+
+    lines = [line for line in output.splitlines() if line.strip()]
+    if len(lines) != 1 or not _NUMBER.search(lines[0]) or not any_of("words.what_is_in") or any_of("words.how_many"):
+        return False
+    said = i18n.folded(lines[0])
+    names = sorted(folder_state(folder, MAX_NAMED_FILES))
+    if not names:
+        return False
+    items: set[str] = set()
+    for name in names:
+        items.update({name, Path(name).stem})
+        if name.endswith((".txt", ".md", ".csv")) and (data := head(folder, name)) is not None:
+            items.update(line.strip() for line in data.decode("utf-8", "replace").splitlines())
+    return not any(len(item) >= 3 and i18n.folded(item) in said for item in items)
 
 
 def error_line(language: str, output: str) -> str:

@@ -414,6 +414,7 @@ class Session:
         files_before = self._start_files
         # A snapshot cut at its cap may miss files: then the folder as it is decides (fails towards asking).
         gate.existing = frozenset(files_before) if len(files_before) < SNAPSHOT_FILES else None
+        gate.request = text
         prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired
@@ -424,7 +425,14 @@ class Session:
             changed = lambda: bool(self._changes(files_before))  # noqa: E731 - asked only for a silent block
             told = {kind for kind in map(is_soft, repairs) if kind}
             return repair_request(
-                blocks[first:], text, NUDGE in repairs, changed, lambda: folder_state(self.workdir), told, self.language
+                blocks[first:],
+                text,
+                NUDGE in repairs,
+                changed,
+                lambda: folder_state(self.workdir),
+                told,
+                self.language,
+                self.workdir,
             )
 
         def admit(language: str, code: str) -> bool:
