@@ -208,11 +208,12 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("de", "anderthalb Stunden", "1.5 Stunden"),
         ("nl", "Hoeveel minuten is drie en een half uur?", "Hoeveel minuten is 3.5 uur?"),
         ("nl", "anderhalf uur", "1.5 uur"),
-        # French, Spanish and Italian halves are also clock times ("à trois heures et demie"): left alone.
-        ("fr", "trois heures et demie", "3 heures et demie"),
+        # French, Spanish and Italian halves are also clock times ("à trois heures et demie"): written as one
+        # (tests/server/test_spoken_times.py), never as a decimal.
+        ("fr", "trois heures et demie", "3:30"),
         ("fr", "deux kilos et demi de farine", "2.5 kilos de farine"),
         ("es", "un año y medio", "1.5 año"),
-        ("es", "a las tres y media", "a las 3 y media"),
+        ("es", "a las tres y media", "a las 3:30"),
         ("it", "due chili e mezzo", "2.5 chili"),
         # A percent in words stays a percent (text2num made "cinq pour cent" "5 pour 100"), and an operator
         # word small models misread between two digits is spelt out ("108 por 24" was coded as a division).
@@ -226,6 +227,13 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "ciento ocho dividido entre cuatro", "108 dividido entre 4"),
         ("en", "what is 12 x 4", "what is 12 times 4"),
         ("de", "was ist 12 x 4", "was ist 12 mal 4"),
+        # Cents said after the currency are one amount (the model divided "143 euros 50" by 50).
+        ("en", "the bill came to eighty six dollars fifty, we are four", "the bill came to 86.50 dollars, we are 4"),
+        ("fr", "l'addition fait cent quarante-trois euros cinquante.", "l'addition fait 143.50 euros."),
+        ("de", "es kostet zwölf Euro fünfzig", "es kostet 12.50 Euro"),
+        ("es", "cuesta tres dólares con veinte céntimos", "cuesta 3.20 dólares"),
+        ("en", "it costs 3 dollars and 5 cents", "it costs 3.05 dollars"),
+        ("en", "20 euros 10 people", "20 euros 10 people"),
     ],
 )
 def test_number_words_become_digits(language: str, said: str, seen: str) -> None:

@@ -30,6 +30,12 @@ from tests.support.scripted_llm import ScriptedLLM
         ("Wat is het weerbericht?", "nl"),
         ("Che tempo fa a Roma?", "it"),
         ("Will it rain tomorrow?", "en"),
+        ("is it going to rain tomorrow? should I bother taking an umbrella", "en"),
+        ("Was gibt's denn heute Neues in den Nachrichten?", "de"),
+        ("il est à combien le dollar en ce moment, en euros ?", "fr"),
+        ("quelles sont les dernières nouvelles", "fr"),
+        ("a cuánto está el dólar hoy", "es"),
+        ("oye, cómo quedó el partido del Madrid anoche?", "es"),
         ("Wird es morgen regnen?", "de"),
         ("Il va pleuvoir demain ?", "fr"),
         ("¿Va a llover mañana?", "es"),
@@ -135,7 +141,7 @@ async def test_a_lookup_the_model_chose_is_said_honestly_and_never_connects(
 ) -> None:
     agent = make_agent(policy={"network": "confirm"})
     llm.script(f"```python\n{NEWS}\n```")
-    reply = await agent.ask("Was gibt es Neues in den Nachrichten?", "n1", language="de")
+    reply = await agent.ask("Was ist heute so los in der Welt?", "n1", language="de")  # no phrase matches
     assert reply.answer == i18n.t("de", "online.cant"), reply.answer
     assert [(b.decision, b.exit_status) for b in reply.code_blocks] == [("deny", None)]  # nothing ran
     assert not reply.continue_conversation  # no question left waiting for a yes

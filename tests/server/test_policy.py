@@ -282,6 +282,13 @@ FAIL_CLOSED = [
     ("path-rename-source", "python", "from pathlib import Path\nPath('/etc/passwd').rename('x')", {W, OUT}),
     ("map-listed-names", "python", "import os\nlist(map(os.remove, os.listdir('drafts')))", {D}),
     ("listing-then-sizes", "python", "import os\nfor f in sorted(os.listdir('.')):\n    print(f, os.path.getsize(f))", {R}),
+    # The one listed name max/min/random.choice picks is still a listed name (a false "outside" before).
+    ("longest-listed-file", "python", "import os\nf = max(os.listdir('.'), key=lambda x: len(open(x).readlines()))\n"
+     "print(len(open(f).readlines()))", {R}),
+    ("newest-listed-file", "python", "import os\nfiles = [f for f in os.listdir('.') if f.endswith('.txt')]\n"
+     "print(open(min(files, key=os.path.getmtime)).read())", {R}),
+    ("max-of-arguments", "python", "print(open(max('a.txt', '/etc/passwd')).read())", {OUT}),
+    ("max-of-etc-listing", "python", "import os\nprint(open(max(os.listdir('/etc'))).read())", {OUT}),
     ("walk", "python", "import os\nfor root, dirs, files in os.walk('.'):\n    print([os.path.join(root, f) for f in files])",
      {R}),
     ("listed-names-in-a-list", "python",

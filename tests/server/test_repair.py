@@ -349,6 +349,10 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
         ("t = 0\nt += '4'", "float()"),
         ("print(sum(float(v) for v in ['quantite', '2']))", "header row"),
         ("print(int('amount'))", "header row"),
+        ("print(sum(1 for o in [{'total': 60}] if o > 50))", "item['key']"),
+        ("print(sum(3 + 4))", "sum([a, b, c])"),
+        ("print('abc'['name'])", "json.load"),
+        ("print([{'a': 1}]['a'])", "loop over its items"),
     ],
 )
 def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:
@@ -461,6 +465,9 @@ def test_the_time_request_never_runs_a_block_that_changed_something_again() -> N
         ("tell me a joke", "print('Why did the chicken cross the road? To get to the other side.')", False),
         ("hello", "print('Hello! How can I help?')", False),
         ("how many files do I have", "import os\nprint('You have', len(os.listdir('.')), 'files.')", False),
+        # A literal put in a name first is still only a sentence the model wrote.
+        ("which file has the flea drops", "file_name = 'trip.txt'\nprint(file_name)", True),
+        ("what is 86.5 times 0.1", "total = 86.5 * 0.1\nprint(total)", False),
     ],
 )
 def test_a_sentence_the_code_only_printed_is_asked_again(question: str, src: str, asked: bool) -> None:
@@ -520,3 +527,23 @@ async def test_a_path_the_user_named_is_kept_for_the_policy_to_decide(make_agent
     assert "The user named ~/.bash_history: use that path exactly as written." in sent(llm, 1)[-1]
     assert [b.decision for b in reply.code_blocks][-1] == "deny" and reply.code_blocks[-1].exit_status is None
     assert "outside_sandbox" in reply.code_blocks[-1].category and reply.answer == reply.code_blocks[-1].reason
+
+
+def test_a_guessed_answer_is_asked_to_compute_and_a_claimed_action_to_act() -> None:
+    """Told about lists and notes after guessing "3 gallons are about 7.4 liters", the model wrote a note."""
+    from o1_server.agent.repair import CANNED, repair_request
+    from o1_server.agent.types import CodeBlock
+
+    def request(question: str, src: str, language: str) -> str:
+        block = CodeBlock("python", src, exit_status=0, output="printed")
+        message = repair_request([block], question, False, lambda: False, lambda: ["notes.txt"], language=language)
+        assert message is not None and message.startswith(CANNED), message
+        return message
+
+    guess = request("combien de litres font trois gallons américains ?", "print('3 gallons font environ 7.4 litres.')", "fr")
+    assert "computes the answer" in guess and "append" not in guess and "list" not in guess
+    act = request("añade miel a mi lista de la compra", "print('Añade miel a mi lista de la compra')", "es")
+    assert "open(name, 'a')" in act
+    # A question restated is not an action: no list, no note ("news.txt" was written for the news).
+    news = request("Was gibt's denn heute Neues in den Nachrichten?", "print('Heute gibt es Neues in den Nachrichten.')", "de")
+    assert "append" not in news and "can't look that up offline" in news

@@ -159,11 +159,16 @@ def digits(text: str, language: str | None) -> str:
     """``text`` with its number words as digits (text2num's ``alpha2digit``): ``"three hundred and twelve times
     four"`` -> ``"312 times 4"``. A lone small number stays a word ("one of them", "a second try", "I have one
     question") unless it is an operand of arithmetic ("zwei plus zwei" -> "2 plus 2"); ordinals below 4 stay
-    words. A percent said in words is written "%" first (translations' ``words.percent``: "cinq pour cent" ->
+    words. Clock times said in words become H:MM first (:mod:`.spoken_times`: "zwanzig vor acht" -> "7:40"),
+    a percent said in words is written "%" (translations' ``words.percent``: "cinq pour cent" ->
     "5 %", not "5 pour 100"), and an operator word small models misread between two digits is spelt out
-    (``words.multiplied``: "108 por 24" -> "108 multiplicado por 24"). Text that text2num cannot read is
+    (``words.multiplied``: "108 por 24" -> "108 multiplicado por 24"); an amount with its cents after the
+    currency is one decimal (``words.money``: "143 euros 50" -> "143.50 euros"). Text that text2num cannot read is
     returned unchanged (percent aside)."""
+    from .spoken_times import clock_times  # it reads this module's translations
+
     lang = normalize(language)
+    text = clock_times(text, lang, lambda said: _number(said, lang))
     for pattern in _lookup(lang, "words.percent") or ():
         text = re.sub(str(pattern), "%", text, flags=re.IGNORECASE)  # "cinq pour cent": not "5 pour 100"
     try:
@@ -172,6 +177,13 @@ def digits(text: str, language: str | None) -> str:
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
         return text
     converted = _halves(_operands(converted, lang), lang)
+    for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros"
+        converted = re.sub(
+            str(pattern),
+            lambda m: f"{m.group('n')}.{int(m.group('c')):02d} {m.group('cur')}",
+            converted,
+            flags=re.IGNORECASE,
+        )
     for rewrite in _lookup(lang, "words.multiplied") or ():  # "pattern => words" (the words get spaces around)
         pattern, replacement = str(rewrite).rsplit(" => ", 1)
         converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
@@ -241,7 +253,8 @@ def _operands(text: str, language: str) -> str:
 
 
 def _number(word: str, language: str) -> str | None:
-    """The digits of one word that is a cardinal number ("two" -> "2", "12" -> "12"), else None."""
+    """The digits of one word (or two: "twenty five") that is a cardinal number ("two" -> "2", "12" -> "12"),
+    else None."""
     if word.isdigit():
         return word
     try:

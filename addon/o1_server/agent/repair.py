@@ -66,7 +66,7 @@ def is_compute(message: str | None) -> bool:
 
 def canned(block: CodeBlock) -> str | None:
     """The text a Python ``block`` prints when all it does is ``print`` string literals (``print("Done.")``),
-    else None."""
+    or names it set to literals (``name = "car_notes.txt"`` then ``print(name)``), else None."""
     if block.language != "python":
         return None
     try:
@@ -74,13 +74,30 @@ def canned(block: CodeBlock) -> str | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     said: list[str] = []
+    known: dict[str, str] = {}  # names set to a literal
     for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, (str, int, float))
+            and not isinstance(node.value.value, bool)
+        ):
+            known[node.targets[0].id] = str(node.value.value)
+            continue
         call = node.value if isinstance(node, ast.Expr) else None
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print"):
             return None
-        if call.keywords or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args):
+        if call.keywords:
             return None
-        said.extend(str(a.value) for a in call.args if isinstance(a, ast.Constant))
+        for arg in call.args:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                said.append(arg.value)
+            elif isinstance(arg, ast.Name) and arg.id in known:
+                said.append(known[arg.id])
+            else:
+                return None
     return " ".join(said) if said else None
 
 
@@ -173,13 +190,22 @@ def repair_request(
         last.exit_status == 0
         and "canned" not in told
         and (said := canned(last)) is not None
-        and (guessed(said, text, files()) or echoes(said, text))
+        and ((guess := guessed(said, text, files())) or echoes(said, text))
     ):
+        request = " ".join(text.split())[:MAX_QUESTION]
+        if guess or not asks_action(text, language):
+            # An answer guessed or restated for a question. Told about lists and notes here, the model wrote one
+            # ("new_note.txt") for "how many liters are 3 gallons" and "news.txt" for "what's in the news".
+            return (
+                CANNED + ". Write code that computes the answer from the numbers in the question, or reads the "
+                "files it is about, and prints it; if it needs the internet, print that you can't look that up "
+                f'offline. The question: "{request}"'
+            )
         return (
             CANNED + ". Write code that does what the user asked and prints the result: a question about files "
             "reads them; only to add something to a list or a note, append it to a .txt file with open(name, "
             "'a'); if it needs the internet, print that you can't look that up offline. The request: "
-            f'"{" ".join(text.split())[:MAX_QUESTION]}"'
+            f'"{request}"'
         )
     elif (
         last.exit_status == 0
@@ -316,6 +342,22 @@ _HINTS = (
         re.compile(r"'str' object has no attribute 'strftime'"),
         " Parse the text first: datetime.datetime.strptime(text, '%H:%M').",
     ),
+    (
+        re.compile(r"not supported between instances of '(?:dict' and '\w+|\w+' and 'dict)'"),
+        " Each item is a dict: compare one of its values, item['key'] (the folder section lists the keys).",
+    ),
+    (
+        re.compile(r"'(?:int|float)' object is not iterable"),
+        " sum(), min() and max() take a list: sum([a, b, c]), or add the values with +.",
+    ),
+    (
+        re.compile(r"string indices must be integers"),
+        " That value is text, not a dict: read the file with json.load(f) and use the data it gives.",
+    ),
+    (
+        re.compile(r"list indices must be integers or slices, not str"),
+        " The data is a list: loop over its items (for item in data: item['key']).",
+    ),
 )
 """(error pattern, what to say after the error): the errors small models make again when told only the error
 line (on the agent benchmark's dev split, the repair of ``int('310.5')`` and of ``len(csv.reader(...))`` wrote
@@ -326,6 +368,15 @@ def error_hint(error: str) -> str:
     """The sentence that names the fix of a common mistake behind ``error`` (a failed block's error line),
     with a leading space; "" when none is known."""
     return next((hint for pattern, hint in _HINTS if pattern.search(error)), "")
+
+
+def asks_action(text: str, language: str | None) -> bool:
+    """Whether ``text`` asks to change something ("add honey to my list", "lösch die Notiz"): a word of the
+    translations' ``words.actions`` of ``language`` or English."""
+    lang = i18n.normalize(language)
+    low = text.lower()
+    patterns = {*i18n.words(lang, "words.actions"), *i18n.words(i18n.DEFAULT, "words.actions")}
+    return any(re.search(pattern, low) for pattern in patterns)
 
 
 def guessed(said: str, asked: str, files: Iterable[str] = ()) -> bool:

@@ -416,6 +416,7 @@ class Session:
         gate.existing = frozenset(files_before) if len(files_before) < SNAPSHOT_FILES else None
         gate.request = text
         prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
+        asked = i18n.digits(text, self.language)  # what the repairs judge: the numbers and times as the model read them
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired
         words: list[str] = []  # a repair reply's words since its last block
@@ -426,7 +427,7 @@ class Session:
             told = {kind for kind in map(is_soft, repairs) if kind}
             return repair_request(
                 blocks[first:],
-                text,
+                asked,
                 NUDGE in repairs,
                 changed,
                 lambda: folder_state(self.workdir),

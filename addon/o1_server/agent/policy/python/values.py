@@ -226,6 +226,13 @@ class _Scope(_Names):
             return self.values(node.args[0])
         if func == "filter" and len(node.args) == 2:
             return self.values(node.args[1])
+        if (
+            func in ("max", "min", "random.choice")
+            and node.args
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+        ):
+            # One of the items of its one iterable ("the longest of os.listdir('.')"), or one of its arguments.
+            return self.values(node.args[0]) if len(node.args) == 1 else tuple(v for a in args for v in a)
         if func == "os.listdir":
             return (NAME,)
         if func == "os.scandir":
