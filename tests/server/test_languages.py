@@ -197,7 +197,7 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "Tengo una pregunta.", "Tengo una pregunta."),
         ("nl", "Hoeveel is zeven keer acht?", "Hoeveel is 7 keer 8?"),
         ("nl", "Ik heb een vraag.", "Ik heb een vraag."),
-        ("it", "Quanto fa tre per due?", "Quanto fa 3 moltiplicato per 2?"),
+        ("it", "Quanto fa tre per due?", "Quanto fa 3 per 2?"),
         ("it", "Dammi una per favore.", "Dammi una per favore."),
         # A number and a half (the model coded "three and a half hours" as 1.5 * 60).
         ("en", "How many minutes is three and a half hours?", "How many minutes is 3.5 hours?"),
@@ -222,8 +222,8 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "el diez por cien de treinta", "el 10 % de 30"),
         ("it", "il dieci per cento di cinquanta", "il 10 % di 50"),
         ("en", "twenty per cent of fifty", "20 % of 50"),
-        ("es", "dime cuánto es ciento ocho por veinticuatro", "dime cuánto es 108 multiplicado por 24"),
         ("es", "ciento ocho entre cuatro", "108 dividido entre 4"),
+        ("es", "dime cuánto es ciento ocho por veinticuatro", "dime cuánto es 108 por 24"),  # "por": also divided
         ("es", "ciento ocho dividido entre cuatro", "108 dividido entre 4"),
         ("en", "what is 12 x 4", "what is 12 times 4"),
         ("de", "was ist 12 x 4", "was ist 12 mal 4"),
@@ -234,6 +234,15 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "cuesta tres dólares con veinte céntimos", "cuesta 3.20 dólares"),
         ("en", "it costs 3 dollars and 5 cents", "it costs 3.05 dollars"),
         ("en", "20 euros 10 people", "20 euros 10 people"),
+        # A breaker's findings: "for a hundred", divisions and offers, decimal commas, weights, sums.
+        ("fr", "J'ai acheté un vélo pour cent euros", "J'ai acheté un vélo pour 100 euros"),
+        ("es", "Lo compré por cien euros", "Lo compré por 100 euros"),
+        ("fr", "trois pour cent mille habitants", "3 pour 100000 habitants"),
+        ("it", "dividi 100 per 4", "dividi 100 per 4"),
+        ("es", "la oferta es 3 por 2", "la oferta es 3 por 2"),
+        ("de", "Ich habe 20 Euro und 2,5 Kilo", "Ich habe 20 Euro und 2,5 Kilo"),
+        ("en", "The baby weighs 7 pounds 8.", "The baby weighs 7 pounds 8."),
+        ("de", "Rechne 100 Euro und 20.", "Rechne 100 Euro und 20."),
     ],
 )
 def test_number_words_become_digits(language: str, said: str, seen: str) -> None:

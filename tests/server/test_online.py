@@ -134,6 +134,12 @@ def test_a_site_the_model_picked_is_a_lookup_and_one_the_user_named_or_the_home_
     assert not chosen("import requests\nimport os\nos.remove('a.txt')\nrequests.get('https://x.org')", "clean")
     assert not chosen("import socket\nsocket.create_connection((input(), 80))", "connect")  # no address named
     assert not chosen("print(1)", "news")
+    # The home's own names, a host known only at run time, a site named in words or in its Unicode form.
+    assert not chosen("import requests\nprint(requests.get('http://fritz.box').text)", "is my router up")
+    assert not chosen("import requests\nprint(requests.get('http://nas.tail1234.ts.net').text)", "is the nas up")
+    assert not chosen("import requests\nfor ip in open('d.txt'):\n    print(requests.get(f'http://{ip}/'))", "devices")
+    assert not chosen("import requests\nprint(requests.get('https://www.bbc.co.uk/news').text)", "the BBC headlines")
+    assert not chosen("import requests\nprint(requests.get('https://xn--mnchen-3ya.de').text)", "open münchen.de")
 
 
 async def test_a_lookup_the_model_chose_is_said_honestly_and_never_connects(
@@ -151,3 +157,8 @@ async def test_a_lookup_the_model_chose_is_said_honestly_and_never_connects(
     llm.script(f"```python\n{NEWS}\n```")
     named = await agent.ask("Read me the top story on bbc.com", "n2")
     assert named.continue_conversation and "www.bbc.com" in named.answer, named.answer
+    # ... and in a later turn of the same conversation.
+    await agent.ask("no", "n2")
+    llm.script(f"```python\n{NEWS}\n```")
+    again = await agent.ask("read me that page again", "n2")
+    assert again.continue_conversation and "www.bbc.com" in again.answer, again.answer

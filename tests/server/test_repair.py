@@ -347,8 +347,8 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
         ("print('7:00'.strftime('%H'))", "strptime"),
         ("n = 3\nprint('Total: ' + n)", "f-string"),
         ("t = 0\nt += '4'", "float()"),
-        ("print(sum(float(v) for v in ['quantite', '2']))", "header row"),
-        ("print(int('amount'))", "header row"),
+        ("print(sum(float(v) for v in ['quantite', '2']))", "header row is skipped"),
+        ("print(int('Januar'))", "only the columns that hold numbers"),
         ("print(sum(1 for o in [{'total': 60}] if o > 50))", "item['key']"),
         ("print(sum(3 + 4))", "sum([a, b, c])"),
         ("print('abc'['name'])", "json.load"),
@@ -547,3 +547,13 @@ def test_a_guessed_answer_is_asked_to_compute_and_a_claimed_action_to_act() -> N
     # A question restated is not an action: no list, no note ("news.txt" was written for the news).
     news = request("Was gibt's denn heute Neues in den Nachrichten?", "print('Heute gibt es Neues in den Nachrichten.')", "de")
     assert "append" not in news and "can't look that up offline" in news
+
+
+def test_a_sentence_after_a_change_reports_it_and_is_never_asked_again() -> None:
+    """A breaker's finding: the first block appended to the list, the second printed "Added honey": told it did
+    nothing, the model would append again."""
+    from o1_server.agent.repair import repair_request
+    from o1_server.agent.types import CodeBlock
+
+    block = CodeBlock("python", "name = 'list.txt'\nprint('Added honey to', name)", exit_status=0, output="x")
+    assert repair_request([block], "add honey to my list", False, lambda: True, lambda: ["list.txt"]) is None

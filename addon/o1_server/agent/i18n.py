@@ -160,22 +160,25 @@ def digits(text: str, language: str | None) -> str:
     four"`` -> ``"312 times 4"``. A lone small number stays a word ("one of them", "a second try", "I have one
     question") unless it is an operand of arithmetic ("zwei plus zwei" -> "2 plus 2"); ordinals below 4 stay
     words. Clock times said in words become H:MM first (:mod:`.spoken_times`: "zwanzig vor acht" -> "7:40"),
-    a percent said in words is written "%" (translations' ``words.percent``: "cinq pour cent" ->
-    "5 %", not "5 pour 100"), and an operator word small models misread between two digits is spelt out
-    (``words.multiplied``: "108 por 24" -> "108 multiplicado por 24"); an amount with its cents after the
-    currency is one decimal (``words.money``: "143 euros 50" -> "143.50 euros"). Text that text2num cannot read is
-    returned unchanged (percent aside)."""
+    a percent said in words after a number is written "%" (translations' ``words.percent``: "cinq pour cent" ->
+    "5 %", not "5 pour 100"), an operator written as a letter between two digits is spelt out
+    (``words.multiplied``: "3 x 4" -> "3 times 4", "108 entre 24" -> "108 dividido entre 24"); an amount with
+    its cents after the currency is one decimal (``words.money``: "143 euros 50" -> "143.50 euros"). Text that
+    text2num cannot read is returned with only its clock times written."""
     from .spoken_times import clock_times  # it reads this module's translations
 
     lang = normalize(language)
-    text = clock_times(text, lang, lambda said: _number(said, lang))
-    for pattern in _lookup(lang, "words.percent") or ():
-        text = re.sub(str(pattern), "%", text, flags=re.IGNORECASE)  # "cinq pour cent": not "5 pour 100"
+    try:
+        text = clock_times(text, lang, lambda said: _number(said, lang))
+    except (ValueError, re.error) as err:  # a rewriting aid never breaks a turn
+        _LOGGER.debug("clock_times failed on %r: %s", text[:200], err)
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
         return text
+    for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
+        converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = _halves(_operands(converted, lang), lang)
     for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros"
         converted = re.sub(
@@ -255,13 +258,13 @@ def _operands(text: str, language: str) -> str:
 def _number(word: str, language: str) -> str | None:
     """The digits of one word (or two: "twenty five") that is a cardinal number ("two" -> "2", "12" -> "12"),
     else None."""
-    if word.isdigit():
+    if word.isdecimal():  # not isdigit(): "²" is a digit that int() cannot read
         return word
     try:
         value = alpha2digit(word, language, threshold=0)
     except Exception:  # noqa: BLE001 - as in digits()
         return None
-    return value if value.isdigit() else None
+    return value if value.isdecimal() else None
 
 
 def folded(text: str) -> str:

@@ -61,7 +61,21 @@ def online_topic(text: str, language: str | None, names: Iterable[str] = ()) -> 
 
 _ADDRESS = re.compile(r"uses the address '([^']+)'")  # the classifier's reason for a literal URL or host
 _LOOKUP_CATEGORIES = frozenset({"network", "read_only", "writes_files"})
-_LOCAL_SUFFIXES = (".local", ".lan", ".home", ".internal", ".localdomain", ".home.arpa")
+_LOCAL_SUFFIXES = (
+    ".local",
+    ".lan",
+    ".home",
+    ".internal",
+    ".localdomain",
+    ".arpa",
+    ".box",
+    ".corp",
+    ".intranet",
+    ".private",
+    ".localhost",
+    ".ts.net",
+)  # the home's own names: mDNS, routers (fritz.box), VPNs (Tailscale), RFC 8375's home.arpa
+_HOST = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*[a-z0-9]$")  # a whole host name, nothing unknown
 
 
 def _host(address: str) -> str:
@@ -71,19 +85,35 @@ def _host(address: str) -> str:
 
 
 def _public(host: str) -> bool:
-    """Whether ``host`` is on the internet: a public IP address or a dotted name outside the local suffixes
-    (``printer.local``, ``homeassistant``, ``192.168.1.5`` and ``localhost`` are the home's own)."""
+    """Whether ``host`` is on the internet: a public IP address or a whole dotted name outside the local
+    suffixes (``printer.local``, ``fritz.box``, ``homeassistant``, ``192.168.1.5`` and ``localhost`` are the
+    home's own; a host with a part known only at run time may be one of them)."""
     try:
         return ipaddress.ip_address(host).is_global
     except ValueError:
-        return "." in host and not host.endswith(_LOCAL_SUFFIXES) and host != "localhost"
+        return bool(_HOST.match(host)) and not host.endswith(_LOCAL_SUFFIXES)
+
+
+def _named(host: str, request: str) -> bool:
+    """Whether ``request`` names ``host``: the host itself (or its Unicode form, "münchen.de" for
+    "xn--mnchen-3ya.de"), or its name below the public suffix as a word ("the BBC" for www.bbc.co.uk, "python
+    dot org")."""
+    try:
+        unicode = host.encode("ascii").decode("idna")
+    except (UnicodeError, ValueError):
+        unicode = host
+    if any(form in request for form in {host, host.removeprefix("www."), unicode, unicode.removeprefix("www.")}):
+        return True
+    labels = [label for label in host.split(".") if label not in ("www", "m", "api")]
+    words = set(re.findall(r"[^\W_]+", request))
+    return any(len(label) >= 3 and label in words for label in labels[:-1])
 
 
 def chosen_lookup(categories: Iterable[str], reasons: Iterable[str], request: str) -> bool:
     """Whether a block classified as ``categories`` with ``reasons`` (policy.classify's) is a lookup on the
     internet that the model chose for ``request``: it uses the network (and at most reads or writes files),
-    every address it names is a public one, at least one is named, and the request names none of their hosts
-    (a URL the user gave is theirs to confirm)."""
+    every address it names is a public one, at least one is named, and the request (the user's messages of the
+    conversation) names none of their hosts (a site the user gave is theirs to confirm)."""
     found = set(categories)
     if "network" not in found or not found <= _LOOKUP_CATEGORIES:
         return False
@@ -91,4 +121,4 @@ def chosen_lookup(categories: Iterable[str], reasons: Iterable[str], request: st
     if not hosts or not all(host and _public(host) for host in hosts):
         return False
     asked = request.lower()
-    return not any(host in asked or host.removeprefix("www.") in asked for host in hosts)
+    return not any(_named(host, asked) for host in hosts)

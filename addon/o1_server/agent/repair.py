@@ -191,6 +191,7 @@ def repair_request(
         and "canned" not in told
         and (said := canned(last)) is not None
         and ((guess := guessed(said, text, files())) or echoes(said, text))
+        and not changed()  # an earlier block of the request wrote the list: the sentence reports it
     ):
         request = " ".join(text.split())[:MAX_QUESTION]
         if guess or not asks_action(text, language):
@@ -310,7 +311,8 @@ def error_line(language: str, output: str) -> str:
 _HINTS = (
     (
         re.compile(r"could not convert string to float: '[^\W\d]|invalid literal for int\(\) with base 10: '[^\W\d]"),
-        " That is the header row: skip it (next(reader)) or read the rows with csv.DictReader.",
+        " That value is text, not a number: a header row is skipped (next(reader), or csv.DictReader), and only"
+        " the columns that hold numbers are converted.",
     ),
     (
         re.compile(r"invalid literal for int\(\) with base 10: '-?\d*\.\d+'"),

@@ -414,7 +414,13 @@ class Session:
         files_before = self._start_files
         # A snapshot cut at its cap may miss files: then the folder as it is decides (fails towards asking).
         gate.existing = frozenset(files_before) if len(files_before) < SNAPSHOT_FILES else None
-        gate.request = text
+        # A site the user named in an earlier turn ("summarize that page again") is still the user's.
+        earlier = [
+            str(m.get("content"))
+            for m in before[getattr(self.backend, "pinned", 0) :]
+            if m.get("role") == "user" and m.get("type") == "message"
+        ]
+        gate.request = "\n".join([*earlier, text])
         prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
         asked = i18n.digits(text, self.language)  # what the repairs judge: the numbers and times as the model read them
         repairs: list[str] = []  # the repair requests sent, in order

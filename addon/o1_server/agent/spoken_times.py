@@ -5,9 +5,11 @@ the embedded model coded them as 20:30, ``hours=20``, 23:15 and ``hours=6, minut
 and text2num reads the Spanish and Italian quarter ("cuarto", "quarto") as the ordinal 4. Each language's
 ``times.clock`` translations are ``"pattern => template"`` rules: the pattern's groups ``h`` (the hour) and ``m``
 (minutes) hold digits or number words, the template writes the time from ``{h}``, ``{m}``, ``{prev}`` (the hour
-before: "quarter to 8" is 7:45), ``{rest}`` (60 - m) and ``{pm}`` (the hour plus 12 below 12). A time followed
-by one of ``times.evening`` ("in the evening", "abends", "du soir", "de la tarde") below 12:00 gets 12 hours.
-A rule whose groups are not an hour (0-24) and minutes (0-59) leaves the text as it was.
+before: "quarter to 8" is 7:45), ``{rest}`` (60 - m), ``{pm}`` (the hour plus 12 below 12) and ``{am}`` (12 as
+0). A time of 1-11 followed by one of ``times.afternoon`` ("de la tarde"), or of 5-11 followed by one of
+``times.evening`` ("abends", "du soir", "tonight"), gets 12 hours. A rule whose groups are not an hour (0-24)
+and minutes (0-59) leaves the text as it was; the risky rules (two bare numbers) also need the time to end
+the sentence or be followed by a word that may follow a time.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 
 from . import i18n
 
+MAX_CHARS = 2000
 _TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 
 
@@ -31,26 +34,41 @@ def _rules(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 
 
 @functools.cache
-def _evening(language: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in i18n.words(language, "times.evening")), re.IGNORECASE)
+def _after(language: str, key: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in i18n.words(language, key)), re.IGNORECASE)
+
+
+def _after_noon(hour: int, after: str, language: str) -> bool:
+    """Whether a time at ``hour`` followed by ``after`` is after noon: 1-11 in the afternoon, 5-11 in the
+    evening (one thirty tonight is 1:30)."""
+    if 1 <= hour <= 11 and _after(language, "times.afternoon").match(after):
+        return True
+    return 5 <= hour <= 11 and _after(language, "times.evening").match(after) is not None
 
 
 def clock_times(text: str, language: str, number: Callable[[str], str | None]) -> str:
     """``text`` with the clock times of ``language``'s ``times.clock`` rules as H:MM; ``number`` reads a group
-    (digits or number words) as digits, or None."""
+    (digits or number words) as digits, or None. A text longer than :data:`MAX_CHARS` is left as it is (a
+    spoken request is a sentence or two)."""
+    if len(text) > MAX_CHARS:
+        return text
     for pattern, template in _rules(language):
 
         def said(match: re.Match[str], template: str = template) -> str:
+            if match.string[max(0, match.start() - 1) : match.start()] == ":":
+                return match.group(0)  # the minutes of a time already written (or just written) as H:MM
             groups = match.groupdict()
             hour = number(groups["h"]) if groups.get("h") else "0" if "h" not in groups else None
             minutes = number(groups["m"]) if groups.get("m") else "0"
             if hour is None or minutes is None or not 0 <= int(hour) <= 24 or not 0 <= int(minutes) <= 59:
                 return match.group(0)
             h, m = int(hour), int(minutes)
-            time = template.format(h=h, m=m, prev=h - 1 if h > 1 else 12, rest=60 - m, pm=h + 12 if h < 12 else h)
+            time = template.format(
+                h=h, m=m, prev=h - 1 if h > 1 else 12, rest=60 - m, pm=h + 12 if h < 12 else h, am=0 if h == 12 else h
+            )
             clock = _TIME.search(time)
             after = match.string[match.end() : match.end() + 30].lstrip(", ")
-            if clock and int(clock.group(1)) < 12 and _evening(language).match(after):
+            if clock and _after_noon(int(clock.group(1)), after, language):
                 time = f"{time[: clock.start()]}{int(clock.group(1)) + 12}:{clock.group(2)}{time[clock.end() :]}"
             return time
 

@@ -98,7 +98,7 @@ class _Calls(_ScannerBase):
             function = next((k.value for k in node.keywords if k.arg == "key"), None)
             iterable = self.arg(node, 0)
         if isinstance(function, ast.Lambda) and function.args.args and iterable is not None:
-            self.lambda_values[id(function)] = {function.args.args[0].arg: self.scope.values(iterable)}
+            self.lambda_values[id(function)] = {function.args.args[0].arg: self.scope.items(iterable)}
             return
         name = self.scope.qualname(function) if function is not None else None
         if name is None or len(node.args) > (2 if qualname in ("map", "filter") else 1):

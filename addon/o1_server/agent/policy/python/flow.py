@@ -171,6 +171,10 @@ class _Flow(_ScannerBase):
         if not self.nested:
             self.scope.shadowed.add(target.id)
         self.assigned.add(target.id)
+        if value is not None and self.scope.is_collection(value):
+            self.scope.collections.add(target.id)
+        else:
+            self.scope.collections.discard(target.id)
         self.scope.env.pop(target.id, None)
         if target.id not in self.scope.import_names:
             # an imported name rebound (maybe only on some path) still resolves to what was imported: calls
@@ -187,7 +191,7 @@ class _Flow(_ScannerBase):
     def bind_loop(self, target: ast.AST, iterable: ast.AST) -> None:
         """Bind a loop variable to what the iterable yields; tuples from enumerate, zip and os.walk too."""
         if not isinstance(target, (ast.Tuple, ast.List)):
-            self.bind(target, None, self.scope.values(iterable))
+            self.bind(target, None, self.scope.items(iterable))
             return
         items = self.scope.loop_items(target, iterable)
         for name in _bound_names(target):

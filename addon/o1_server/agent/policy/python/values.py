@@ -51,6 +51,7 @@ class _Scope(_Names):
         self.volatile: set[str] = set()  # names changed where the scanner can't follow (global, exec): unknown
         self.path_names: set[str] = set()  # names bound to pathlib paths
         self.rebound: frozenset[str] = frozenset()  # names bound more than once in the block
+        self.collections: set[str] = set()  # names last bound to a list, a listing, a comprehension...
 
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
@@ -59,6 +60,28 @@ class _Scope(_Names):
         handler = getattr(self, f"values_{type(node).__name__}", None)
         result = handler(node) if handler else ()
         return tuple(dict.fromkeys(result))[:MAX_VALUES]
+
+    def items(self, node: ast.AST) -> tuple[str, ...]:
+        """What iterating over ``node`` yields (see :func:`items_of`)."""
+        return items_of(self.values(node), self.is_collection(node))
+
+    def is_collection(self, node: ast.AST) -> bool:
+        """Whether ``node`` is a collection (a list, tuple or set display, a comprehension, a listing, a name
+        bound to one...) rather than a text, whose items are its characters."""
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return True
+        if isinstance(node, ast.DictComp):
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.collections and node.id not in self.volatile
+        if isinstance(node, ast.Call):
+            func = self.callee(node.func)
+            if func in _COLLECTION_CALLS:
+                return True
+            if func in _COLLECTION_WRAPPERS:
+                return bool(node.args) and self.is_collection(node.args[0])
+            return isinstance(node.func, ast.Attribute) and node.func.attr in _COLLECTION_METHODS
+        return False
 
     def values_Constant(self, node: ast.Constant) -> tuple[str, ...]:
         return (node.value,) if isinstance(node.value, str) else ()
@@ -142,16 +165,16 @@ class _Scope(_Names):
         """The values a loop (or comprehension) target's names get from what ``iterable`` yields, () for a name
         whose values are unknown; tuples from enumerate, zip and os.walk are followed."""
         if isinstance(target, ast.Name):
-            return {target.id: self.values(iterable)}
+            return {target.id: self.items(iterable)}
         if not isinstance(target, (ast.Tuple, ast.List)):
             return {}
         func = self.callee(iterable.func) if isinstance(iterable, ast.Call) else None
         args = iterable.args if isinstance(iterable, ast.Call) else []
         items: list[tuple[str, ...]] = [()] * len(target.elts)
         if func == "enumerate" and args and len(items) == 2:
-            items[1] = self.values(args[0])
+            items[1] = self.items(args[0])
         elif func == "zip":
-            items = [self.values(a) for a in args[: len(items)]] + items[len(args) :]
+            items = [self.items(a) for a in args[: len(items)]] + items[len(args) :]
         elif func == "os.walk" and len(items) == 3:
             top = self.values(args[0]) if args else (".",)
             items = [tuple(posixpath.join(t, NAME) for t in top), (NAME,), (NAME,)]
@@ -219,7 +242,6 @@ class _Scope(_Names):
                 "frozenset",
                 "reversed",
                 "iter",
-                "next",
             )
             and node.args
         ):
@@ -227,12 +249,15 @@ class _Scope(_Names):
         if func == "filter" and len(node.args) == 2:
             return self.values(node.args[1])
         if (
-            func in ("max", "min", "random.choice")
+            func in ("max", "min", "random.choice", "next")
             and node.args
             and not any(isinstance(a, ast.Starred) for a in node.args)
         ):
-            # One of the items of its one iterable ("the longest of os.listdir('.')"), or one of its arguments.
-            return self.values(node.args[0]) if len(node.args) == 1 else tuple(v for a in args for v in a)
+            # One item of its one iterable ("the longest of os.listdir('.')"; of a text, one character), or one
+            # of its arguments.
+            if len(node.args) == 1 or func == "next":
+                return self.items(node.args[0])
+            return tuple(v for a in args for v in a)
         if func == "os.listdir":
             return (NAME,)
         if func == "os.scandir":
@@ -271,6 +296,27 @@ class _Scope(_Names):
             parts = [self.values(e) or (HOLE,) for e in args[0].elts]
             return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
         return ()
+
+
+_PATH_CHARACTERS = "/~$"  # one character of a text that, alone, makes a path leave the folder
+_COLLECTION_CALLS = frozenset(
+    {"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob", "map", "filter", "enumerate", "zip", "range"}
+)
+_COLLECTION_WRAPPERS = frozenset({"sorted", "list", "tuple", "set", "frozenset", "reversed", "iter"})  # of their arg
+_COLLECTION_METHODS = frozenset(
+    {"split", "rsplit", "splitlines", "readlines", "iterdir", "glob", "rglob", "keys", "values", "items"}
+)
+
+
+def items_of(values: tuple[str, ...], collection: bool) -> tuple[str, ...]:
+    """What iterating over something with these ``values`` yields: the values, for a ``collection`` (the items
+    of a list, the names of a listing); for anything else (a text, or what may be one) also its characters that
+    take a path elsewhere ("a/" yields "/": min('a/') + 'etc/passwd' is /etc/passwd); other single characters
+    are plain names inside the folder."""
+    if collection:
+        return values
+    extra = {c for v in values if NAME not in v and HOLE not in v for c in v if c in _PATH_CHARACTERS}
+    return values + tuple(sorted(extra - set(values)))
 
 
 def _parent(path: str) -> str:
