@@ -203,9 +203,9 @@ def repair_request(
                 f'offline. The question: "{request}"'
             )
         return (
-            CANNED + ". Write code that does what the user asked and prints the result: a question about files "
-            "reads them; only to add something to a list or a note, append it to a .txt file with open(name, "
-            "'a'); if it needs the internet, print that you can't look that up offline. The request: "
+            CANNED + ". Write code that does it and prints what it did: to add something to a list or a note, "
+            "append it as one line to that list's .txt file (the folder's, or a new one named after the list) "
+            "with open(name, 'a'). The request: "
             f'"{request}"'
         )
     elif (
