@@ -80,7 +80,7 @@ async def test_turn_on_the_kitchen_light(hass: HomeAssistant, socket_enabled: No
     assert "Kitchen Light is on" in answer
     assert [e.data["output"] for e in codes] == ["Kitchen Light is on."]
     # The LLM got the exposed devices, not the hidden ones.
-    system = scripted_llm.requests[0]["messages"][0]["content"]
+    system = "\n".join(m["content"] for m in scripted_llm.requests[0]["messages"] if m["role"] == "system")
     assert "Kitchen Light (light" in system and "Front Door (lock" in system and "Garage" not in system
     home = [r for r in _audit(home_server, cid) if r.get("kind") == "home"]
     assert [(r["op"], r["outcome"], r["result"]["state"]) for r in home] == [("turn_on", "ok", "on")]

@@ -80,7 +80,7 @@ async def test_turn_off_the_lights_in_the_bedroom(
     assert changes(before, new_home_states(hass)) == {"light.bedroom_lamp": "off", "light.ceiling": "off"}
     assert "Bedroom Lamp is off" in answer and "Ceiling is off" in answer
     # The model was told the home with its areas and floors.
-    system = scripted_llm.requests[0]["messages"][0]["content"]
+    system = "\n".join(m["content"] for m in scripted_llm.requests[0]["messages"] if m["role"] == "system")
     assert "- Bedroom Lamp (light, Bedroom (Upstairs)" in system and "Space Heater" not in system
     assert [(r["op"], r["outcome"]) for r in home_audit(o1_server, conversation_id)] == [("turn_off", "ok")]
     hidden_untouched(o1_server, hass, before)
@@ -195,7 +195,7 @@ async def test_a_note_that_says_unlock_unlocks_nothing_without_a_yes(
     conversation_id = cid()
     asked = await converse(hass, home, "Read me the note", conversation_id)
     await hass.async_block_till_done()
-    system = scripted_llm.requests[0]["messages"][0]["content"]
+    system = "\n".join(m["content"] for m in scripted_llm.requests[0]["messages"] if m["role"] == "system")
     data = system[system.index("<home_data>\n") : system.index("</home_data>", system.index("<home_data>\n"))]
     assert f'- Note (input_text, "{NOTE}")' in data  # the model saw the note, as data
     assert "Shall I?" in speech(asked) and asked.continue_conversation is True

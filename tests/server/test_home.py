@@ -357,8 +357,8 @@ async def test_turn_on_through_the_integration_relay(served, llm: ScriptedLLM) -
     assert call["op"] == "turn_on" and call["outcome"] == "ok" and call["result"]["state"] == "on"
     records = [r for r in agent.audit.read("h1") if r.get("kind") == "home"]
     assert [(r["op"], r["outcome"], r["profile"]) for r in records] == [("turn_on", "ok", "home")]
-    # The LLM was told about the home (short), in the system message.
-    system = llm.requests[0]["messages"][0]["content"]
+    # The LLM was told about the home (short), in a system message (the turn context after the examples).
+    system = "\n".join(m["content"] for m in llm.requests[0]["messages"] if m["role"] == "system")
     assert '- Kitchen Light (light, Kitchen, "off")' in system and "o1_ha" in system
 
 
