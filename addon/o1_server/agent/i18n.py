@@ -272,11 +272,11 @@ def folded(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
-def for_model(text: str, language: str | None) -> str:
-    """The user's ``text`` as the model gets it: number words as digits (:func:`digits`) and, for a language
-    other than English, a last line telling the model to answer (and print its sentence) in that language."""
+def for_model(said: str, language: str | None) -> str:
+    """The user's text as the model gets it, from ``said`` (the text with its numbers and times already as
+    digits, :func:`digits`): for a language other than English, a last line telling the model to answer (and
+    print its sentence) in that language."""
     lang = normalize(language)
-    said = digits(text, lang)
     if lang == DEFAULT:
         return said
     return f"{said}\n({ANSWER_IN.format(language=language_name(lang))})"

@@ -19,9 +19,9 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
-from urllib.parse import urlsplit
 
 from . import i18n
+from .policy.paths import host_of
 
 _FILE = re.compile(r"(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w.])")  # notes.txt, not 3.5 or e.g.
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
@@ -78,12 +78,6 @@ _LOCAL_SUFFIXES = (
 _HOST = re.compile(r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z][a-z0-9-]*[a-z0-9]$")  # a whole host name, nothing unknown
 
 
-def _host(address: str) -> str:
-    """The host name of a URL or bare host the classifier named, lower case ("" when there is none)."""
-    split = urlsplit(address if "//" in address else f"//{address}")
-    return (split.hostname or "").lower()
-
-
 def _public(host: str) -> bool:
     """Whether ``host`` is on the internet: a public IP address or a whole dotted name outside the local
     suffixes (``printer.local``, ``fritz.box``, ``homeassistant``, ``192.168.1.5`` and ``localhost`` are the
@@ -117,7 +111,7 @@ def chosen_lookup(categories: Iterable[str], reasons: Iterable[str], request: st
     found = set(categories)
     if "network" not in found or not found <= _LOOKUP_CATEGORIES:
         return False
-    hosts = {_host(m.group(1)) for reason in reasons for m in [_ADDRESS.search(reason)] if m}
+    hosts = {host_of(m.group(1)).lower() for reason in reasons for m in [_ADDRESS.search(reason)] if m}
     if not hosts or not all(host and _public(host) for host in hosts):
         return False
     asked = request.lower()

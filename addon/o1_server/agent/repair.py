@@ -12,7 +12,7 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -276,13 +276,10 @@ def counted(text: str, output: str, folder: Path, language: str | None) -> bool:
     of ``language`` or English, and no ``words.how_many``) with a count: one line holding a number and none of
     the folder's file names (or their stems) nor any line of its small text files ("Il y a 4 fichiers dans le
     dossier." for "qu'est-ce qu'il y a dans mon dossier"). False for an empty folder."""
-    lang = i18n.normalize(language)
     asked = " ".join(text.lower().replace("\u2019", "'").split())
 
     def any_of(key: str) -> bool:  # "what's in 5 days" asks for a date, not for contents
-        patterns = {*i18n.words(lang, key), *i18n.words(i18n.DEFAULT, key)}
-        found = (m for pattern in patterns for m in re.finditer(pattern, asked))
-        return any(not asked[m.end() :].lstrip()[:1].isdigit() for m in found)
+        return any(not asked[m.end() :].lstrip()[:1].isdigit() for m in _found(asked, language, key))
 
     lines = [line for line in output.splitlines() if line.strip()]
     if len(lines) != 1 or not _NUMBER.search(lines[0]) or not any_of("words.what_is_in") or any_of("words.how_many"):
@@ -375,10 +372,13 @@ def error_hint(error: str) -> str:
 def asks_action(text: str, language: str | None) -> bool:
     """Whether ``text`` asks to change something ("add honey to my list", "lösch die Notiz"): a word of the
     translations' ``words.actions`` of ``language`` or English."""
-    lang = i18n.normalize(language)
-    low = text.lower()
-    patterns = {*i18n.words(lang, "words.actions"), *i18n.words(i18n.DEFAULT, "words.actions")}
-    return any(re.search(pattern, low) for pattern in patterns)
+    return next(_found(text.lower(), language, "words.actions"), None) is not None
+
+
+def _found(text: str, language: str | None, key: str) -> Iterator[re.Match[str]]:
+    """The matches in ``text`` of the regular expressions of the list ``key`` of ``language`` and of English."""
+    patterns = {*i18n.words(i18n.normalize(language), key), *i18n.words(i18n.DEFAULT, key)}
+    return (m for pattern in patterns for m in re.finditer(pattern, text))
 
 
 def guessed(said: str, asked: str, files: Iterable[str] = ()) -> bool:

@@ -421,8 +421,8 @@ class Session:
             if m.get("role") == "user" and m.get("type") == "message"
         ]
         gate.request = "\n".join([*earlier, text])
-        prompt = self.profile.message_template.replace("{text}", i18n.for_model(text, self.language))
-        asked = i18n.digits(text, self.language)  # what the repairs judge: the numbers and times as the model read them
+        asked = i18n.digits(text, self.language)  # the numbers and times as the model reads them (repairs judge it)
+        prompt = self.profile.message_template.replace("{text}", i18n.for_model(asked, self.language))
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired
         words: list[str] = []  # a repair reply's words since its last block

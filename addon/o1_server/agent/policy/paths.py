@@ -104,7 +104,7 @@ def _is_git_control(path: str) -> bool:
     return ".git" in parts[:-1] or parts[-1] in (".git", ".gitconfig", ".gitattributes")
 
 
-def _host_of(text: str) -> str:
+def host_of(text: str) -> str:
     """The host name in a URL, ``user@host:path`` or ``host/path`` argument ('' when none is visible)."""
     if _URL.match(text):
         try:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .. import nested
 from ..findings import _Event
-from ..paths import _URL, HOLE, _host_of
+from ..paths import _URL, HOLE, host_of
 from ..phrasing import _quote, _quote_all
 from . import allowlist
 from .base import _ScannerBase
@@ -130,7 +130,7 @@ class _Calls(_ScannerBase):
             return
         for text in self.scope.values(node):
             if _URL.match(text):
-                host = _host_of(text)
+                host = host_of(text)
                 self.report.flag(
                     "network",
                     f"uses the address {_quote(text)}",

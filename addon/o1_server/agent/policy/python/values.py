@@ -68,9 +68,9 @@ class _Scope(_Names):
     def is_collection(self, node: ast.AST) -> bool:
         """Whether ``node`` is a collection (a list, tuple or set display, a comprehension, a listing, a name
         bound to one...) rather than a text, whose items are its characters."""
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-            return True
-        if isinstance(node, ast.DictComp):
+        if isinstance(
+            node, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+        ):
             return True
         if isinstance(node, ast.Name):
             return node.id in self.collections and node.id not in self.volatile
@@ -235,13 +235,7 @@ class _Scope(_Names):
                 "os.path.expandvars",
                 "glob.glob",
                 "glob.iglob",
-                "sorted",
-                "list",
-                "tuple",
-                "set",
-                "frozenset",
-                "reversed",
-                "iter",
+                *_COLLECTION_WRAPPERS,
             )
             and node.args
         ):

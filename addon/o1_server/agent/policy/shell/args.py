@@ -9,7 +9,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
-from ..paths import _URL, HOLE, NAME, _host_of
+from ..paths import _URL, HOLE, NAME, host_of
 from .programs import _FILE_VALUE_OPTS, _NET_VALUE_OPTS
 
 
@@ -47,7 +47,7 @@ def _hosts_in(args: Sequence[str]) -> list[str]:
     """Host names visible in a network command's arguments."""
     operands = _operands(args, _NET_VALUE_OPTS)
     urls = [a for a in args if _URL.match(a)]
-    hosts = [_host_of(a) for a in (urls or operands[:1])]
+    hosts = [host_of(a) for a in (urls or operands[:1])]
     return [h for h in hosts if h]
 
 
