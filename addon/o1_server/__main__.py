@@ -138,6 +138,7 @@ async def run(settings: Settings) -> None:
             timeout=settings.llm_timeout,
             context_window=embedded.context,
             tokenize_url=embedded.tokenize_url,
+            prefill=True,  # o1_server.chat_handler continues a prefilled assistant message
         )
     else:
         # A remote model's context is what the profile says (llm.context_window): no server-side cap here.

@@ -6,7 +6,9 @@ request schema refuses an assistant message whose ``content`` is null (what Open
 ``tool_calls``). The handler wraps the GGUF template's handler: earlier calls' JSON ``arguments`` are decoded for
 the template and, with ``tools`` (unless ``tool_choice`` is "none" or names a function, which llama_cpp answers
 under a grammar), the reply's ``<tool_call>`` blocks become ``tool_calls``; requests without tools go to the GGUF
-template's handler unchanged. ``python -m o1_server.chat_handler ARGS`` runs llama_cpp.server with the handler
+template's handler unchanged. A request whose last message is the assistant's own text (no tool calls, no tools)
+is a prefill: the reply continues that text, and only the continuation is returned (Anthropic's and llama.cpp
+server's prefill). ``python -m o1_server.chat_handler ARGS`` runs llama_cpp.server with the handler
 registered (``llama_chat_format``'s handler registry; select it with ``--chat_format o1-qwen-tools``) and its app
 behind `NullContentMiddleware`, which drops those null contents before the schema sees them.
 """
@@ -24,6 +26,8 @@ from typing import Any, cast
 CHAT_FORMAT = "o1-qwen-tools"
 # The key under which llama_cpp.Llama keeps the handler of the GGUF's own chat template.
 GGUF_TEMPLATE = "chat_template.default"
+# The key under which the handler that continues a prefilled assistant message is kept beside it.
+CONTINUE_TEMPLATE = "o1.continue"
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 
@@ -99,6 +103,45 @@ def _call(raw: str, names: set[str]) -> dict[str, Any] | None:
     }
 
 
+def prefill_of(messages: list[dict[str, Any]]) -> str | None:
+    """The text a request asks the reply to continue: the content of a last message that is the assistant's
+    text (not empty, no tool calls), else None."""
+    last = messages[-1] if messages else {}
+    content = last.get("content")
+    if last.get("role") == "assistant" and isinstance(content, str) and content and not last.get("tool_calls"):
+        return content
+    return None
+
+
+def _continuing_handler(llama: Any) -> Any:
+    """The chat handler that renders every message but the last with the GGUF's chat template (with its
+    generation prompt) and appends the last one's text, so the model goes on from it; made once per model."""
+    handler = llama._chat_handlers.get(CONTINUE_TEMPLATE)
+    if handler is not None:
+        return handler
+    formats: Any = importlib.import_module("llama_cpp.llama_chat_format")
+
+    def text(token: int) -> str:
+        return "" if token < 0 else llama.detokenize([token], special=True).decode("utf-8", "replace")
+
+    eos = llama.token_eos()
+    formatter = formats.Jinja2ChatFormatter(
+        template=llama.metadata["tokenizer.chat_template"],
+        eos_token=text(eos),
+        bos_token=text(llama.token_bos()),
+        stop_token_ids=[eos],
+    )
+
+    def continued(*, messages: list[dict[str, Any]], **kwargs: Any) -> Any:
+        response = formatter(messages=messages[:-1], **kwargs)
+        response.prompt += messages[-1]["content"]
+        return response
+
+    handler = formats.chat_formatter_to_chat_completion_handler(continued)
+    llama._chat_handlers[CONTINUE_TEMPLATE] = handler
+    return handler
+
+
 def _chunks(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """A whole chat completion as stream chunks: the text, each tool call, then the finish reason."""
     choice = response["choices"][0]
@@ -127,6 +170,8 @@ def qwen_tools_handler(*, llama: Any, messages: list[dict[str, Any]], **kwargs: 
     messages = normalize_messages(messages)
     tools = kwargs.get("tools") or []
     tool_choice = kwargs.get("tool_choice")
+    if not tools and prefill_of(messages) is not None:
+        return _continuing_handler(llama)(llama=llama, messages=messages, **kwargs)
     if tool_choice == "none":
         kwargs["tools"] = None
     if not tools or tool_choice == "none" or isinstance(tool_choice, dict):

@@ -178,6 +178,7 @@ class ModelCatalog:
             timeout=self.default_llm.timeout,
             context_window=server.context,
             tokenize_url=server.tokenize_url,
+            prefill=True,  # o1_server.chat_handler continues a prefilled assistant message
         )
 
     async def _start(self, spec: EmbeddedModel) -> Launcher:

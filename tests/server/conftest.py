@@ -75,7 +75,8 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Iterator[Callable[.
 
     Keyword arguments shape the test profile ``t``: policy (dict), seconds (per block), blocks (per turn),
     turn (seconds per turn), api_base (to point the LLM elsewhere), llm_timeout (seconds), context (the
-    profile's context window, tokens), max_tokens (per reply).
+    profile's context window, tokens), max_tokens (per reply), prefill (the LLM continues a prefilled reply,
+    as o1's embedded model server does).
 
     At teardown every turn still running (a test that gave up on a hung turn) is stopped and waited for, so it
     cannot send a late request that eats the next test's scripted replies (turns run on daemon threads).
@@ -84,7 +85,7 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Iterator[Callable[.
 
     def factory(policy: dict | None = None, seconds: float = 5, blocks: int = 3, turn: float = 60,
                 api_base: str | None = None, llm_timeout: float = 10.0, data_dir: Path | None = None,
-                context: int = 8192, max_tokens: int = 256) -> O1Agent:
+                context: int = 8192, max_tokens: int = 256, prefill: bool = False) -> O1Agent:
         folder = tmp_path / "profiles"
         folder.mkdir(exist_ok=True)
         (folder / "t.yaml").write_text(TEST_PROFILE.format(
@@ -92,7 +93,8 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Iterator[Callable[.
             max_tokens=max_tokens))
         profiles = load_profiles([REPO / "profiles", folder])
         data = data_dir or tmp_path / "data"
-        llm = LLMConfig("openai/scripted", api_base or scripted_llm.api_base, "none", timeout=llm_timeout)
+        llm = LLMConfig("openai/scripted", api_base or scripted_llm.api_base, "none", timeout=llm_timeout,
+                        prefill=prefill)
         agents.append(O1Agent(profiles, "t", llm, data, data / "sandbox"))
         return agents[-1]
 

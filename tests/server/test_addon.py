@@ -1019,3 +1019,28 @@ async def test_discovery_gives_up_when_the_server_never_answers(tmp_path: Path) 
             "O1_WYOMING_PORT": str(port), "O1_ADDON_ROOT": str(tmp_path), "O1_DISCOVERY_TIMEOUT": "2"})
     assert status == 1 and "was not ready after 2 s" in log and "cannot talk to 127.0.0.1" in log
     assert supervisor.requests == []
+
+
+def test_the_local_llama_build_adds_avx512_only_on_a_cpu_that_has_it(tmp_path: Path) -> None:
+    """script/bootstrap's llama.cpp flags: the portable base everywhere, AVX-512 added when /proc/cpuinfo lists
+    every extension it needs (never AMX, never -march=native); the wheel's cache folder is named by them."""
+    text = (REPO / "script" / "bootstrap").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines()
+             if line.startswith(("LLAMA_CMAKE_ARGS=", "LLAMA_AVX512_FLAGS=", "LLAMA_AVX512_ARGS="))]
+    start = text.index("llama_args() {")
+    function = text[start : text.index("\n}\n", start) + 3]
+    needed = bootstrap_value("LLAMA_AVX512_FLAGS").split()
+    base = bootstrap_value("LLAMA_CMAKE_ARGS")
+
+    def args(flags: list[str]) -> str:
+        cpuinfo = tmp_path / "cpuinfo"
+        cpuinfo.write_text(f"processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma {' '.join(flags)}\n\n")
+        script = "\n".join([*lines, function, f'llama_args "{cpuinfo}"'])
+        return subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout.strip()
+
+    assert args(needed) == f"{base} {bootstrap_value('LLAMA_AVX512_ARGS')}"
+    assert args(needed[:-1]) == base  # one extension missing: the portable build
+    assert args([f + "x" for f in needed]) == base  # names that only start alike do not count
+    assert "AMX" not in args(needed) and "NATIVE=ON" not in args(needed)
+    assert 'dir="$C/wheels/llama-$(echo "$LLAMA_VERSION $LLAMA_ARGS"' in text
+    assert 'CMAKE_ARGS="$LLAMA_ARGS"' in text

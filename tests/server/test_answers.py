@@ -26,9 +26,10 @@ def code(src: str) -> str:
     return f"```python\n{src}\n```"
 
 
-def output_agent(make_agent, tmp_path: Path):
-    """An agent whose profile answers from the code's output (the default profile's way)."""
-    agent = make_agent()
+def output_agent(make_agent, tmp_path: Path, **options):
+    """An agent whose profile answers from the code's output (the default profile's way); ``options`` go to
+    ``make_agent``."""
+    agent = make_agent(**options)
     (tmp_path / "profiles" / "spoken.yaml").write_text(OUTPUT_PROFILE)
     from o1_server.agent.profiles import load_profiles
     from tests.server.conftest import REPO
@@ -52,6 +53,44 @@ async def test_answering_from_output_asks_the_llm_once(make_agent, llm: Scripted
     assert reply.answer == "The result is 22.22"  # 200 / 9 = 22.22222222222222: 2 decimals, never 22.2
     assert len(llm.requests) == 1, "the LLM was asked again after the code ran"
     assert llm.replies, "the second scripted reply was consumed"
+
+
+async def test_a_model_server_that_continues_replies_is_given_the_fence(make_agent, llm: ScriptedLLM,
+                                                                         tmp_path: Path) -> None:
+    """With o1's embedded model server (it continues a prefilled reply), a profile that answers from the output
+    gets the opening fence as a prefill and the reply ends at the closing fence: the model writes only code.
+    The code that runs is exactly the model's; text after the block is never generated."""
+    agent = output_agent(make_agent, tmp_path, prefill=True)
+    llm.script(code("print(200 / 9)") + "\nThis explains the code and is never sent.")
+    reply = await agent.ask("what is 200 divided by 9", "c-prefill", profile="spoken")
+    assert reply.answer == "The result is 22.22"
+    (request,) = llm.requests
+    assert request["messages"][-1] == {"role": "assistant", "content": "```python\n"}
+    assert "```" in request["stop"]
+    (block,) = reply.code_blocks
+    assert (block.language, block.code.strip(), block.output.strip()) == ("python", "print(200 / 9)", "22.22222222222222")
+    # A repair request is a new reply: it is given the fence too.
+    llm.script(code("print(1 / 0)"), code("print(round(7 / 3, 2))"))
+    reply = await agent.ask("what is 7 divided by 3", "c-prefill", profile="spoken")
+    assert reply.answer == "The result is 2.33" and reply.retries == 1
+    assert [r["messages"][-1]["content"] for r in llm.requests] == ["```python\n"] * 2
+
+
+async def test_no_fence_is_given_where_the_model_phrases_the_answer_or_the_server_does_not_continue(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """A remote model server (OpenAI, Ollama...) may not continue a prefilled reply, and a profile whose
+    model phrases the answer may answer in words: neither gets a prefill or a stop."""
+    agent = output_agent(make_agent, tmp_path)
+    llm.script(code("print(6 * 7)"))
+    reply = await agent.ask("what is 6 times 7", "c-remote", profile="spoken")
+    assert reply.answer == "The result is 42"
+    assert llm.requests[0]["messages"][-1]["role"] == "user" and "stop" not in llm.requests[0]
+    agent = output_agent(make_agent, tmp_path, prefill=True)
+    llm.script("Six times seven is 42.")
+    reply = await agent.ask("what is 6 times 7", "c-words", profile="t")
+    assert reply.answer == "Six times seven is 42."
+    assert llm.requests[0]["messages"][-1]["role"] == "user" and "stop" not in llm.requests[0]
 
 
 async def test_a_printed_sentence_is_said_as_it_is(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from o1_server.chat_handler import drop_null_contents, normalize_messages, parse_tool_calls
+from o1_server.chat_handler import drop_null_contents, normalize_messages, parse_tool_calls, prefill_of
 from o1_server.llm import EmbeddedLLM, embedded_model_path
 
 NAMES = {"o1_run"}
@@ -75,6 +75,17 @@ def test_null_assistant_contents_are_dropped_before_the_schema() -> None:
     ]
     for raw in (b"not json", b"[1]", b'{"prompt": "x"}'):
         assert drop_null_contents(raw) == raw
+
+
+def test_only_the_assistants_own_last_text_is_a_prefill() -> None:
+    user = {"role": "user", "content": "What is 6 times 7?"}
+    assert prefill_of([user, {"role": "assistant", "content": "```python\n"}]) == "```python\n"
+    assert prefill_of([user]) is None
+    assert prefill_of([]) is None
+    assert prefill_of([user, {"role": "assistant", "content": ""}]) is None
+    assert prefill_of([user, {"role": "assistant", "content": None, "tool_calls": [{"id": "c"}]}]) is None
+    assert prefill_of([user, {"role": "assistant", "content": "I'll check.", "tool_calls": [{"id": "c"}]}]) is None
+    assert prefill_of([user, {"role": "tool", "tool_call_id": "c", "content": "42"}]) is None
 
 
 def _have_model() -> bool:
@@ -147,6 +158,27 @@ def test_the_embedded_model_calls_tools_through_its_endpoint() -> None:
             assert (
                 "tool_calls" not in plain["choices"][0]["message"] or not plain["choices"][0]["message"]["tool_calls"]
             )
+
+            # A prefilled reply (what o1's own agent sends for a profile that answers from the output): the model
+            # goes on inside the given fence, and the reply is only the continuation, up to the stop.
+            ask = [
+                {"role": "system", "content": "Answer with one Python code block that prints the answer."},
+                {"role": "user", "content": "What is 6 times 7?"},
+            ]
+            status, given = await _chat(
+                llm,
+                {
+                    "model": llm.spec.alias,
+                    "max_tokens": 48,
+                    "temperature": 0.01,
+                    "stop": ["```"],
+                    "messages": [*ask, {"role": "assistant", "content": "```python\n"}],
+                },
+            )
+            assert status == 200, given
+            code = given["choices"][0]["message"]["content"]
+            assert "```" not in code and "print(" in code, code
+            compile(code, "<reply>", "exec")  # the continuation alone is the block: no fence, no words
         finally:
             await llm.stop()
 

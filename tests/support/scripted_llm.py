@@ -7,7 +7,9 @@ sent. A reply given as a list of strings is streamed as exactly those pieces. Re
 ``ScriptedLLM.HANG`` (accept the request, never answer) or an int HTTP status
 (answer with that error), or an OpenAI tool call: ``ScriptedLLM.tool_call("name", {"arg": 1})`` (a dict
 ``{"content": str | None, "tool_calls": [{"name", "arguments"}]}``), answered as a ``tool_calls`` message
-(streamed as tool-call deltas). Runs in its own thread and event loop, so sync and async tests can use it.
+(streamed as tool-call deltas). A request whose last message is the assistant's text is a prefill, continued
+the way o1's embedded model server continues one: a reply that starts with that text is sent without it, and
+a text reply ends before the first of the request's ``stop`` strings. Runs in its own thread and event loop, so sync and async tests can use it.
 A streamed request with ``stream_options: {"include_usage": true}`` ends, as OpenAI's do, with a chunk without
 choices holding ``usage``: ``prompt_tokens`` are the tokens (as streamed) of the request's message texts,
 ``completion_tokens`` the pieces streamed (see ``usage_of``); ``send_usage = False`` makes it a server that
@@ -106,6 +108,8 @@ class ScriptedLLM:
         model = body.get("model", "scripted")
         if isinstance(reply, dict):
             return await self._tool_reply(request, body, model, reply)
+        if isinstance(reply, str):
+            reply = self._continued(body, reply)
         if not body.get("stream"):
             return web.json_response({
                 "id": "scripted", "object": "chat.completion", "model": model,
@@ -124,6 +128,18 @@ class ScriptedLLM:
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
+
+    @staticmethod
+    def _continued(body: dict[str, Any], reply: str) -> str:
+        """``reply`` as a server continuing ``body``'s prefilled assistant text sends it, cut at its stops."""
+        last = (body.get("messages") or [{}])[-1]
+        prefill = last.get("content") if last.get("role") == "assistant" and not last.get("tool_calls") else None
+        if isinstance(prefill, str) and prefill and reply.startswith(prefill):
+            reply = reply[len(prefill) :]
+        stops = body.get("stop") or []
+        for stop in [stops] if isinstance(stops, str) else stops:
+            reply = reply.split(stop, 1)[0] if stop else reply
+        return reply
 
     async def _tool_reply(self, request: web.Request, body: dict, model: str, reply: dict) -> web.StreamResponse:
         """Answer with the tool calls of a dict reply, whole or streamed."""

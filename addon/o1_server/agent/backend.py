@@ -34,6 +34,8 @@ Execute = Callable[[str, str], str]
 # request there, before the LLM is asked again.
 StopAfterCode = bool | Callable[[], bool]
 
+# The opening fence of a Python block, in the two pieces Open Interpreter reads it in (see _completions).
+CODE_PREFIX = ("```", "python\n")
 LANGUAGE_ALIASES = {"python": ("py", "python3"), "shell": ("bash", "sh", "zsh")}
 
 
@@ -47,7 +49,9 @@ class LLMConfig:
 
     timeout is seconds per LLM request (connect and between streamed chunks). tokenize_url, when set, is the
     model server's own token counter (llama_cpp.server's ``/extras/tokenize/count``); without it tokens are
-    counted with LiteLLM's tokenizer for the model (tiktoken for unknown models).
+    counted with LiteLLM's tokenizer for the model (tiktoken for unknown models). prefill says the model server
+    continues a request's last message when it is the assistant's text (o1's embedded model servers do, see
+    :mod:`o1_server.chat_handler`; OpenAI-compatible servers in general do not).
     """
 
     model: str
@@ -58,6 +62,7 @@ class LLMConfig:
     max_tokens: int = 256
     timeout: float = 120.0
     tokenize_url: str | None = None
+    prefill: bool = False
 
 
 class TokenCounter:
@@ -347,6 +352,7 @@ class OpenInterpreterBackend:
         max_output: int,
         messages: list[dict[str, Any]] | None = None,
         cancel: threading.Event | None = None,
+        code_first: bool = False,
     ) -> None:
         import litellm
         from interpreter import OpenInterpreter  # heavy import (~7 s): done once by the server at start-up
@@ -389,6 +395,8 @@ class OpenInterpreterBackend:
         self._context_window = llm.context_window
         self._max_tokens = llm.max_tokens
         self._counter = TokenCounter(llm.model, llm.tokenize_url, api_key=llm.api_key)
+        # Every reply starts with a Python block: its opening fence is given (a prefill), not generated.
+        self._prefix = "".join(CODE_PREFIX) if code_first and llm.prefill else ""
         self.pinned = 0  # leading messages (worked examples) never trimmed; set by the session
 
     @property
@@ -407,6 +415,11 @@ class OpenInterpreterBackend:
         self._close_abandoned()
         if self._turn_context:
             params["messages"] = self._with_context(params["messages"])
+        if self._prefix:
+            # The fence costs no generated tokens (4 of a short block's ~25: about 0.3 s here), and the reply
+            # ends at the block's closing fence, which Open Interpreter reads as the block's end either way.
+            params["messages"] = [*params["messages"], {"role": "assistant", "content": self._prefix}]
+            params["stop"] = [*(params.get("stop") or []), "```"]
         params["timeout"] = self._timeout
         params["num_retries"] = 0
         # The reply's token counts come as a last chunk without choices (OpenAI's shape). For a server that sends
@@ -415,7 +428,13 @@ class OpenInterpreterBackend:
         self._litellm.drop_params = True
         response = self._litellm.completion(**params)
         self._abandoned.append(response)
-        self._reply_text = ""
+        self._reply_text = self._prefix
+        if self._prefix:
+            # Open Interpreter finds a fence in text it reads piece by piece, holding back a piece that ends
+            # with a backtick: the fence, then its language line.
+            for piece in CODE_PREFIX:
+                delta = {"role": "assistant", "content": piece}
+                yield {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
         try:
             for chunk in response:
                 usage = _chunk_usage(chunk)

@@ -125,6 +125,7 @@ class O1Agent:
                 llm["max_tokens"],
                 timeout,
                 base.tokenize_url,
+                base.prefill,
             )
         return LLMConfig(
             llm["model"],
@@ -151,6 +152,8 @@ class O1Agent:
             session.execute,
             profile.limits["output_chars"],
             cancel=session.cancelled,
+            # A profile that answers from the output wants a block every time: its fence can be given.
+            code_first=profile.answer_from == "output" and "python" in profile.languages,
         )
 
     def profile(self, name: str | None, language: str | None = None) -> Profile:
