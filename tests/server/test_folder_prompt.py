@@ -3,6 +3,8 @@ scripted LLM's requests read back."""
 
 from __future__ import annotations
 
+import json
+
 import os
 from pathlib import Path
 
@@ -39,6 +41,33 @@ def test_files_are_described_by_their_content(tmp_path: Path) -> None:
     assert "- photo.jpg: 100 bytes" in said
     assert "- broken.json: not valid JSON" in said
     assert said.index(DATA_OPEN) < said.index("shop.csv") < said.index(DATA_CLOSE)
+
+
+def test_a_list_under_a_key_is_described_with_its_items_keys(tmp_path: Path) -> None:
+    (tmp_path / "orders.json").write_text('{"shop": "Bio", "orders": [{"id": 1, "total": 42.5}], "tags": ["a"]}')
+    said = listing(tmp_path)
+    assert ("- orders.json: an object with keys: shop, orders (a list of 1 items, each with keys: id, total), "
+            "tags (a list of 1 items),") in said
+
+
+def test_a_sample_shows_the_data_as_the_code_reads_it(tmp_path: Path) -> None:
+    from o1_server.agent.folder_prompt import sample
+
+    family = [{"name": "Rosa", "born": "July 30, 1951"}, {"name": "Tim", "born": "March 3, 2019"}]
+    (tmp_path / "family.json").write_text(json.dumps(family, indent=2))
+    (tmp_path / "long.json").write_text(json.dumps({"note": "x" * 100}))
+    (tmp_path / "strom.csv").write_text("Monat,kWh\nJanuar,310\nFebruar,280\nMärz,250\n")
+    (tmp_path / "odd.txt").write_text("a\x1b[31mred\u202e\n\nb\n")
+    (tmp_path / "empty.txt").write_text("")
+    assert sample(tmp_path, "family.json") == '[{"name": "Rosa", "born": "July 30, 1951"}, "..."]'
+    assert sample(tmp_path, "long.json") == '{"note": "' + "x" * 40 + '..."}'
+    assert sample(tmp_path, "strom.csv") == "Monat,kWh | Januar,310 | Februar,280"
+    assert sample(tmp_path, "odd.txt") == "a[31mred | b"  # control and format characters dropped
+    assert sample(tmp_path, "strom.csv", chars=10) == "Monat,kWh ..."
+    assert sample(tmp_path, "empty.txt") is None and sample(tmp_path, "missing.csv") is None
+    (tmp_path / "link.csv").symlink_to(tmp_path / "strom.csv")
+    assert sample(tmp_path, "link.csv") is None  # nothing is followed
+    assert sample(tmp_path, "../strom.csv") is None
 
 
 def test_an_empty_folder_or_hidden_files_say_nothing(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import re
 import stat
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -79,17 +80,26 @@ def _table(text: str, delimiter: str, whole: bool) -> str:
     return f"columns: {', '.join(header)}; {count} rows after the header"
 
 
+def _items(value: list[Any]) -> str:
+    keys = next((list(item)[:MAX_COLUMNS] for item in value if isinstance(item, dict)), None)
+    shape = f"a list of {len(value)} items"
+    return shape + (f", each with keys: {', '.join(data_field(str(k)) for k in keys)}" if keys else "")
+
+
 def _json(text: str) -> str:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: "[[[[..." a thousand deep
         return "not valid JSON"
     if isinstance(value, list):
-        keys = next((list(item)[:MAX_COLUMNS] for item in value if isinstance(item, dict)), None)
-        shape = f"a list of {len(value)} items"
-        return shape + (f", each with keys: {', '.join(data_field(str(k)) for k in keys)}" if keys else "")
+        return _items(value)
     if isinstance(value, dict):
-        keys = [data_field(str(k)) for k in list(value)[:MAX_COLUMNS]]
+        # A list under a key is said with its items' keys ({"orders": [{"id": .., "total": ..}]}): told only
+        # "keys: orders", the model compared each order (a dict) with a number.
+        keys = [
+            data_field(str(k)) + (f" ({_items(v)})" if isinstance(v, list) else "")
+            for k, v in list(value.items())[:MAX_COLUMNS]
+        ]
         return "an object with keys: " + ", ".join(keys) + (", ..." if len(value) > MAX_COLUMNS else "")
     return "one JSON value"
 
@@ -127,6 +137,38 @@ def head(folder: Path, name: str) -> bytes | None:
         return _head(folder_fd, name)
     finally:
         os.close(folder_fd)
+
+
+def _short(value: Any, depth: int = 0) -> Any:
+    """``value`` (parsed JSON) with each list cut to its first item and "...", texts to 40 characters."""
+    if isinstance(value, list):
+        return [_short(value[0], depth + 1), "..."] if len(value) > 1 else [_short(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        return {str(k)[:MAX_FIELD]: _short(v, depth + 1) for k, v in list(value.items())[:MAX_COLUMNS]}
+    if isinstance(value, str):
+        return value[:40] + ("..." if len(value) > 40 else "")
+    return value
+
+
+def sample(folder: Path, name: str, chars: int = 300) -> str | None:
+    """The start of the file ``name`` in ``folder`` as the code reads it, at most ``chars`` characters on one
+    line: a JSON file's structure with its first item of each list and real values, a table's header and first
+    two rows, a text's first three lines (" | " between lines); control characters dropped. None when the file
+    is not a readable regular file directly in the folder (see :func:`head`) or is empty."""
+    data = head(folder, name)
+    if not data:
+        return None
+    text = data.decode("utf-8", "replace")
+    lines = " | ".join(line.strip() for line in text.splitlines()[:3] if line.strip())
+    if name.lower().endswith(".json"):
+        try:
+            text = json.dumps(_short(json.loads(text)), ensure_ascii=False)
+        except (ValueError, RecursionError):
+            text = lines  # not JSON (or cut at READ_BYTES): its first lines, as text
+    else:
+        text = lines
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs"))
+    return text[:chars] + ("..." if len(text) > chars else "")
 
 
 def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
