@@ -1,16 +1,12 @@
-"""OpenAI tool calls for the embedded Qwen2.5 models: a llama_cpp chat handler, ``o1-qwen-tools``.
+"""OpenAI tool calls and prefills for the embedded Qwen2.5 models: a llama_cpp chat handler, ``o1-qwen-tools``.
 
-llama_cpp.server renders Qwen's prompt with the GGUF's own template (which lists the tools and asks for
-``<tool_call>{"name": ..., "arguments": ...}</tool_call>``) but returns the model's text as ``content``, and its
-request schema refuses an assistant message whose ``content`` is null (what OpenAI clients send beside
-``tool_calls``). The handler wraps the GGUF template's handler: earlier calls' JSON ``arguments`` are decoded for
-the template and, with ``tools`` (unless ``tool_choice`` is "none" or names a function, which llama_cpp answers
-under a grammar), the reply's ``<tool_call>`` blocks become ``tool_calls``; requests without tools go to the GGUF
-template's handler unchanged. A request whose last message is the assistant's own text (no tool calls, no tools)
-is a prefill: the reply continues that text, and only the continuation is returned (Anthropic's and llama.cpp
-server's prefill). ``python -m o1_server.chat_handler ARGS`` runs llama_cpp.server with the handler
-registered (``llama_chat_format``'s handler registry; select it with ``--chat_format o1-qwen-tools``) and its app
-behind `NullContentMiddleware`, which drops those null contents before the schema sees them.
+llama_cpp.server renders Qwen's prompt with the GGUF's own template but returns ``<tool_call>`` replies as
+``content``, refuses an assistant message whose ``content`` is null (sent beside ``tool_calls``) and has no
+prefill. The handler wraps the GGUF template's handler: with ``tools`` (unless ``tool_choice`` is "none" or names
+a function), the reply's ``<tool_call>`` blocks become ``tool_calls``; a last message that is the assistant's own
+text is continued (only the continuation is returned); other requests go to the GGUF template unchanged.
+``python -m o1_server.chat_handler ARGS`` runs llama_cpp.server with the handler registered (select it with
+``--chat_format o1-qwen-tools``) behind `NullContentMiddleware`. Details: docs/server.md.
 """
 
 from __future__ import annotations
