@@ -166,7 +166,7 @@ def qwen_tools_handler(*, llama: Any, messages: list[dict[str, Any]], **kwargs: 
     messages = normalize_messages(messages)
     tools = kwargs.get("tools") or []
     tool_choice = kwargs.get("tool_choice")
-    if not tools and prefill_of(messages) is not None:
+    if not tools and len(messages) > 1 and prefill_of(messages) is not None:
         return _continuing_handler(llama)(llama=llama, messages=messages, **kwargs)
     if tool_choice == "none":
         kwargs["tools"] = None

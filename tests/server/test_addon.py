@@ -1023,10 +1023,11 @@ async def test_discovery_gives_up_when_the_server_never_answers(tmp_path: Path) 
 
 def test_the_local_llama_build_adds_avx512_only_on_a_cpu_that_has_it(tmp_path: Path) -> None:
     """script/bootstrap's llama.cpp flags: the portable base everywhere, AVX-512 added when /proc/cpuinfo lists
-    every extension it needs (never AMX, never -march=native); the wheel's cache folder is named by them."""
+    its base extensions, with each optional one the CPU has (never AMX, never -march=native); the wheel's cache
+    folder is named by them."""
     text = (REPO / "script" / "bootstrap").read_text(encoding="utf-8")
     lines = [line for line in text.splitlines()
-             if line.startswith(("LLAMA_CMAKE_ARGS=", "LLAMA_AVX512_FLAGS=", "LLAMA_AVX512_ARGS="))]
+             if line.startswith(("LLAMA_CMAKE_ARGS=", "LLAMA_AVX512_FLAGS=", "LLAMA_AVX512_EXTRAS="))]
     start = text.index("llama_args() {")
     function = text[start : text.index("\n}\n", start) + 3]
     needed = bootstrap_value("LLAMA_AVX512_FLAGS").split()
@@ -1038,9 +1039,18 @@ def test_the_local_llama_build_adds_avx512_only_on_a_cpu_that_has_it(tmp_path: P
         script = "\n".join([*lines, function, f'llama_args "{cpuinfo}"'])
         return subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout.strip()
 
-    assert args(needed) == f"{base} {bootstrap_value('LLAMA_AVX512_ARGS')}"
-    assert args(needed[:-1]) == base  # one extension missing: the portable build
-    assert args([f + "x" for f in needed]) == base  # names that only start alike do not count
-    assert "AMX" not in args(needed) and "NATIVE=ON" not in args(needed)
+    every = [*needed, "avx512vbmi", "avx512_vnni", "avx512_bf16", "avx_vnni"]
+    assert args(every) == (f"{base} -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON "
+                           "-DGGML_AVX512_BF16=ON -DGGML_AVX_VNNI=ON")
+    # Zen 4 has no AVX-VNNI flag, Ice Lake no BF16: AVX-512 with what they have.
+    assert args([*needed, "avx512vbmi", "avx512_vnni", "avx512_bf16"]) == (
+        f"{base} -DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON")
+    assert args(needed) == f"{base} -DGGML_AVX512=ON"
+    assert args(every[1:]) == base  # no avx512f: the portable build
+    assert args([f + "x" for f in every]) == base  # names that only start alike do not count
+    assert args([]) == base
+    assert "AMX" not in args([*every, "amx_tile", "amx_int8"]) and "NATIVE=ON" not in args(every)
     assert 'dir="$C/wheels/llama-$(echo "$LLAMA_VERSION $LLAMA_ARGS"' in text
     assert 'CMAKE_ARGS="$LLAMA_ARGS"' in text
+    workflow = (REPO / ".github" / "workflows" / "tests.yaml").read_text(encoding="utf-8")
+    assert "steps.cpu.outputs.flags" in workflow, "a cache restored on another CPU would hold the wrong wheel"

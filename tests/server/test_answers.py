@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from o1_server.agent.sandbox import conversation_dir
+from o1_server.agent.types import AgentError
 from tests.support.scripted_llm import ScriptedLLM
 
 OUTPUT_PROFILE = """
@@ -74,6 +75,49 @@ async def test_a_model_server_that_continues_replies_is_given_the_fence(make_age
     reply = await agent.ask("what is 7 divided by 3", "c-prefill", profile="spoken")
     assert reply.answer == "The result is 2.33" and reply.retries == 1
     assert [r["messages"][-1]["content"] for r in llm.requests] == ["```python\n"] * 2
+
+
+async def test_a_prefilled_reply_that_is_a_sentence_or_nothing_is_not_run(make_agent, llm: ScriptedLLM,
+                                                                            tmp_path: Path) -> None:
+    """Given the fence, the model may still refuse or ask in words, or stop at once: a sentence is said as the
+    model's words (not run as code and called an error), and an empty reply is the LLM's failure, as without
+    the prefill (nothing of it is saved)."""
+    agent = output_agent(make_agent, tmp_path, prefill=True)
+    llm.script("Sorry, I can't help with that.")
+    reply = await agent.ask("hack my neighbour's wifi", "c-prose", profile="spoken")
+    assert reply.answer == "Sorry, I can't help with that." and reply.retries == 0 and not reply.code_blocks
+    llm.script("```python\n```")  # the model stops at once: the continuation is empty
+    with pytest.raises(AgentError) as err:
+        await agent.ask("what is 6 times 7", "c-empty", profile="spoken")
+    assert err.value.code == "llm_unavailable"
+    llm.script(code("print(6 * 7)"))
+    reply = await agent.ask("and now?", "c-empty", profile="spoken")
+    assert reply.answer == "The result is 42"
+    asked = [str(m["content"]) for m in llm.requests[-1]["messages"] if m["role"] == "user"]
+    assert "what is 6 times 7" not in " ".join(asked), "the failed turn was saved"
+    # Code is code, a sentence it prints included.
+    llm.script(code("print('That is done.')"))
+    reply = await agent.ask("say done", "c-code", profile="spoken")
+    assert reply.answer == "That is done." and len(reply.code_blocks) == 1
+
+
+@pytest.mark.parametrize(
+    ("reply", "prose"),
+    [
+        ("Sorry, I can't help with that.", True),
+        ("I can't look that up: I have no internet connection.\nAnything else?", True),
+        ("Lo siento, no puedo hacer eso.", True),
+        ("print('Sorry, I cannot.')", False),
+        ("import os\nprint(len(os.listdir('.')))", False),
+        ("Done.", False),  # too short to tell
+        ("total = 3 + 4.", False),
+        ("# Add them up.\nprint(3 + 4)", False),
+    ],
+)
+def test_a_sentence_in_a_prefilled_reply_is_told_from_code(reply: str, prose: bool) -> None:
+    from o1_server.agent.backend import _is_prose
+
+    assert _is_prose(reply) is prose
 
 
 async def test_no_fence_is_given_where_the_model_phrases_the_answer_or_the_server_does_not_continue(

@@ -68,6 +68,23 @@ def test_a_sample_shows_the_data_as_the_code_reads_it(tmp_path: Path) -> None:
     (tmp_path / "link.csv").symlink_to(tmp_path / "strom.csv")
     assert sample(tmp_path, "link.csv") is None  # nothing is followed
     assert sample(tmp_path, "../strom.csv") is None
+    os.link(tmp_path / "strom.csv", tmp_path / "hard.csv")
+    assert sample(tmp_path, "hard.csv") is None  # a hard link may be a file of elsewhere
+    (tmp_path / "blank.txt").write_text("  \n\n \t\n")
+    (tmp_path / "photo.dat").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (tmp_path / ".env").write_text("TOKEN=secret\n")
+    assert sample(tmp_path, "blank.txt") is None and sample(tmp_path, "photo.dat") is None
+    assert sample(tmp_path, ".env") is None  # hidden files are never described
+    assert sample(tmp_path, "bad\x00name") is None and sample(tmp_path, "bad\ud800.txt") is None
+
+
+def test_a_json_files_shape_stays_short(tmp_path: Path) -> None:
+    """Every turn whose folder changed reads the shapes: a file with long keys in lists under keys is cut."""
+    record = {f"field_{'x' * 50}_{n}": n for n in range(10)}
+    (tmp_path / "wide.json").write_text(json.dumps({f"section_{'y' * 40}_{n}": [record] for n in range(10)}))
+    line = next(line for line in listing(tmp_path).splitlines() if line.startswith("- wide.json"))
+    assert len(line) < 400, len(line)
+    assert line.endswith("...") or "..., " in line
 
 
 def test_an_empty_folder_or_hidden_files_say_nothing(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -311,6 +312,22 @@ def _fence_language(text: str) -> str | None:
     return None if end < 0 else text[start + 3 : end].strip()
 
 
+_SENTENCE = re.compile(r"[^\W\d_][^()=\[\]{}#`<>]*[.!?]")
+
+
+def _is_prose(text: str) -> bool:
+    """Whether a reply that was to be Python is a sentence instead ("Sorry, I can't help with that."): its first
+    line reads as one and the reply does not compile."""
+    first = text.strip().splitlines()[0].strip()
+    if not _SENTENCE.fullmatch(first) or len(first.split()) < 3:
+        return False
+    try:
+        compile(text, "<reply>", "exec")
+    except (SyntaxError, ValueError):
+        return True
+    return False
+
+
 def _chunk_usage(chunk: Any) -> Any:
     """The ``usage`` a streamed chunk carries (a dict or LiteLLM's ``Usage``), or None."""
     usage = chunk.get("usage") if isinstance(chunk, dict) else getattr(chunk, "usage", None)
@@ -419,7 +436,8 @@ class OpenInterpreterBackend:
             # The fence costs no generated tokens (4 of a short block's ~25: about 0.3 s here), and the reply
             # ends at the block's closing fence, which Open Interpreter reads as the block's end either way.
             params["messages"] = [*params["messages"], {"role": "assistant", "content": self._prefix}]
-            params["stop"] = [*(params.get("stop") or []), "```"]
+            stop = params.get("stop") or []
+            params["stop"] = [*([stop] if isinstance(stop, str) else stop), "```"]
         params["timeout"] = self._timeout
         params["num_retries"] = 0
         # The reply's token counts come as a last chunk without choices (OpenAI's shape). For a server that sends
@@ -428,27 +446,51 @@ class OpenInterpreterBackend:
         self._litellm.drop_params = True
         response = self._litellm.completion(**params)
         self._abandoned.append(response)
-        self._reply_text = self._prefix
-        if self._prefix:
-            # Open Interpreter finds a fence in text it reads piece by piece, holding back a piece that ends
-            # with a backtick: the fence, then its language line.
-            for piece in CODE_PREFIX:
-                delta = {"role": "assistant", "content": piece}
-                yield {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        self._reply_text = ""
+        # A prefilled reply's chunks are held until its first line is known (nothing is said before the code
+        # runs, so holding costs nothing): code gets the fence before it, a sentence (the model refusing or
+        # asking, inside the fence it was given) is the model's words, and an empty reply stays empty.
+        held: list[Any] | None = [] if self._prefix else None
         try:
             for chunk in response:
                 usage = _chunk_usage(chunk)
                 if usage is not None:
                     self._usage.add(usage)
                 try:
-                    self._reply_text += chunk["choices"][0]["delta"].get("content") or ""
+                    content = chunk["choices"][0]["delta"].get("content") or ""
                 except (KeyError, IndexError, TypeError, AttributeError):
                     if usage is not None:
                         continue  # the usage chunk holds no text: Open Interpreter reads choices[0]
+                    content = ""
+                if held is not None:
+                    held.append((chunk, content))
+                    if "\n" in "".join(text for _, text in held).lstrip("\n"):
+                        yield from self._released(held)
+                        held = None
+                    continue
+                self._reply_text += content
                 yield from _split_backticks(chunk)
+            if held:
+                yield from self._released(held)
         except GeneratorExit:
             return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
         self._abandoned.remove(response)
+
+    def _released(self, held: list[tuple[Any, str]]) -> Iterator[Any]:
+        """The held chunks of a prefilled reply (chunk, its text), after the fence when they are code."""
+        text = "".join(content for _, content in held)
+        if not text.strip():
+            return  # nothing but the fence: an empty reply, as without the prefill
+        if not _is_prose(text):
+            self._reply_text = self._prefix
+            for piece in CODE_PREFIX:
+                # Open Interpreter finds a fence in text it reads piece by piece, holding back a piece that
+                # ends with a backtick: the fence, then its language line.
+                delta = {"role": "assistant", "content": piece}
+                yield {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        self._reply_text += text
+        for chunk, _ in held:
+            yield from _split_backticks(chunk)
 
     def take_usage(self) -> TokenUsage | None:
         """The tokens of the LLM requests since the last call, summed (None when none reported usage); starts

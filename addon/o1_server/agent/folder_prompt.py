@@ -31,6 +31,8 @@ READ_BYTES = 64 * 1024
 """The most read of one file to describe it; a bigger file is described by its first line and size alone."""
 MAX_FIELD = 60  # characters of one name or header in the prompt
 MAX_COLUMNS = 10
+NESTED_KEYS = 5  # keys said of the items of a list under a key
+MAX_SHAPE = 300  # characters of one JSON file's shape: every turn whose folder changed reads them
 _TEXT = {".txt", ".md", ".log", ".list", ""}
 _TABLE = {".csv": ",", ".tsv": "\t"}
 
@@ -53,10 +55,11 @@ def _head(folder_fd: int, name: str) -> bytes | None:
     """The first READ_BYTES of the regular file ``name`` in the open folder, or None (a link, a FIFO, gone)."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder_fd)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a name with a NUL or a lone surrogate, from generated code
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:  # a hard link may be a file of elsewhere
             return None
         return os.read(fd, READ_BYTES)
     except OSError:
@@ -80,8 +83,8 @@ def _table(text: str, delimiter: str, whole: bool) -> str:
     return f"columns: {', '.join(header)}; {count} rows after the header"
 
 
-def _items(value: list[Any]) -> str:
-    keys = next((list(item)[:MAX_COLUMNS] for item in value if isinstance(item, dict)), None)
+def _items(value: list[Any], columns: int = MAX_COLUMNS) -> str:
+    keys = next((list(item)[:columns] for item in value if isinstance(item, dict)), None)
     shape = f"a list of {len(value)} items"
     return shape + (f", each with keys: {', '.join(data_field(str(k)) for k in keys)}" if keys else "")
 
@@ -97,10 +100,11 @@ def _json(text: str) -> str:
         # A list under a key is said with its items' keys ({"orders": [{"id": .., "total": ..}]}): told only
         # "keys: orders", the model compared each order (a dict) with a number.
         keys = [
-            data_field(str(k)) + (f" ({_items(v)})" if isinstance(v, list) else "")
+            data_field(str(k)) + (f" ({_items(v, NESTED_KEYS)})" if isinstance(v, list) else "")
             for k, v in list(value.items())[:MAX_COLUMNS]
         ]
-        return "an object with keys: " + ", ".join(keys) + (", ..." if len(value) > MAX_COLUMNS else "")
+        said = "an object with keys: " + ", ".join(keys) + (", ..." if len(value) > MAX_COLUMNS else "")
+        return said if len(said) <= MAX_SHAPE else said[: MAX_SHAPE - 3] + "..."
     return "one JSON value"
 
 
@@ -131,7 +135,7 @@ def head(folder: Path, name: str) -> bytes | None:
         return None
     try:
         folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
+    except (OSError, ValueError):
         return None
     try:
         return _head(folder_fd, name)
@@ -153,11 +157,12 @@ def _short(value: Any, depth: int = 0) -> Any:
 def sample(folder: Path, name: str, chars: int = 300) -> str | None:
     """The start of the file ``name`` in ``folder`` as the code reads it, at most ``chars`` characters on one
     line: a JSON file's structure with its first item of each list and real values, a table's header and first
-    two rows, a text's first three lines (" | " between lines); control characters dropped. None when the file
-    is not a readable regular file directly in the folder (see :func:`head`) or is empty."""
-    data = head(folder, name)
-    if not data:
-        return None
+    two rows, a text's first three lines (" | " between lines); control characters, backticks and the data
+    section's delimiters dropped. None when the file is hidden, empty, binary, or not a readable regular file
+    directly in the folder (see :func:`head`)."""
+    data = head(folder, name) if not name.startswith(".") else None  # hidden files are never described
+    if not data or b"\0" in data:
+        return None  # empty, unreadable or binary
     text = data.decode("utf-8", "replace")
     lines = " | ".join(line.strip() for line in text.splitlines()[:3] if line.strip())
     if name.lower().endswith(".json"):
@@ -167,8 +172,9 @@ def sample(folder: Path, name: str, chars: int = 300) -> str | None:
             text = lines  # not JSON (or cut at READ_BYTES): its first lines, as text
     else:
         text = lines
-    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs"))
-    return text[:chars] + ("..." if len(text) > chars else "")
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs") and c not in "`\ufffd")
+    text = " ".join(text.replace(DATA_OPEN, "").replace(DATA_CLOSE, "").split())
+    return (text[:chars] + ("..." if len(text) > chars else "")) or None
 
 
 def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
