@@ -369,6 +369,46 @@ def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:
     assert fix in error_hint(error_line("python", failed.stderr))
 
 
+@pytest.mark.parametrize(
+    ("value", "shape"),
+    [("July 30, 1951", "%B %d, %Y"), ("Mar 3, 2019", "%b %d, %Y"), ("2026-11-24", "%Y-%m-%d"),
+     ("30.07.1951", "%d.%m.%Y"), ("14 August 2026", "%d %B %Y"), ("2026-12-01T08:30:00", "%Y-%m-%dT%H:%M:%S")],
+)
+def test_a_date_read_as_a_number_is_told_its_format(value: str, shape: str) -> None:
+    """The real error of float() and int() on a date written as text, then a strptime format that reads it."""
+    import datetime
+    import subprocess
+    import sys
+
+    from o1_server.agent.repair import error_hint, error_line
+
+    for convert in ("float", "int"):
+        failed = subprocess.run([sys.executable, "-c", f"{convert}({value!r})"], capture_output=True, text=True,
+                                timeout=30)
+        hint = error_hint(error_line("python", failed.stderr))
+        assert f"datetime.datetime.strptime(value, '{shape}')" in hint, hint
+        datetime.datetime.strptime(value, shape)
+    # Not a date: the header hint, or none.
+    assert "date" not in error_hint("ValueError: could not convert string to float: 'Januar'")
+    assert "date" not in error_hint("ValueError: could not convert string to float: '1,234'")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "action"),
+    [("apúntame en una nota que el lunes viene el técnico", "es", True), ("añádelo a la lista", "es", True),
+     ("ponme leche en la lista de la compra", "es", True), ("bórralo", "es", True),
+     ("cuántos metros son tres pies", "es", False), ("el apunte de ayer", "es", False),
+     ("aggiungimi il latte alla lista", "it", True), ("scrivilo nella nota", "it", True),
+     ("quanto costa", "it", False), ("credimi, quanto fa", "it", False),
+     ("ajoute-moi du lait à la liste", "fr", True), ("trag mir Milch auf die Liste ein", "de", True)],
+)
+def test_a_request_for_a_change_is_heard_with_its_pronouns(text: str, language: str, action: bool) -> None:
+    """Spanish and Italian imperatives carry their pronouns ("apúntame", "aggiungimi"): still a change asked."""
+    from o1_server.agent.repair import asks_action
+
+    assert asks_action(text, language) is action
+
+
 def test_other_errors_get_no_hint() -> None:
     from o1_server.agent.repair import error_hint
 

@@ -8,6 +8,7 @@ tells the turn's flow. These messages go to the model, never to the user.
 from __future__ import annotations
 
 import ast
+import datetime
 import os
 import posixpath
 import re
@@ -392,9 +393,48 @@ line (on the agent benchmark's dev split, the repair of ``int('310.5')`` and of 
 the same code twice): a kind of mistake, named with the standard fix."""
 
 
+_NOT_A_NUMBER = re.compile(
+    r"could not convert string to float: '([^']{4,40})'|invalid literal for int\(\) with base 10: '([^']{4,40})'"
+)
+_DATE_FORMATS = (
+    "%B %d, %Y",
+    "%b %d, %Y",
+    "%d %B %Y",
+    "%d %b %Y",
+    "%B %d %Y",
+    "%Y-%m-%d",
+    "%d/%m/%Y",
+    "%m/%d/%Y",
+    "%d.%m.%Y",
+    "%Y/%m/%d",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%d.%m.%Y %H:%M",
+)  # the shapes dates are written in, tried in order ("03/04/2020" is read day first)
+
+
+def date_format(value: str) -> str | None:
+    """The :meth:`datetime.datetime.strptime` format ``value`` is a date in ("July 30, 1951": "%B %d, %Y";
+    English month names), or None."""
+    for shape in _DATE_FORMATS:
+        try:
+            datetime.datetime.strptime(value.strip(), shape)
+        except ValueError:
+            continue
+        return shape
+    return None
+
+
 def error_hint(error: str) -> str:
     """The sentence that names the fix of a common mistake behind ``error`` (a failed block's error line),
-    with a leading space; "" when none is known."""
+    with a leading space; "" when none is known. A date written as text that the code read as a number is told
+    its format ("July 30, 1951": told "it is a header", the model converted it with float() again)."""
+    if (found := _NOT_A_NUMBER.search(error)) and (shape := date_format(found.group(1) or found.group(2))):
+        return (
+            f" That value is a date written as text: parse it with datetime.datetime.strptime(value, '{shape}')"
+            " (after `import datetime`), then compare or subtract dates (.year for a year)."
+        )
     return next((hint for pattern, hint in _HINTS if pattern.search(error)), "")
 
 
