@@ -312,13 +312,23 @@ async def test_what_a_file_holds_is_read_not_remembered(make_agent, llm: Scripte
     assert reply.retries == 1 and reply.answer == "The first line is buy stamps", reply.answer
 
 
-async def test_a_repair_that_repeats_the_failed_code_ends_the_turn(make_agent, llm: ScriptedLLM) -> None:
+async def test_a_repair_that_repeats_the_failed_code_is_told_so_once(make_agent, llm: ScriptedLLM) -> None:
+    """The same request would get the same code again: the second repair request says it was repeated; a
+    model that repeats it once more ends the turn with the failure."""
+    from o1_server.agent.repair import REPEATED
+
     agent = make_agent()
     broken = code("print(1 / 0)")
-    llm.script(broken, broken, broken)
+    llm.script(broken, broken, broken, broken)
     reply = await agent.ask("what is one divided by zero", "c-same", profile="default")
-    assert reply.retries == 1 and len(llm.requests) == 2, "a third request would only repeat the second"
+    assert reply.retries == 2 and len(llm.requests) == 3, "a fourth request would only repeat the third"
     assert "division by zero" in reply.answer
+    assert f"{REPEATED} Your code failed: ZeroDivisionError: division by zero." in sent(llm, 2)[-1]
+    assert REPEATED not in sent(llm, 1)[-1]
+    # Told it repeated itself, the model changes the code: its answer stands.
+    llm.script(broken, broken, code("print('One divided by zero has no value.')"))
+    reply = await agent.ask("what is one divided by zero", "c-same2", profile="default")
+    assert reply.answer == "One divided by zero has no value." and reply.retries == 2
 
 
 async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:

@@ -44,6 +44,9 @@ CANNED = "Your code only printed a sentence you wrote: it computed and did nothi
 """The start of the one request of a turn whose block only printed a string it wrote (:func:`canned`) that
 states a number or file the question did not give, or restates the request ("Añade miel a mi lista de la
 compra" for "añade miel a mi lista de la compra"): an answer from memory, or an action claimed, not done."""
+REPEATED = "You wrote the code that failed again, unchanged, and it failed the same way: change what fails."
+"""Put before a repair request once per turn when the repair reply repeated the failed block: the same request
+would get the same code again (the model samples at temperature 0.01), a different one gets other code."""
 LISTING = "The user asked what is there, and your code printed how many"
 """The start of the one request of a turn whose block answered a question for the contents ("what's in my
 folder", "qué hay en mi carpeta": the translations' ``words.what_is_in``, not ``words.how_many``) with a count

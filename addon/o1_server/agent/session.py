@@ -29,6 +29,7 @@ from .online import online_topic
 from .profiles import Profile, usable_folders
 from .repair import (
     NUDGE,
+    REPEATED,
     SNAPSHOT_FILES,
     compute_request,
     drop_repaired,
@@ -477,7 +478,9 @@ class Session:
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
                 if repairs and repeats(blocks, first):
-                    break  # the repair wrote the very code that failed: another request would too
+                    if any(r.startswith(REPEATED) for r in repairs):
+                        break  # told once that it repeated itself, the model wrote the very code again
+                    message_or_none = f"{REPEATED} {message_or_none}"
                 message = message_or_none
                 repairs.append(message)
                 gate.extra_blocks += 1
