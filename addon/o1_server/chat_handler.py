@@ -100,9 +100,9 @@ def _call(raw: str, names: set[str]) -> dict[str, Any] | None:
 
 
 def prefill_of(messages: list[dict[str, Any]]) -> str | None:
-    """The text a request asks the reply to continue: the content of a last message that is the assistant's
-    text (not empty, no tool calls), else None."""
-    last = messages[-1] if messages else {}
+    """The text a request asks the reply to continue: the content of a last message, after at least one other,
+    that is the assistant's text (not empty, no tool calls), else None."""
+    last = messages[-1] if len(messages) > 1 else {}
     content = last.get("content")
     if last.get("role") == "assistant" and isinstance(content, str) and content and not last.get("tool_calls"):
         return content
@@ -166,7 +166,7 @@ def qwen_tools_handler(*, llama: Any, messages: list[dict[str, Any]], **kwargs: 
     messages = normalize_messages(messages)
     tools = kwargs.get("tools") or []
     tool_choice = kwargs.get("tool_choice")
-    if not tools and len(messages) > 1 and prefill_of(messages) is not None:
+    if not tools and prefill_of(messages) is not None:
         return _continuing_handler(llama)(llama=llama, messages=messages, **kwargs)
     if tool_choice == "none":
         kwargs["tools"] = None

@@ -82,6 +82,7 @@ def test_only_the_assistants_own_last_text_is_a_prefill() -> None:
     assert prefill_of([user, {"role": "assistant", "content": "```python\n"}]) == "```python\n"
     assert prefill_of([user]) is None
     assert prefill_of([]) is None
+    assert prefill_of([{"role": "assistant", "content": "```python\n"}]) is None  # nothing before it to render
     assert prefill_of([user, {"role": "assistant", "content": ""}]) is None
     assert prefill_of([user, {"role": "assistant", "content": None, "tool_calls": [{"id": "c"}]}]) is None
     assert prefill_of([user, {"role": "assistant", "content": "I'll check.", "tool_calls": [{"id": "c"}]}]) is None

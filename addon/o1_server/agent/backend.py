@@ -451,6 +451,7 @@ class OpenInterpreterBackend:
         # runs, so holding costs nothing): code gets the fence before it, a sentence (the model refusing or
         # asking, inside the fence it was given) is the model's words, and an empty reply stays empty.
         held: list[Any] | None = [] if self._prefix else None
+        held_text = ""
         try:
             for chunk in response:
                 usage = _chunk_usage(chunk)
@@ -463,22 +464,22 @@ class OpenInterpreterBackend:
                         continue  # the usage chunk holds no text: Open Interpreter reads choices[0]
                     content = ""
                 if held is not None:
-                    held.append((chunk, content))
-                    if "\n" in "".join(text for _, text in held).lstrip("\n"):
-                        yield from self._released(held)
+                    held.append(chunk)
+                    held_text += content
+                    if "\n" in held_text.lstrip("\n"):
+                        yield from self._released(held, held_text)
                         held = None
                     continue
                 self._reply_text += content
                 yield from _split_backticks(chunk)
             if held:
-                yield from self._released(held)
+                yield from self._released(held, held_text)
         except GeneratorExit:
             return  # abandoned mid-stream: _close_abandoned closes it later, outside any lock
         self._abandoned.remove(response)
 
-    def _released(self, held: list[tuple[Any, str]]) -> Iterator[Any]:
-        """The held chunks of a prefilled reply (chunk, its text), after the fence when they are code."""
-        text = "".join(content for _, content in held)
+    def _released(self, held: list[Any], text: str) -> Iterator[Any]:
+        """The held chunks of a prefilled reply (their ``text``), after the fence when they are code."""
         if not text.strip():
             return  # nothing but the fence: an empty reply, as without the prefill
         if not _is_prose(text):
@@ -489,7 +490,7 @@ class OpenInterpreterBackend:
                 delta = {"role": "assistant", "content": piece}
                 yield {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
         self._reply_text += text
-        for chunk, _ in held:
+        for chunk in held:
             yield from _split_backticks(chunk)
 
     def take_usage(self) -> TokenUsage | None:

@@ -41,10 +41,14 @@ def data_field(text: str) -> str:
     """One value for a data section of the prompt (a file's name or header here, a device's name or state in
     home/prompt.py): one line of valid UTF-8 (what is not becomes "?"), no delimiters, control or format
     characters (bidi overrides), at most MAX_FIELD chars."""
-    text = text.encode("utf-8", "replace").decode("utf-8")
-    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs"))
+    text = _printable(text.encode("utf-8", "replace").decode("utf-8"))
     text = re.sub(r"[<>\[\]{}`\"]", "", " ".join(text.split()))
     return text[:MAX_FIELD] + ("..." if len(text) > MAX_FIELD else "")
+
+
+def _printable(text: str) -> str:
+    """``text`` without control, format (bidi overrides) and surrogate characters."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs"))
 
 
 def _size(size: int) -> str:
@@ -143,12 +147,12 @@ def head(folder: Path, name: str) -> bytes | None:
         os.close(folder_fd)
 
 
-def _short(value: Any, depth: int = 0) -> Any:
+def _short(value: Any) -> Any:
     """``value`` (parsed JSON) with each list cut to its first item and "...", texts to 40 characters."""
     if isinstance(value, list):
-        return [_short(value[0], depth + 1), "..."] if len(value) > 1 else [_short(v, depth + 1) for v in value]
+        return [_short(value[0]), "..."] if len(value) > 1 else [_short(v) for v in value]
     if isinstance(value, dict):
-        return {str(k)[:MAX_FIELD]: _short(v, depth + 1) for k, v in list(value.items())[:MAX_COLUMNS]}
+        return {str(k)[:MAX_FIELD]: _short(v) for k, v in list(value.items())[:MAX_COLUMNS]}
     if isinstance(value, str):
         return value[:40] + ("..." if len(value) > 40 else "")
     return value
@@ -172,7 +176,7 @@ def sample(folder: Path, name: str, chars: int = 300) -> str | None:
             text = lines  # not JSON (or cut at READ_BYTES): its first lines, as text
     else:
         text = lines
-    text = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs") and c not in "`\ufffd")
+    text = re.sub("[`\ufffd]", "", _printable(text))
     text = " ".join(text.replace(DATA_OPEN, "").replace(DATA_CLOSE, "").split())
     return (text[:chars] + ("..." if len(text) > chars else "")) or None
 

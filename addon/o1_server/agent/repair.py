@@ -329,7 +329,57 @@ def error_line(language: str, output: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
-_HINTS = (
+_DATE_FORMATS = (
+    "%B %d, %Y",
+    "%b %d, %Y",
+    "%d %B %Y",
+    "%d %b %Y",
+    "%B %d %Y",
+    "%Y-%m-%d",
+    "%d/%m/%Y",
+    "%m/%d/%Y",
+    "%d.%m.%Y",
+    "%Y/%m/%d",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%d.%m.%Y %H:%M",
+)  # the shapes dates are written in, tried in order ("03/04/2020" is read day first)
+
+
+def date_format(value: str) -> str | None:
+    """The :meth:`datetime.datetime.strptime` format ``value`` is a date in ("July 30, 1951": "%B %d, %Y";
+    English month names), or None."""
+    for shape in _DATE_FORMATS:
+        try:
+            datetime.datetime.strptime(value.strip(), shape)
+        except ValueError:
+            continue
+        return shape
+    return None
+
+
+def _date_hint(found: re.Match[str]) -> str | None:
+    """The hint for a number read from text that is a date (group 1 or 2 of the match), with its format; None
+    for any other text."""
+    shape = date_format(found.group(1) or found.group(2))
+    if shape is None:
+        return None
+    return (
+        f" That value is a date written as text: parse it with datetime.datetime.strptime(value, '{shape}')"
+        " (after `import datetime`), then compare or subtract dates (.year for a year)."
+    )
+
+
+_HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]], ...] = (
+    (
+        # Before the header hint: told "that is text" for "July 30, 1951", the model used float() again.
+        re.compile(
+            r"could not convert string to float: '([^']{4,40})'"
+            r"|invalid literal for int\(\) with base 10: '([^']{4,40})'"
+        ),
+        _date_hint,
+    ),
     (
         re.compile(r"could not convert string to float: '[^\W\d]|invalid literal for int\(\) with base 10: '[^\W\d]"),
         " That value is text, not a number: a header row is skipped (next(reader), or csv.DictReader), and only"
@@ -391,54 +441,19 @@ _HINTS = (
         " The data is a list: loop over its items (for item in data: item['key']).",
     ),
 )
-"""(error pattern, what to say after the error): the errors small models make again when told only the error
-line (on the agent benchmark's dev split, the repair of ``int('310.5')`` and of ``len(csv.reader(...))`` wrote
-the same code twice): a kind of mistake, named with the standard fix."""
-
-
-_NOT_A_NUMBER = re.compile(
-    r"could not convert string to float: '([^']{4,40})'|invalid literal for int\(\) with base 10: '([^']{4,40})'"
-)
-_DATE_FORMATS = (
-    "%B %d, %Y",
-    "%b %d, %Y",
-    "%d %B %Y",
-    "%d %b %Y",
-    "%B %d %Y",
-    "%Y-%m-%d",
-    "%d/%m/%Y",
-    "%m/%d/%Y",
-    "%d.%m.%Y",
-    "%Y/%m/%d",
-    "%Y-%m-%dT%H:%M:%S",
-    "%Y-%m-%d %H:%M:%S",
-    "%Y-%m-%d %H:%M",
-    "%d.%m.%Y %H:%M",
-)  # the shapes dates are written in, tried in order ("03/04/2020" is read day first)
-
-
-def date_format(value: str) -> str | None:
-    """The :meth:`datetime.datetime.strptime` format ``value`` is a date in ("July 30, 1951": "%B %d, %Y";
-    English month names), or None."""
-    for shape in _DATE_FORMATS:
-        try:
-            datetime.datetime.strptime(value.strip(), shape)
-        except ValueError:
-            continue
-        return shape
-    return None
+"""(error pattern, what to say after the error, or a function of the match that says it or None to go on): the
+errors small models make again when told only the error line (on the agent benchmark's dev split, the repair of
+``int('310.5')`` and of ``len(csv.reader(...))`` wrote the same code twice): a kind of mistake, named with the
+standard fix."""
 
 
 def error_hint(error: str) -> str:
     """The sentence that names the fix of a common mistake behind ``error`` (a failed block's error line),
-    with a leading space; "" when none is known. A date written as text that the code read as a number is told
-    its format ("July 30, 1951": told "it is a header", the model converted it with float() again)."""
-    if (found := _NOT_A_NUMBER.search(error)) and (shape := date_format(found.group(1) or found.group(2))):
-        return (
-            f" That value is a date written as text: parse it with datetime.datetime.strptime(value, '{shape}')"
-            " (after `import datetime`), then compare or subtract dates (.year for a year)."
-        )
-    return next((hint for pattern, hint in _HINTS if pattern.search(error)), "")
+    with a leading space; "" when none is known (see :data:`_HINTS`)."""
+    for pattern, hint in _HINTS:
+        if (found := pattern.search(error)) and (said := hint if isinstance(hint, str) else hint(found)):
+            return said
+    return ""
 
 
 def asks_action(text: str, language: str | None) -> bool:
