@@ -30,6 +30,7 @@ from .profiles import Profile, usable_folders
 from .repair import (
     NUDGE,
     REPEATED,
+    RESAMPLE_TEMPERATURE,
     SNAPSHOT_FILES,
     compute_request,
     drop_repaired,
@@ -454,11 +455,13 @@ class Session:
             return wanted is not None and (wanted != NUDGE or self._may_repair(len(repairs)))
 
         message = prompt
+        temperature: float | None = None  # the profile's, but for a request after a repeated block
         try:
             while True:
                 first = len(blocks)
                 try:
-                    for delta in self.backend.send(message, admit if repairs else gate.admit, after_code):
+                    sent = self.backend.send(message, admit if repairs else gate.admit, after_code, temperature)
+                    for delta in sent:
                         (words.append if repairs else answer.feed)(delta)
                 finally:
                     gate.drop_unrun()  # a block admitted but never run is recorded as not run
@@ -474,13 +477,18 @@ class Session:
                 ):
                     message_or_none = compute_request(prompt)
                     answer = self._answer(live=False)  # the guess is not said (nothing was: no code ran)
+                repeated = bool(repairs) and repeats(blocks, first)
+                if message_or_none is None and repeated and is_soft(repairs[-1]):
+                    message_or_none = repairs[-1]  # asked to change its block, the model wrote it again
                 failed = blocks[-1] if message_or_none is not None and not is_soft(message_or_none) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
-                if repairs and repeats(blocks, first):
+                temperature = None
+                if repeated:
                     if any(r.startswith(REPEATED) for r in repairs):
                         break  # told once that it repeated itself, the model wrote the very code again
-                    message_or_none = f"{REPEATED} {message_or_none}"
+                    message_or_none = f"{REPEATED} {message_or_none.removeprefix(REPEATED).lstrip()}"
+                    temperature = RESAMPLE_TEMPERATURE  # the same request at 0.01 would get the same code
                 message = message_or_none
                 repairs.append(message)
                 gate.extra_blocks += 1
