@@ -312,6 +312,31 @@ async def test_what_a_file_holds_is_read_not_remembered(make_agent, llm: Scripte
     assert reply.retries == 1 and reply.answer == "The first line is buy stamps", reply.answer
 
 
+async def test_a_files_lines_printed_from_memory_are_read_instead(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """A follow-up ("y en el otro?") answered by printing, as literals, the lines of the file read the turn
+    before: what a file holds is read, so one request asks for code that reads the file it is about."""
+    from o1_server.agent.repair import CANNED
+
+    agent = make_agent()
+    monday = "recoger el paquete en correos\nllevar el coche al taller\n"
+    conversation_files(tmp_path, "c-other", {"lunes.txt": monday, "martes.txt": "pagar la luz del piso\n"})
+    llm.script(
+        code('print("recoger el paquete en correos")\nprint("llevar el coche al taller")'),
+        code("print(open('martes.txt').read())"),
+    )
+    reply = await agent.ask("y en el otro?", "c-other", profile="default", language="es")
+    assert reply.retries == 1 and reply.answer == "pagar la luz del piso", reply.answer
+    assert CANNED in sent(llm, 1)[-1] and "reads the files it is about" in sent(llm, 1)[-1]
+    # Short lines ("eggs") and sentences no file holds are not counted as quoted.
+    from o1_server.agent.repair import quotes_file
+
+    folder = conversation_dir(tmp_path / "data" / "sandbox", "c-other")
+    assert quotes_file("Recoger el paquete en Correos.", folder, ["lunes.txt"])
+    assert not quotes_file("recoger el paquete en correos", folder, ["martes.txt"])
+    conversation_files(tmp_path, "c-other", {"list.txt": "eggs\n"})
+    assert not quotes_file("eggs", folder, ["list.txt"]) and not quotes_file("anything", None, ["lunes.txt"])
+
+
 async def test_a_repair_that_repeats_the_failed_code_is_told_so_once(make_agent, llm: ScriptedLLM) -> None:
     """The same request would get the same code again: the second repair request says it was repeated; a
     model that repeats it once more ends the turn with the failure."""

@@ -202,7 +202,7 @@ def repair_request(
         last.exit_status == 0
         and "canned" not in told
         and (said := canned(last)) is not None
-        and ((guess := guessed(said, text, files())) or echoes(said, text))
+        and ((guess := guessed(said, text, files()) or quotes_file(said, folder, files())) or echoes(said, text))
         and not changed()  # an earlier block of the request wrote the list: the sentence reports it
     ):
         request = " ".join(text.split())[:MAX_QUESTION]
@@ -529,6 +529,28 @@ def guessed(said: str, asked: str, files: Iterable[str] = ()) -> bool:
     names = {n for n in (posixpath.basename(f).lower() for f in files) if "." in n.strip(".") and len(n) >= 4}
     text = f"{asked} {said}".lower()
     return any(name and name in text for name in names)
+
+
+QUOTED_LINE = 12
+"""Characters a line of a folder file needs for :func:`quotes_file` to count it ("eggs" may be said anyway)."""
+
+
+def quotes_file(said: str, folder: Path | None, files: Iterable[str]) -> bool:
+    """Whether ``said`` (what a block printed from literals it wrote) holds a line of one of the text files
+    directly in ``folder`` (``files``: relative paths; at most MAX_NAMED_FILES read, each its first READ_BYTES):
+    a file's content written from memory ("and in the other one?" answered with the first file's lines), not
+    read. Lines shorter than QUOTED_LINE characters are not counted."""
+    if folder is None:
+        return False
+    text = " ".join(i18n.folded(said).split())
+    for name in [f for f in files if "/" not in f][:MAX_NAMED_FILES]:
+        data = head(folder, name)
+        if not data or b"\0" in data:
+            continue
+        lines = (" ".join(i18n.folded(line).split()) for line in data.decode("utf-8", "replace").splitlines())
+        if any(len(line) >= QUOTED_LINE and line in text for line in lines):
+            return True
+    return False
 
 
 def repeats(blocks: list[CodeBlock], first: int) -> bool:
