@@ -340,7 +340,7 @@ async def test_a_files_lines_printed_from_memory_are_read_instead(make_agent, ll
 async def test_a_repair_that_repeats_the_failed_code_is_told_so_once(make_agent, llm: ScriptedLLM) -> None:
     """The same request would get the same code again: the second repair request says it was repeated; a
     model that repeats it once more ends the turn with the failure."""
-    from o1_server.agent.repair import REPEATED, RESAMPLE_TEMPERATURE
+    from o1_server.agent.repair import REPEATED
 
     agent = make_agent()
     broken = code("print(1 / 0)")
@@ -350,18 +350,20 @@ async def test_a_repair_that_repeats_the_failed_code_is_told_so_once(make_agent,
     assert "division by zero" in reply.answer
     assert f"{REPEATED} Your code failed: ZeroDivisionError: division by zero." in sent(llm, 2)[-1]
     assert REPEATED not in sent(llm, 1)[-1]
-    # Only the request after the repeat is sampled warmer (the same request at 0.01 gets the same code).
-    assert [r["temperature"] for r in llm.requests] == [0.01, 0.01, RESAMPLE_TEMPERATURE]
+    # The third request asks the question afresh: the failed block is not in sight to be copied again.
+    assert sent(llm, 2)[-1].startswith("what is 1 divided by 0\n\n(") and "1 / 0" not in str(sent(llm, 2))
+    assert "1 / 0" in str(sent(llm, 1))
     # Told it repeated itself, the model changes the code: its answer stands.
     llm.script(broken, broken, code("print('One divided by zero has no value.')"))
     reply = await agent.ask("what is one divided by zero", "c-same2", profile="default")
     assert reply.answer == "One divided by zero has no value." and reply.retries == 2
 
 
-async def test_a_block_repeated_after_a_soft_request_is_asked_again_warmer(make_agent, llm: ScriptedLLM) -> None:
+async def test_a_block_repeated_after_a_soft_request_is_asked_afresh(make_agent, llm: ScriptedLLM) -> None:
     """Asked to compute instead of printing a sentence it wrote, the model printed the same sentence: the
-    request is sent once more, saying so, at the resampling temperature; its next block is the answer."""
-    from o1_server.agent.repair import CANNED, REPEATED, RESAMPLE_TEMPERATURE
+    question is asked again, without the attempts, with what the request said; its next block is the answer,
+    and the history keeps the question as the user asked it."""
+    from o1_server.agent.repair import CANNED, REPEATED
 
     agent = make_agent()
     guess = code('print("3 gallons are about 1.056 liters")')
@@ -369,8 +371,12 @@ async def test_a_block_repeated_after_a_soft_request_is_asked_again_warmer(make_
     reply = await agent.ask("how many liters are three gallons", "c-gallons", profile="default")
     assert reply.answer == "3 gallons are 11.36 liters" and reply.retries == 2, reply.answer
     assert CANNED in sent(llm, 1)[-1] and REPEATED not in sent(llm, 1)[-1]
-    assert f"{REPEATED} {CANNED}" in sent(llm, 2)[-1]
-    assert [r["temperature"] for r in llm.requests] == [0.01, 0.01, RESAMPLE_TEMPERATURE]
+    assert sent(llm, 2)[-1].startswith(f"how many liters are 3 gallons\n\n({REPEATED} {CANNED}")
+    assert "1.056" not in str(sent(llm, 2)), "the repeated guess was left in sight"
+    llm.script(code("print('ok')"))
+    await agent.ask("and now?", "c-gallons", profile="default")
+    history = json.dumps(llm.requests[-1]["messages"])
+    assert "how many liters are 3 gallons" in history and REPEATED not in history and "1.056" not in history
     # Repeated once more, the guess is not asked about a third time: a fourth request would repeat the third.
     llm.script(guess, guess, guess, code("print(1)"))
     reply = await agent.ask("how many liters are three gallons", "c-gallons2", profile="default")

@@ -191,12 +191,9 @@ class AgentBackend(Protocol):
         """The conversation in Open Interpreter's LMC format, changed in place by the sessions."""
         ...
 
-    def send(
-        self, text: str, gate: Gate, stop_after_code: StopAfterCode = False, temperature: float | None = None
-    ) -> Iterator[str]:
+    def send(self, text: str, gate: Gate, stop_after_code: StopAfterCode = False) -> Iterator[str]:
         """Send one user message; yield the assistant's text deltas; call ``gate`` before each code block;
-        end after a block's output when ``stop_after_code`` is (or returns) True; sample the replies at
-        ``temperature`` when given (else the profile's)."""
+        end after a block's output when ``stop_after_code`` is (or returns) True."""
         ...
 
     def stop(self) -> None:
@@ -418,7 +415,6 @@ class OpenInterpreterBackend:
         # Every reply starts with a Python block: its opening fence is given (a prefill), not generated.
         self._prefix = "".join(CODE_PREFIX) if code_first and llm.prefill else ""
         self.pinned = 0  # leading messages (worked examples) never trimmed; set by the session
-        self._temperature: float | None = None  # this send's replies' temperature, when not the profile's
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -442,8 +438,6 @@ class OpenInterpreterBackend:
             params["messages"] = [*params["messages"], {"role": "assistant", "content": self._prefix}]
             stop = params.get("stop") or []
             params["stop"] = [*([stop] if isinstance(stop, str) else stop), "```"]
-        if self._temperature is not None:
-            params["temperature"] = self._temperature
         params["timeout"] = self._timeout
         params["num_retries"] = 0
         # The reply's token counts come as a last chunk without choices (OpenAI's shape). For a server that sends
@@ -560,18 +554,14 @@ class OpenInterpreterBackend:
         """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""
         self._stop.set()
 
-    def send(
-        self, text: str, gate: Gate, stop_after_code: StopAfterCode = False, temperature: float | None = None
-    ) -> Iterator[str]:
+    def send(self, text: str, gate: Gate, stop_after_code: StopAfterCode = False) -> Iterator[str]:
         """Send ``text``; yield assistant text deltas. ``gate`` decides before any code block runs.
 
         With ``stop_after_code`` True the turn ends as soon as a code block's output is in, before the LLM is
         asked again (the answer is then said from that output: one LLM request per turn). A callable is asked
         once per block, when its output is in (the block has run): True ends the request there.
-        ``temperature`` samples this send's replies at that temperature instead of the profile's.
         """
         self._fit(text)
-        self._temperature = temperature
         stream = self._oi.chat(text, display=False, stream=True)
         stop = False  # a block's output is in and the request ends at the next chunk
         produced = False  # any text or code from the LLM this turn
@@ -616,7 +606,6 @@ class OpenInterpreterBackend:
                 pass  # Open Interpreter's generator yields once more after GeneratorExit; it is closed anyway
             self._close_abandoned()
             self._drop_dangling_code()
-            self._temperature = None
 
     def _fit(self, text: str) -> None:
         """Drop (or shorten) old turns so that the next request fits the context window with room to answer.

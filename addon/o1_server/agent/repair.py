@@ -45,14 +45,12 @@ CANNED = "Your code only printed a sentence you wrote: it computed and did nothi
 """The start of the one request of a turn whose block only printed a string it wrote (:func:`canned`) that
 states a number or file the question did not give, or restates the request ("Añade miel a mi lista de la
 compra" for "añade miel a mi lista de la compra"): an answer from memory, or an action claimed, not done."""
-REPEATED = "You wrote the same code again, unchanged, and it did the same: write different code."
-"""Put before a repair request once per turn when the repair reply repeated the block it was asked to change
-(failed, or answered nothing: a soft request's block is asked about again): the same request would get the same
-code again (the model samples at temperature 0.01). That request is sampled at :data:`RESAMPLE_TEMPERATURE`."""
-RESAMPLE_TEMPERATURE = 0.7
-"""The temperature of the :data:`REPEATED` request: told only that it repeated itself, the embedded
-Qwen2.5-Coder at 0.01 wrote the same block a third time (natural dev set: a filter on today's date that
-matched no row, three times); 0.7 is Qwen2.5's own recommended sampling temperature (its generation_config)."""
+REPEATED = "An earlier try at this was asked to change its code and wrote it again unchanged. It was told:"
+"""Once per turn, when a repair reply repeated the block it was asked to change (failed, or answered nothing:
+a soft request's block is asked about again), the question is asked again with the failed attempts dropped
+from the history (:func:`fresh_request`): shown its own block, the embedded Qwen2.5-Coder copied it (natural
+dev set: a typo'd name, a header row read as a number, three times each; told that it repeated itself, and
+sampled at temperature 0.7, it still copied it)."""
 LISTING = "The user asked what is there, and your code printed how many"
 """The start of the one request of a turn whose block answered a question for the contents ("what's in my
 folder", "qué hay en mi carpeta": the translations' ``words.what_is_in``, not ``words.how_many``) with a count
@@ -131,7 +129,8 @@ def is_soft(message: str) -> str | None:
     "canned", "listing"), or
     None for one that is (the block failed or is broken: said as the failure if no repair follows). A
     :data:`REPEATED` request is of the kind of the request it repeats."""
-    message = message.removeprefix(REPEATED).lstrip()
+    if f"({REPEATED} " in message:
+        message = message.split(f"({REPEATED} ", 1)[1].removesuffix(")")
     if message == NUDGE:
         return "nudge"
     if is_compute(message):
@@ -551,6 +550,16 @@ def quotes_file(said: str, folder: Path | None, files: Iterable[str]) -> bool:
         if any(len(line) >= QUOTED_LINE and line in text for line in lines):
             return True
     return False
+
+
+def fresh_request(messages: list[dict[str, Any]], prompt: str, repair: str) -> str:
+    """The question ``prompt`` to ask again after a repeated repair, with what the ``repair`` request said
+    (:data:`REPEATED`); the turn's attempts are dropped from ``messages`` (LMC, changed in place: the last
+    user message that is ``prompt`` and everything after it; nothing when the context window trimmed it)."""
+    start = next((i for i in range(len(messages) - 1, -1, -1) if _is_user(messages[i], prompt)), None)
+    if start is not None:
+        del messages[start:]
+    return f"{prompt}\n\n({REPEATED} {repair})"
 
 
 def repeats(blocks: list[CodeBlock], first: int) -> bool:

@@ -29,14 +29,13 @@ from .online import online_topic
 from .profiles import Profile, usable_folders
 from .repair import (
     NUDGE,
-    REPEATED,
-    RESAMPLE_TEMPERATURE,
     SNAPSHOT_FILES,
     compute_request,
     drop_repaired,
     explain_invalid,
     folder_diff,
     folder_state,
+    fresh_request,
     guessed,
     is_soft,
     may_repair,
@@ -455,13 +454,12 @@ class Session:
             return wanted is not None and (wanted != NUDGE or self._may_repair(len(repairs)))
 
         message = prompt
-        temperature: float | None = None  # the profile's, but for a request after a repeated block
+        fresh: str | None = None  # the question asked again after a repeated repair (it stands for the question)
         try:
             while True:
                 first = len(blocks)
                 try:
-                    sent = self.backend.send(message, admit if repairs else gate.admit, after_code, temperature)
-                    for delta in sent:
+                    for delta in self.backend.send(message, admit if repairs else gate.admit, after_code):
                         (words.append if repairs else answer.feed)(delta)
                 finally:
                     gate.drop_unrun()  # a block admitted but never run is recorded as not run
@@ -483,12 +481,11 @@ class Session:
                 failed = blocks[-1] if message_or_none is not None and not is_soft(message_or_none) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
-                temperature = None
                 if repeated:
-                    if any(r.startswith(REPEATED) for r in repairs):
-                        break  # told once that it repeated itself, the model wrote the very code again
-                    message_or_none = f"{REPEATED} {message_or_none.removeprefix(REPEATED).lstrip()}"
-                    temperature = RESAMPLE_TEMPERATURE  # the same request at 0.01 would get the same code
+                    if fresh is not None:
+                        break  # asked afresh, the model wrote the very code again
+                    # Shown its own block, the model copies it: the question again, without the attempts.
+                    fresh = message_or_none = fresh_request(self.backend.messages, prompt, message_or_none)
                 message = message_or_none
                 repairs.append(message)
                 gate.extra_blocks += 1
@@ -503,6 +500,10 @@ class Session:
                 raise AgentError("llm_unavailable", i18n.t(self.language, "error.llm_unavailable")) from err
             llm_failed = True  # code already ran (or was held): answer with what it gave instead of losing it
         if repairs and not llm_failed:
+            if fresh is not None:  # the history keeps the question as it was asked
+                for entry in self.backend.messages:
+                    if entry.get("role") == "user" and entry.get("content") == fresh:
+                        entry["content"] = prompt
             drop_repaired(self.backend.messages, prompt, repairs[-1])
         if words:
             answer.feed("\n" + "".join(words))  # a repair reply's words after its last block
