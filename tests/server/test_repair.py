@@ -331,10 +331,11 @@ async def test_a_files_lines_printed_from_memory_are_read_instead(make_agent, ll
     from o1_server.agent.repair import quotes_file
 
     folder = conversation_dir(tmp_path / "data" / "sandbox", "c-other")
-    assert quotes_file("Recoger el paquete en Correos.", folder, ["lunes.txt"])
-    assert not quotes_file("recoger el paquete en correos", folder, ["martes.txt"])
+    assert quotes_file("Recoger el paquete en Correos.", "", folder, ["lunes.txt"])
+    assert not quotes_file("Recoger el paquete en Correos.", "apunta recoger el paquete en correos", folder, ["lunes.txt"])
+    assert not quotes_file("recoger el paquete en correos", "", folder, ["martes.txt"])
     conversation_files(tmp_path, "c-other", {"list.txt": "eggs\n"})
-    assert not quotes_file("eggs", folder, ["list.txt"]) and not quotes_file("anything", None, ["lunes.txt"])
+    assert not quotes_file("eggs", "", folder, ["list.txt"]) and not quotes_file("anything", "", None, ["lunes.txt"])
 
 
 async def test_a_repair_that_repeats_the_failed_code_is_told_so_once(make_agent, llm: ScriptedLLM) -> None:
@@ -572,8 +573,9 @@ async def test_text_used_as_a_number_in_data_with_dates_is_told_to_parse_them(ma
 
 @pytest.mark.parametrize(
     ("text", "shape"),
-    [('"born": "2015-03-02"', "%Y-%m-%d"), ("day,high | 01.12.2026,4", "%d.%m.%Y"), ("on July 30, 1951", "%B %d, %Y"),
-     ("at 2026-12-01 18:30", "%Y-%m-%d %H:%M"), ("12 apples, 2026 pears", None), ("31.02.2026", None)],
+    [('"born": "2015-03-02"', "%Y-%m-%d"), ("name,born | Ana,01.12.2016", "%d.%m.%Y"), ("on July 30, 1951", "%B %d, %Y"),
+     ("at 2026-12-01 18:30", "%Y-%m-%d %H:%M"), ("12 apples, 2026 pears", None), ("31.02.2026", None),
+     ("day,high | 01.12.2026,4", None)],  # a number beside the date: a csv cell read as text is the number
 )
 def test_dates_in_a_files_sample(text: str, shape: str | None) -> None:
     from o1_server.agent.repair import dates_in

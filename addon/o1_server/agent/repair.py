@@ -201,7 +201,7 @@ def repair_request(
         last.exit_status == 0
         and "canned" not in told
         and (said := canned(last)) is not None
-        and ((guess := guessed(said, text, files()) or quotes_file(said, folder, files())) or echoes(said, text))
+        and ((guess := guessed(said, text, files()) or quotes_file(said, text, folder, files())) or echoes(said, text))
         and not changed()  # an earlier block of the request wrote the list: the sentence reports it
     ):
         request = " ".join(text.split())[:MAX_QUESTION]
@@ -250,7 +250,8 @@ def repair_request(
     if folder is not None and _DATA_ERROR.match(error) and (seen := _data_seen(last.code, folder)):
         # Told only the error, the model wrote the same code again for data it had never seen (a dict where it
         # expected a number, a date written out as text, a month name where it expected a number).
-        if _TEXT_OPERAND.search(error) and (shape := dates_in(seen)):
+        data = seen.split(DATA_OPEN, 1)[-1].rsplit(DATA_CLOSE, 1)[0]  # not the file's name
+        if _TEXT_OPERAND.search(error) and (shape := dates_in(data)):
             # "Convert each value with float()" is wrong for a date: family.json's "born": "2015-03-02".
             hint = _DATE_TEXT.format(shape=shape)
         hint += f" {seen}"
@@ -284,6 +285,9 @@ def _data_seen(code: str, folder: Path) -> str | None:
 
 
 _MISSING = re.compile(r"No such file or directory: '([^'\n]{1,100})'")
+_FILE_TYPES = mimetypes.MimeTypes()  # Python's own table only: the system's mime.types knows ".cache" and ".bak"
+for _type, _extension in (("text/markdown", ".md"), ("text/plain", ".log"), ("application/yaml", ".yaml")):
+    _FILE_TYPES.add_type(_type, _extension)
 _EXTENSION = re.compile(r"^\*?(\.\w{1,8})$")  # ".txt" or "*.txt" as a whole name
 
 
@@ -297,9 +301,9 @@ def pattern_hint(error: str) -> str:
     path = missing.group(1)
     folder, name = posixpath.split(path)
     extension = _EXTENSION.match(name)
-    if extension and mimetypes.guess_type(f"x{extension.group(1)}")[0]:
+    if extension and _FILE_TYPES.guess_type(f"x{extension.group(1)}")[0]:
         pattern = posixpath.join(folder, f"*{extension.group(1)}")
-    elif any(char in name for char in "*?["):  # glob.glob's wildcards
+    elif "*" in name or "?" in name:  # not "[": "Photo [2024].jpg" is a name
         pattern = path
     else:
         return ""
@@ -402,14 +406,21 @@ _DATE_LIKE = re.compile(
     r"|[A-Z][a-z]{2,8} \d{1,2},? \d{4}|\d{1,2} [A-Z][a-z]{2,8} \d{4}"
 )  # candidates for date_format: ISO dates and times, day.month.year, "July 30, 1951", "30 July 1951"
 _TEXT_OPERAND = re.compile(
-    r"unsupported operand type\(s\) for .*'str'|not supported between instances of .*'str'"
-    r"|must be real number, not str|can't compare .*str"
-)  # text used as a number: in data that holds dates, the text is a date
+    r"unsupported operand type\(s\) for [^:']{1,6}: '(?:str' and '[\w.]+|[\w.]+' and 'str)'"
+    r"|not supported between instances of '(?:str' and '[\w.]+|[\w.]+' and 'str)'"
+    r"|must be real number, not str|can't compare [\w.]+ to str"
+)  # text used as a number: in data that holds only dates, the text is a date
+_LONE_NUMBER = re.compile(r"(?<![\w.:/-])\d+(?:\.\d+)?(?![\w.:/-])")
 
 
 def dates_in(text: str) -> str | None:
-    """The strptime format of the first date written in ``text`` (a file's sample), or None."""
-    return next((shape for found in _DATE_LIKE.findall(text) if (shape := date_format(found))), None)
+    """The strptime format of the first date written in ``text`` (a file's data, as :func:`.folder_prompt.sample`
+    gives it), or None: also None when the data holds numbers beside its dates (a temperature next to its day:
+    the number is what the code got wrong, a csv cell being text)."""
+    shape = next((shape for found in _DATE_LIKE.findall(text) if (shape := date_format(found))), None)
+    if shape is None or _LONE_NUMBER.search(_DATE_LIKE.sub(" ", text)):
+        return None
+    return shape
 
 
 def _date_hint(found: re.Match[str]) -> str | None:
@@ -534,29 +545,32 @@ QUOTED_LINE = 12
 """Characters a line of a folder file needs for :func:`quotes_file` to count it ("eggs" may be said anyway)."""
 
 
-def quotes_file(said: str, folder: Path | None, files: Iterable[str]) -> bool:
+def quotes_file(said: str, asked: str, folder: Path | None, files: Iterable[str]) -> bool:
     """Whether ``said`` (what a block printed from literals it wrote) holds a line of one of the text files
-    directly in ``folder`` (``files``: relative paths; at most MAX_NAMED_FILES read, each its first READ_BYTES):
-    a file's content written from memory ("and in the other one?" answered with the first file's lines), not
-    read. Lines shorter than QUOTED_LINE characters are not counted."""
+    directly in ``folder`` (``files``: relative paths; hidden files never; at most MAX_NAMED_FILES read, each
+    its first READ_BYTES): a file's content written from memory ("and in the other one?" answered with the
+    first file's lines), not read. Lines shorter than QUOTED_LINE characters, and lines the user's message
+    ``asked`` holds ("add call the dentist to my list"), are not counted."""
     if folder is None:
         return False
     text = " ".join(i18n.folded(said).split())
-    for name in [f for f in files if "/" not in f][:MAX_NAMED_FILES]:
+    request = " ".join(i18n.folded(asked).split())
+    for name in [f for f in files if "/" not in f and not f.startswith(".")][:MAX_NAMED_FILES]:
         data = head(folder, name)
         if not data or b"\0" in data:
             continue
         lines = (" ".join(i18n.folded(line).split()) for line in data.decode("utf-8", "replace").splitlines())
-        if any(len(line) >= QUOTED_LINE and line in text for line in lines):
+        if any(len(line) >= QUOTED_LINE and line in text and line not in request for line in lines):
             return True
     return False
 
 
-def fresh_request(messages: list[dict[str, Any]], prompt: str, repair: str) -> str:
+def fresh_request(messages: list[dict[str, Any]], prompt: str, repair: str, pinned: int = 0) -> str:
     """The question ``prompt`` to ask again after a repeated repair, with what the ``repair`` request said
     (:data:`REPEATED`); the turn's attempts are dropped from ``messages`` (LMC, changed in place: the last
-    user message that is ``prompt`` and everything after it; nothing when the context window trimmed it)."""
-    start = next((i for i in range(len(messages) - 1, -1, -1) if _is_user(messages[i], prompt)), None)
+    user message that is ``prompt`` and everything after it; nothing when the context window trimmed it, and
+    never any of the first ``pinned`` messages, the worked examples)."""
+    start = next((i for i in range(len(messages) - 1, pinned - 1, -1) if _is_user(messages[i], prompt)), None)
     if start is not None:
         del messages[start:]
     return f"{prompt}\n\n({REPEATED} {repair})"

@@ -485,7 +485,8 @@ class Session:
                     if fresh is not None:
                         break  # asked afresh, the model wrote the very code again
                     # Shown its own block, the model copies it: the question again, without the attempts.
-                    fresh = message_or_none = fresh_request(self.backend.messages, prompt, message_or_none)
+                    pinned = getattr(self.backend, "pinned", 0)
+                    fresh = message_or_none = fresh_request(self.backend.messages, prompt, message_or_none, pinned)
                 message = message_or_none
                 repairs.append(message)
                 gate.extra_blocks += 1
