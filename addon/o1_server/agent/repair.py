@@ -43,8 +43,9 @@ IN_LANGUAGE = "Your code printed its sentence in English, and the user speaks {l
 in another language (:func:`.language_id.printed_in_english`): the same code, the sentence in the language."""
 CANNED = "Your code only printed a sentence you wrote: it computed and did nothing"
 """The start of the one request of a turn whose block only printed a string it wrote (:func:`canned`) that
-states a number or file the question did not give, or restates the request ("Añade miel a mi lista de la
-compra" for "añade miel a mi lista de la compra"): an answer from memory, or an action claimed, not done."""
+states a number or file the question did not give, holds a folder file's line (:func:`quotes_file`), or
+restates the request ("Añade miel a mi lista de la compra" for "añade miel a mi lista de la compra"): an answer
+from memory, or an action claimed, not done."""
 REPEATED = "An earlier try at this was asked to change its code and wrote it again unchanged. It was told:"
 """Once per turn, when a repair reply repeated the block it was asked to change (failed, or answered nothing:
 a soft request's block is asked about again), the question is asked again with the failed attempts dropped

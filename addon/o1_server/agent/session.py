@@ -476,7 +476,12 @@ class Session:
                     message_or_none = compute_request(prompt)
                     answer = self._answer(live=False)  # the guess is not said (nothing was: no code ran)
                 repeated = bool(repairs) and repeats(blocks, first)
-                if message_or_none is None and repeated and is_soft(repairs[-1]):
+                if (
+                    message_or_none is None
+                    and repeated
+                    and is_soft(repairs[-1])
+                    and (blocks[-1].decision, blocks[-1].exit_status) == ("allow", 0)  # never a refusal or a hold
+                ):
                     message_or_none = repairs[-1]  # asked to change its block, the model wrote it again
                 failed = blocks[-1] if message_or_none is not None and not is_soft(message_or_none) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
