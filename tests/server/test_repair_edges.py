@@ -74,31 +74,29 @@ def retries_profile(tmp_path: Path, retries: int, context: int = 8192, examples:
 # ------------------------------------------------------------------------------ dates_in + _TEXT_OPERAND
 
 
-def test_a_number_column_beside_a_date_column_is_told_float_not_strptime(tmp_path: Path) -> None:
-    """csv gives every cell as text: summing the "high" column fails on a str, the text is "7.5", not the
-    date of the "day" column. The date hint sends the model to strptime a temperature."""
-    (tmp_path / "temps.csv").write_text("day,high,low\n2026-11-24,7.5,1.0\n2026-11-25,8.0,2.5\n")
-    src = "import csv\nrows = list(csv.DictReader(open('temps.csv')))\nprint(sum(r['high'] for r in rows) / len(rows))"
-    message = failed_request(tmp_path, src, "TypeError: unsupported operand type(s) for +: 'int' and 'str'")
-    assert "strptime" not in message, message
+TEMPS = "day,high,low\n2026-11-24,7.5,1.0\n2026-11-25,8.0,2.5\n"
+ROWS = "import csv\nrows = list(csv.DictReader(open('temps.csv')))\n"
+SALES = json.dumps([{"item": "tea", "price": "2.50"}])
 
 
-def test_a_comparison_of_a_number_column_beside_dates_is_not_told_strptime(tmp_path: Path) -> None:
-    (tmp_path / "temps.csv").write_text("day,high,low\n2026-11-24,7.5,1.0\n2026-11-25,8.0,2.5\n")
-    src = "import csv\nrows = list(csv.DictReader(open('temps.csv')))\nprint([r['day'] for r in rows if r['high'] > 7])"
-    message = failed_request(
-        tmp_path, src, "TypeError: '>' not supported between instances of 'str' and 'int'", "which days were above 7"
-    )
-    assert "strptime" not in message, message
-
-
-def test_a_date_in_the_file_name_is_not_a_date_in_the_data(tmp_path: Path) -> None:
-    """The sample sentence starts with the file's name: a name holding a date makes a price a "date"."""
-    (tmp_path / "sales-2026-01-15.json").write_text(json.dumps([{"item": "tea", "price": "2.50"}]))
-    src = "import json\nprint(1 + json.load(open('sales-2026-01-15.json'))[0]['price'])"
-    message = failed_request(
-        tmp_path, src, "TypeError: unsupported operand type(s) for +: 'int' and 'str'", "one plus the first price"
-    )
+@pytest.mark.parametrize(
+    ("name", "data", "src", "error", "question"),
+    [
+        # csv gives every cell as text: summing "high" fails on "7.5", not on the "day" column's date.
+        ("temps.csv", TEMPS, ROWS + "print(sum(r['high'] for r in rows) / len(rows))",
+         "TypeError: unsupported operand type(s) for +: 'int' and 'str'", "what was the average high"),
+        ("temps.csv", TEMPS, ROWS + "print([r['day'] for r in rows if r['high'] > 7])",
+         "TypeError: '>' not supported between instances of 'str' and 'int'", "which days were above 7"),
+        # A date in the file's name is not a date in its data.
+        ("sales-2026-01-15.json", SALES, "import json\nprint(1 + json.load(open('sales-2026-01-15.json'))[0]['price'])",
+         "TypeError: unsupported operand type(s) for +: 'int' and 'str'", "one plus the first price"),
+    ],
+)
+def test_numbers_beside_dates_or_a_dated_name_are_not_told_strptime(
+    tmp_path: Path, name: str, data: str, src: str, error: str, question: str
+) -> None:
+    (tmp_path / name).write_text(data)
+    message = failed_request(tmp_path, src, error, question)
     assert "strptime" not in message, message
 
 

@@ -486,14 +486,14 @@ class Session:
                 failed = blocks[-1] if message_or_none is not None and not is_soft(message_or_none) else None
                 if message_or_none is None or not self._may_repair(len(repairs)):
                     break
+                message = message_or_none
                 if repeated:
                     if fresh is not None:
                         break  # asked afresh, the model wrote the very code again
                     # Shown its own block, the model copies it: the question again, without the attempts.
                     pinned = getattr(self.backend, "pinned", 0)
-                    fresh = message_or_none = fresh_request(self.backend.messages, prompt, message_or_none, pinned)
-                message = message_or_none
-                repairs.append(message)
+                    fresh = message = fresh_request(self.backend.messages, prompt, message_or_none, pinned)
+                repairs.append(message_or_none)  # the request itself (its kind), also when sent inside a fresh one
                 gate.extra_blocks += 1
         except BackendError as err:
             # A failed turn leaves no trace in the conversation: a half-written history (a question without
