@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from o1_server.agent import i18n
 from o1_server.agent.language_id import printed_in_english
 from o1_server.agent.speech_cleaning import plain
 from tests.server.conftest import conversation_files
@@ -92,3 +93,37 @@ async def test_a_confirmed_deletion_is_said_in_the_language(make_agent, llm: Scr
     reply = await agent.ask("ja, bitte", "c-de-rm", profile="default", language="de")
     assert not (folder / "reminders.txt").exists()
     assert reply.answer == "Erledigt. Ich habe reminders.txt gelöscht.", reply.answer
+
+
+# ------------------------------------------------------------------ a yes that says what it agrees to
+@pytest.mark.parametrize(
+    ("language", "yes"),
+    [("en", "Yes, delete it."), ("de", "Ja, lösch sie."), ("fr", "Oui, supprime-le"), ("es", "Sí, bórralo ya")],
+)
+async def test_a_yes_that_restates_the_deletion_runs_it(make_agent, llm: ScriptedLLM, tmp_path, language, yes) -> None:
+    agent = make_agent()
+    conversation = f"c-restate-{language}"
+    folder = conversation_files(tmp_path, conversation, {"entwurf.txt": "x"})
+    llm.script(code("import os\nos.remove('entwurf.txt')"))
+    asked = await agent.ask("delete entwurf.txt", conversation, profile="default", language=language)
+    assert (folder / "entwurf.txt").exists() and asked.continue_conversation, asked.answer
+    reply = await agent.ask(yes, conversation, profile="default", language=language)
+    assert not (folder / "entwurf.txt").exists(), reply.answer
+    assert reply.code_blocks[-1].reason == "confirmed by the user" and len(llm.requests) == 1
+    assert reply.answer.startswith(i18n.t(language, "confirm.done").rstrip(".")), reply.answer
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [("en", "Yes, delete notes.txt"), ("en", "Yes, but keep a copy"), ("de", "Ja, aber erst morgen"),
+     ("fr", "Oui, et aussi notes.txt")],
+)
+async def test_a_yes_that_asks_for_something_else_keeps_the_file(make_agent, llm: ScriptedLLM, tmp_path, language,
+                                                                 answer) -> None:
+    agent = make_agent()
+    folder = conversation_files(tmp_path, "c-restate-other", {"entwurf.txt": "x", "notes.txt": "y"})
+    llm.script(code("import os\nos.remove('entwurf.txt')"), "Okay.")
+    await agent.ask("delete entwurf.txt", "c-restate-other", profile="default", language=language)
+    reply = await agent.ask(answer, "c-restate-other", profile="default", language=language)
+    assert (folder / "entwurf.txt").exists() and (folder / "notes.txt").exists(), reply.answer
+    assert reply.code_blocks[0].decision == "cancelled"

@@ -11,6 +11,7 @@ import pytest
 from o1_server.agent import i18n, policy
 from o1_server.agent.policy.categories import TABLE
 from o1_server.agent.sandbox import conversation_dir
+from o1_server.agent.declines import restates
 from o1_server.agent.session import is_yes
 from o1_server.agent.types import AgentError
 from tests.support.scripted_llm import ScriptedLLM
@@ -175,6 +176,56 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
     assert not is_yes(answer, language)
 
 
+HELD = "I'm about to delete entwurf.txt.\nimport os\nos.remove('entwurf.txt')"
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "Yes, delete it."),
+        ("en", "yes delete entwurf.txt"),
+        ("en", "Sure, go ahead and delete it"),
+        ("en", "Of course."),
+        ("en", "Yes, I'm sure"),
+        ("de", "Ja, lösch sie."),
+        ("de", "Natürlich, danke."),
+        ("fr", "Oui, supprime-le"),
+        ("fr", "Oui, merci"),
+        ("es", "Sí, bórralo ya"),
+        ("es", "Sí, por favor, bórralo"),
+        ("it", "Sì, cancellalo pure"),
+        ("nl", "Ja, verwijder het maar"),
+    ],
+)
+def test_a_yes_that_says_what_it_agrees_to(language: str, answer: str) -> None:
+    assert is_yes(answer, language, HELD)
+    assert restates(answer, language, HELD) or i18n.confirms(answer, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "Yes, delete b.txt"),  # another file than the held block's
+        ("en", "yes, delete all 3 files"),  # a number the block does not hold
+        ("en", "Yes but only the first"),
+        ("en", "Yes, and then list the files"),
+        ("en", "Yes, but keep a copy of it first"),
+        ("en", "yes, wait"),
+        ("en", "Yes? What will be deleted?"),
+        ("en", "Yes, delete it and then empty the whole folder and the trash as well"),  # too long to be a restatement
+        ("de", "Ja, aber erst morgen"),
+        ("de", "Ja, lösch stattdessen notes.txt"),
+        ("fr", "Oui, et aussi notes.txt"),
+        ("fr", "Oui, mais pas maintenant"),
+        ("es", "Sí, pero solo el primero"),
+        ("it", "Sì, ma prima fammi vedere"),
+        ("nl", "Ja, maar niet nu"),
+    ],
+)
+def test_a_yes_that_asks_for_something_else_is_not_one(language: str, answer: str) -> None:
+    assert not is_yes(answer, language, HELD)
+
+
 # ---------------------------------------------------------------------------------------------- number words
 @pytest.mark.parametrize(
     ("language", "said", "seen"),
@@ -234,6 +285,25 @@ def test_anything_else_is_no(language: str, answer: str) -> None:
         ("es", "cuesta tres dólares con veinte céntimos", "cuesta 3.20 dólares"),
         ("en", "it costs 3 dollars and 5 cents", "it costs 3.05 dollars"),
         ("en", "20 euros 10 people", "20 euros 10 people"),
+        # Cents said alone are a decimal of the currency (the model divided by 92 for "a dollar is 92 cents").
+        ("en", "say one dollar is ninety two cents", "say one dollar is 0.92"),
+        ("de", "ein Dollar sind 92 Cent", "ein Dollar sind 0.92"),
+        ("fr", "un dollar vaut quatre-vingt-douze centimes", "un dollar vaut 0.92"),
+        ("es", "un timbre cuesta cinco céntimos", "un timbre cuesta 0.05"),
+        ("en", "it is 150 cents, or 2.5 cents", "it is 150 cents, or 2.5 cents"),
+        # A duration's minutes said after its hours get their unit (the model coded "une heure 50" as hours=50).
+        ("fr", "le rôti doit cuire une heure cinquante et on mange à 20h15", "le rôti doit cuire 1 h 50 min et on mange à 20:15"),
+        ("fr", "il faut deux heures vingt pour y aller", "il faut 2 h 20 min pour y aller"),
+        ("de", "Der Braten braucht eine Stunde zwanzig.", "Der Braten braucht 1 h 20 min."),
+        ("es", "el asado necesita una hora y cuarenta", "el asado necesita 1 h 40 min"),
+        ("it", "ci vuole un'ora e venti", "ci vuole 1 h 20 min"),
+        ("nl", "het duurt een uur twintig", "het duurt 1 h 20 min"),
+        ("en", "it takes an hour forty, when do I leave", "it takes 1 h 40 min, when do I leave"),
+        ("fr", "le rendez-vous est à une heure cinquante", "le rendez-vous est à 1:50"),  # a clock time
+        ("en", "3 hours 15 days", "3 hours 15 days"),
+        ("en", "2 hours 30.5", "2 hours 30.5"),
+        ("en", "which hour 20 is it", "which hour 20 is it"),
+        ("es", "a la una y veinte", "a la 1:20"),
         # A breaker's findings: "for a hundred", divisions and offers, decimal commas, weights, sums.
         ("fr", "J'ai acheté un vélo pour cent euros", "J'ai acheté un vélo pour 100 euros"),
         ("es", "Lo compré por cien euros", "Lo compré por 100 euros"),

@@ -41,6 +41,31 @@ from tests.support.scripted_llm import ScriptedLLM
         ("¿Va a llover mañana?", "es"),
         ("What's the weather forecast for Addis Ababa?", "en"),
         ("Weather in Listowel tomorrow?", "en"),
+        # Topics beyond the weather, phrased freely: prices, sports, traffic, opening hours, timetables, searches.
+        ("Do I need an umbrella today?", "en"),
+        ("How are Apple shares doing today?", "en"),
+        ("Did Arsenal win yesterday?", "en"),
+        ("Is the A7 jammed right now?", "en"),  # the 7 of a road's name is no number given
+        ("Is the pharmacy on Main Street open now?", "en"),
+        ("When does the next train to Boston leave?", "en"),
+        ("What's on TV tonight?", "en"),
+        ("Where's my Amazon package?", "en"),
+        ("Brauche ich heute einen Regenschirm?", "de"),
+        ("Hat Bayern gestern gewonnen?", "de"),
+        ("Wer hat das Formel-1-Rennen am Sonntag gewonnen?", "de"),
+        ("Bis wann hat der Edeka heute geöffnet?", "de"),
+        ("Hat mein ICE nach München Verspätung?", "de"),
+        ("Est-ce qu'il va faire beau demain ?", "fr"),
+        ("Combien vaut le bitcoin en ce moment ?", "fr"),
+        ("Qu'est-ce qu'il y a à la télé ce soir ?", "fr"),
+        ("Quelle est la pharmacie de garde ce soir ?", "fr"),
+        ("¿Necesito paraguas hoy?", "es"),
+        ("¿Ganó el Barça anoche?", "es"),
+        ("¿A qué hora cierra el Mercadona hoy?", "es"),
+        ("¿Cuándo sale el próximo AVE a Barcelona?", "es"),
+        ("Cosa danno stasera in TV?", "it"),
+        ("Gaat het vandaag regenen?", "nl"),
+        ("Is de Albert Heijn nu nog open?", "nl"),
     ],
 )
 def test_online_requests_are_found(text: str, language: str) -> None:
@@ -78,6 +103,24 @@ def test_online_requests_are_found(text: str, language: str) -> None:
         ("Pon un marcador en la página cinco", "es", ()),
         ("Borra las noticias", "es", ()),
         ("what's the weather in Madrid", "de", ()),  # a German conversation's lookups are German phrases
+        # Definitions and explanations are known without a lookup; the home, odds and scenes are local.
+        ("What is an exchange rate?", "en", ()),
+        ("How does a weather forecast work?", "en", ()),
+        ("What's the difference between weather and climate?", "en", ()),
+        ("Was ist eine Aktie?", "de", ()),
+        ("Qu'est-ce qu'une action en bourse ?", "fr", ()),
+        ("¿Qué es la bolsa de valores?", "es", ()),
+        ("Il fait froid dans le salon ?", "fr", ()),
+        ("¿Hace frío en el salón?", "es", ()),
+        ("Fa freddo in soggiorno?", "it", ()),
+        ("Lies meine Notizen zum Wetter vor.", "de", ()),
+        ("Quelle est la probabilité de gagner au Loto avec une seule grille ?", "fr", ()),
+        ("Annule toutes les actions prévues dans la scène cinéma.", "fr", ()),
+        ("the printer is jammed again", "en", ()),
+        ("When was Google founded?", "en", ()),
+        ("Ist der Drucker online?", "de", ()),
+        ("Doe het weer aan", "nl", ()),  # "weer" is "again"
+        ("what is the temperature outside", "en", ("Outside temperature",)),  # the home's own sensor
     ],
 )
 def test_other_requests_are_not(text: str, language: str, names: tuple[str, ...]) -> None:
@@ -129,6 +172,11 @@ def test_a_site_the_model_picked_is_a_lookup_and_one_the_user_named_or_the_home_
     saved = "import requests\nopen('n.txt', 'a').write(requests.get('https://www.lemonde.fr/rss').text)"
     assert chosen(saved, "quelles sont les dernières nouvelles")  # writes what it fetched: still a lookup
     assert not chosen(NEWS, "read me the headlines from bbc.com")  # the user named the site
+    # The reply's attributes are not on the classifier's list: a lookup all the same (it never runs).
+    checked = "import requests\nr = requests.get('https://api.fuelprices.example.com/v1')\nprint(r.status_code, r.json())"
+    assert "unparseable" in policy.classify("python", checked, Path("/tmp/box"), None, ()).categories
+    assert chosen(checked, "where is diesel cheapest right now")
+    assert not chosen(checked.replace("import requests", "import requests, subprocess\nsubprocess.run('ls')"), "diesel")
     assert not chosen("import urllib.request\nprint(urllib.request.urlopen('http://192.168.1.5/').status)", "is it up")
     assert not chosen("import requests\nprint(requests.get('http://printer.local/status').text)", "printer?")
     assert not chosen("import requests\nimport os\nos.remove('a.txt')\nrequests.get('https://x.org')", "clean")
@@ -162,3 +210,31 @@ async def test_a_lookup_the_model_chose_is_said_honestly_and_never_connects(
     llm.script(f"```python\n{NEWS}\n```")
     again = await agent.ask("read me that page again", "n2")
     assert again.continue_conversation and "www.bbc.com" in again.answer, again.answer
+
+
+async def test_a_word_of_the_homes_own_devices_keeps_the_request(make_agent, llm: ScriptedLLM) -> None:
+    from o1_server.agent.home.context import HomeContext
+
+    home = HomeContext.from_json(
+        {"entities": [{"entity_id": "sensor.outside_temperature", "name": "Outside temperature", "areas": ["Garden"],
+                       "domain": "sensor", "state": "12.5"}]}
+    )
+    agent = make_agent(policy={"network": "confirm"})
+    llm.script("```python\nprint('It is 12.5 degrees outside')\n```")
+    reply = await agent.ask("What is the temperature outside right now?", "w9", profile="default", home=home)
+    asked = len(llm.requests)
+    assert asked >= 1 and reply.answer != i18n.t("en", "online.cant"), reply.answer
+    # Without the sensor, the same request is a lookup: said honestly, no model asked.
+    bare = await agent.ask("What is the temperature outside right now?", "w10", profile="default")
+    assert bare.answer == i18n.t("en", "online.cant") and len(llm.requests) == asked
+
+
+async def test_a_lookup_whose_reply_cannot_be_checked_is_said_as_no_internet(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent(policy={"network": "confirm", "unparseable": "deny"})
+    code = "import requests\nr = requests.get('https://api.concertfinder.example.com/v1/events')\nprint(r.status_code)"
+    llm.script(f"```python\n{code}\n```")
+    reply = await agent.ask("Are there still tickets for the concert on Friday?", "n7")
+    assert reply.answer == i18n.t("en", "online.cant"), reply.answer  # not "code I can't check"
+    assert [(b.decision, b.exit_status) for b in reply.code_blocks] == [("deny", None)]
+    [record] = agent.audit.read("n7")
+    assert record["decision"] == "deny" and set(record["category"]) == {"network", "unparseable"}

@@ -1,8 +1,13 @@
-"""Whether an answer to a held confirmation only declines it ("no", "not now", "okay, cancel that") or is a new
-request ("what's the temperature in the kitchen?"), which is then answered (the held block cancelled either way).
+"""Answers to a held confirmation: a yes that says what it agrees to, or a no, or a new request.
 
-A reply declines when it is a single word, or when it is short (at most ``SHORT_WORDS`` words) and holds one of
-the ``declines`` words of its language or of English (agent/translations/*.yaml). Anything else is a request.
+:func:`restates` reads a yes that goes on ("Yes, delete it.", "Oui, supprime-le", "Sí, bórralo ya"): it starts
+with a plain yes and the rest (at most ``RESTATE_WORDS`` words, no question) holds no word of ``declines`` or
+``words.but`` (but, instead, only, also, then...: a reply that asks for something else) and no file name or
+number that the held block's summary and code do not hold ("Yes, delete b.txt" for a.txt is not a yes).
+:func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
+in the kitchen?"), which is then answered (the held block cancelled either way): a reply declines when it is a
+single word, or when it is short (at most ``SHORT_WORDS`` words) and holds one of the ``declines`` words of its
+language or of English (agent/translations/*.yaml). Anything else is a request.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import re
 from . import i18n
 
 SHORT_WORDS = 5  # a longer reply is a request, whatever it holds ("no, turn on the kitchen light instead")
+RESTATE_WORDS = 6  # "yes, go ahead and delete the old draft" is a yes; a longer rest is a request
+_NAME = re.compile(r"[\w-]+\.[^\W\d_]\w{0,4}\b|\d+(?:[.,]\d+)?")  # a file name (notes.txt) or a number (3, 2.5)
 
 
 @functools.cache
@@ -21,6 +28,43 @@ def _pattern(language: str) -> re.Pattern[str]:
     phrases = sorted(said, key=len, reverse=True)
     alternatives = "|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases)
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE | re.UNICODE)
+
+
+@functools.cache
+def _yes_start(language: str) -> re.Pattern[str]:
+    said = dict.fromkeys(i18n.words(language, "words.yes") + i18n.words(i18n.DEFAULT, "words.yes"))
+    said.update(dict.fromkeys(i18n.words(language, "words.please") + i18n.words(i18n.DEFAULT, "words.please")))
+    alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(said, key=len, reverse=True))
+    return re.compile(rf"^[\s¡¿]*(?:(?:{alternatives})(?:[\s,.!:;-]+|$))+", re.IGNORECASE | re.UNICODE)
+
+
+@functools.cache
+def _other(language: str) -> re.Pattern[str]:
+    said = dict.fromkeys(
+        i18n.words(language, "declines")
+        + i18n.words(i18n.DEFAULT, "declines")
+        + i18n.words(language, "words.but")
+        + i18n.words(i18n.DEFAULT, "words.but")
+    )
+    alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(said, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE | re.UNICODE)
+
+
+def restates(text: str, language: str | None, held: str) -> bool:
+    """Whether ``text`` is a yes that goes on with what it agrees to ("Ja, lösch sie."), for the held block
+    whose summary and code are ``held``. A plain yes is :func:`.i18n.confirms`' (this is False for it only
+    when it holds nothing after the yes words)."""
+    lang = i18n.normalize(language)
+    text = text.replace("\u2019", "'").strip()
+    start = _yes_start(lang).match(text)
+    if start is None or not start.group(0).strip() or text.endswith("?"):
+        return False
+    rest = text[start.end() :]
+    words = re.findall(r"[\w'-]+", rest, re.UNICODE)
+    if not words or len(words) > RESTATE_WORDS or _other(lang).search(rest):
+        return False
+    known = held.lower()
+    return all(name.lower() in known for name in _NAME.findall(rest))
 
 
 def declines(text: str, language: str | None = None) -> bool:

@@ -162,13 +162,14 @@ class Gate:
         decision = policy.decide(self.turn.profile.policy, found)
         action, reason = decision.action, decision.reason
         if (
-            action == "confirm"
+            action in ("confirm", "deny")
             and asked
             and not self.turn.profile.internet
             and chosen_lookup(found.categories, found.reasons, self.request)
         ):
             # "What's new in the news?": the model picked a news site. A profile without the internet says so
-            # rather than asking to connect to an address the user never named.
+            # rather than asking to connect to an address the user never named, or than naming a rule that the
+            # lookup's reply broke (".status_code, which is not on my list": a site it could not reach anyway).
             action, reason = "deny", i18n.t(i18n.current(), "online.cant")
         block = CodeBlock(name, code, decision=action, category=sorted(found.categories), reason=reason)
         return block, found.summary

@@ -163,7 +163,10 @@ def digits(text: str, language: str | None) -> str:
     a percent said in words after a number is written "%" (translations' ``words.percent``: "cinq pour cent" ->
     "5 %", not "5 pour 100"), an operator written as a letter between two digits is spelt out
     (``words.multiplied``: "3 x 4" -> "3 times 4", "108 entre 24" -> "108 dividido entre 24"); an amount with
-    its cents after the currency is one decimal (``words.money``: "143 euros 50" -> "143.50 euros"). Text that
+    its cents after the currency is one decimal (``words.money``: "143 euros 50" -> "143.50 euros"), and cents
+    said alone are a decimal of the currency (``words.cents``: "ninety two cents" -> "0.92"), and a duration's
+    minutes said after its hours get their unit (``words.hours_then_minutes``: "une heure cinquante" -> "1 h 50
+    min"; the model coded ``hours=50``). Text that
     text2num cannot read is returned with only its clock times written."""
     from .spoken_times import clock_times  # it reads this module's translations
 
@@ -187,10 +190,27 @@ def digits(text: str, language: str | None) -> str:
             converted,
             flags=re.IGNORECASE,
         )
+    for units in _lookup(lang, "words.cents") or ():  # "92 cents" alone -> "0.92" (an amount's own are done)
+        converted = re.sub(
+            rf"(?<![\d.,])(\d{{1,2}}) (?:{units})\b", lambda m: f"0.{int(m.group(1)):02d}", converted, flags=re.I
+        )
+    for pattern in _lookup(lang, "words.hours_then_minutes") or ():  # "une heure 50" -> "1 h 50 min"
+        converted = re.sub(str(pattern), lambda m: _hours_minutes(m, lang), converted, flags=re.IGNORECASE)
     for rewrite in _lookup(lang, "words.multiplied") or ():  # "pattern => words" (the words get spaces around)
         pattern, replacement = str(rewrite).rsplit(" => ", 1)
         converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
     return converted
+
+
+def _hours_minutes(match: re.Match[str], language: str) -> str:
+    """ "1 h 50 min" for a match of ``words.hours_then_minutes`` (groups ``h``: digits, a number word or "an",
+    "une"..., and ``m``); the match itself when ``h`` is another word ("which hour 20")."""
+    said = match.group("h")
+    hours = said if said.isdigit() else _number(said, language) or ("1" if said.lower() in _ONE else None)
+    return f"{hours} h {int(match.group('m'))} min" if hours is not None else match.group(0)
+
+
+_ONE = frozenset({"a", "an", "one", "eine", "einer", "une", "una", "un", "een", "één"})
 
 
 def _halves(text: str, language: str) -> str:

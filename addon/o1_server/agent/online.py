@@ -1,11 +1,13 @@
 """Requests only the internet can answer, for a profile without it: said honestly, without asking the model.
 
 Asked for the weather with no internet, a small model prints the date or a made-up figure. A request is such a
-lookup when it matches one of the translations' ``online.asks`` of its language (regular expressions of whole
-phrases: "what's the weather", "will it rain", "the latest news", "who won the game"; English's when the language
-has none) and holds no digit (numbers given are data to compute with: "at an exchange rate of 1.1"), no file name,
-no word of ``online.not_if`` (list, note, file, joke, translate...: a request about something of the user's or
-about words) and no word of the folder's own file names. Then the turn says ``online.cant`` in its language and
+lookup when it matches one of the translations' ``online.asks`` of its language (regular expressions of phrases
+and topic words: "will it rain", "umbrella", "the news", "who won", "traffic", "opening hours", "the next train";
+English's when the language has none) and holds no number standing alone (numbers given are data to compute
+with: "at an exchange rate of 1.1"; the 7 of "A7" is a name), no file name, no word of ``online.not_if`` (list,
+note, file, joke, kitchen...: a request about something of the user's, the home's or about words), no phrase of
+``online.defines`` ("what is an exchange rate": known without a lookup) and no word of the folder's file names
+or the home's device names. Then the turn says ``online.cant`` in its language and
 runs nothing. The caller decides which profiles this applies to (``Profile.internet`` false, and no weather
 device exposed by Home Assistant). A lookup phrased otherwise reaches the model; when its block then only
 reads the internet at addresses the model chose (:func:`chosen_lookup`), the gate says the same sentence
@@ -18,18 +20,23 @@ import functools
 import ipaddress
 import re
 from collections.abc import Iterable
-from pathlib import PurePosixPath
 
 from . import i18n
 from .policy.paths import host_of
 
 _FILE = re.compile(r"(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w.])")  # notes.txt, not 3.5 or e.g.
+_NUMBER = re.compile(r"(?<![\w-])\d+(?![\w-])")  # 1.1 or 12, not the 7 of "A7", "LH400" or "Formel-1"
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 @functools.cache
 def _asks(language: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in i18n.words(language, "online.asks"))
+
+
+@functools.cache
+def _defines(language: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in i18n.words(language, "online.defines"))
 
 
 @functools.cache
@@ -41,26 +48,27 @@ def _not_if(language: str) -> frozenset[str]:
 
 def online_topic(text: str, language: str | None, names: Iterable[str] = ()) -> str | None:
     """The words of ``text`` that ask for an online lookup ("what's the weather"), or None: none do, or the
-    request holds a digit, a file name, a word of ``online.not_if`` or a word (4 letters or more) of one of
-    ``names`` (the folder's file names)."""
+    request holds a number standing alone ("1.1", not the 7 of "A7"), a file name, a word of ``online.not_if``,
+    a phrase of ``online.defines`` (a definition or an explanation: "what is an exchange rate") or a word
+    (4 letters or more) of one of ``names`` (the folder's file names, the home's device names)."""
     lang = i18n.normalize(language)
     low = " ".join(text.lower().replace("\u2019", "'").split())
-    if re.search(r"\d", low) or _FILE.search(low):
+    if _NUMBER.search(low) or _FILE.search(low):
         return None
     found = next((m for m in (p.search(low) for p in _asks(lang)) if m), None)
     if found is None:
         return None
     words = set(_WORD.findall(low))
-    if words & _not_if(lang):
+    if words & _not_if(lang) or any(p.search(low) for p in _defines(lang)):
         return None
-    stems = {w for name in names for w in re.findall(r"[^\W\d_]{4,}", PurePosixPath(name).stem.lower())}
+    stems = {w for name in names for w in re.findall(r"[^\W\d_]{4,}", name.lower())}
     if any(len(w) >= 4 and w in stems for w in words):
         return None
     return found.group(0)
 
 
 _ADDRESS = re.compile(r"uses the address '([^']+)'")  # the classifier's reason for a literal URL or host
-_LOOKUP_CATEGORIES = frozenset({"network", "read_only", "writes_files"})
+_LOOKUP_CATEGORIES = frozenset({"network", "read_only", "writes_files", "unparseable"})
 _LOCAL_SUFFIXES = (
     ".local",
     ".lan",
@@ -105,7 +113,8 @@ def _named(host: str, request: str) -> bool:
 
 def chosen_lookup(categories: Iterable[str], reasons: Iterable[str], request: str) -> bool:
     """Whether a block classified as ``categories`` with ``reasons`` (policy.classify's) is a lookup on the
-    internet that the model chose for ``request``: it uses the network (and at most reads or writes files),
+    internet that the model chose for ``request``: it uses the network (and at most reads or writes files or
+    uses what the classifier cannot check, such as a reply's ``.status_code``),
     every address it names is a public one, at least one is named, and the request (the user's messages of the
     conversation) names none of their hosts (a site the user gave is theirs to confirm)."""
     found = set(categories)

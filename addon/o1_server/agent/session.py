@@ -20,7 +20,7 @@ from typing import Any, cast
 from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError, LLMConfig
-from .declines import declines
+from .declines import declines, restates
 from .folder_prompt import folder_prompt
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
@@ -378,13 +378,16 @@ class Session:
 
     def _needs_internet(self, text: str) -> bool:
         """Whether ``text`` asks what only the internet knows and this profile has none (see :mod:`.online`);
-        a weather device Home Assistant exposes keeps "the weather" for the home."""
+        a weather device Home Assistant exposes keeps "the weather" for the home, and a word of an exposed
+        device's name or area ("the temperature outside": the sensor "Outside temperature") keeps the request."""
         if self.profile.internet:
             return False
         broker = self._capability.broker if self._capability is not None else None
-        if broker is not None and any(e.domain == "weather" for e in broker.context.entities):
+        entities = broker.context.entities if broker is not None else ()
+        if any(e.domain == "weather" for e in entities):
             return False
-        return online_topic(text, self.language, self._start_files) is not None
+        home = [word for e in entities for word in (*e.names, *e.areas, e.entity_id.partition(".")[2])]
+        return online_topic(text, self.language, [*self._start_files, *home]) is not None
 
     def _cant_look_up(self, text: str) -> AgentReply:
         """The honest answer to a request only the internet can answer: no model, no code; it joins the
@@ -620,7 +623,7 @@ class Session:
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
-        if not is_yes(text, self.language):
+        if not is_yes(text, self.language, f"{pending['summary']}\n{data['code']}"):
             block = CodeBlock(
                 data["language"],
                 data["code"],
@@ -719,10 +722,12 @@ def today_line(today: datetime.date | None = None) -> str:
     return f"Today is {day:%A}, {day.isoformat()}."
 
 
-def is_yes(text: str, language: str | None = None) -> bool:
-    """Whether a reply to a confirmation question is a plain yes in ``language`` or English (see
-    :func:`.i18n.yes_pattern`): "Ja, mach das." is one, "Ja, aber nicht jetzt." and "Okay, cancel that." are not."""
-    return i18n.confirms(text, language)
+def is_yes(text: str, language: str | None = None, held: str = "") -> bool:
+    """Whether a reply to a confirmation question is a yes in ``language`` or English: a plain one (see
+    :func:`.i18n.yes_pattern`: "Ja, mach das.") or one that says what it agrees to, for the held block whose
+    summary and code are ``held`` (see :func:`.declines.restates`: "Yes, delete it."). "Ja, aber nicht
+    jetzt." and "Okay, cancel that." are not."""
+    return i18n.confirms(text, language) or restates(text, language, held)
 
 
 def valid_pending(pending: Any, conversation_id: str = "") -> dict[str, Any] | None:
