@@ -226,6 +226,14 @@ def test_a_yes_that_asks_for_something_else_is_not_one(language: str, answer: st
     assert not is_yes(answer, language, HELD)
 
 
+def test_a_yes_that_names_another_device_is_not_one() -> None:
+    held = "I'm about to unlock Front Door.\nprint(o1_ha.call_service('lock', 'unlock', entity_id='lock.front_door'))"
+    assert not is_yes("Yes, unlock the back door", "en", held)
+    assert is_yes("Yes, unlock it", "en", held) and is_yes("yes, unlock the front door", "en", held)
+    assert is_yes("Sì, cancellalo pure", "it", "Sto per eliminare entwurf.txt.")  # a verb with its pronoun
+    assert is_yes("dale, elimínalo", "es", "Voy a borrar notas.txt.")
+
+
 # ---------------------------------------------------------------------------------------------- number words
 @pytest.mark.parametrize(
     ("language", "said", "seen"),

@@ -2,8 +2,10 @@
 
 :func:`restates` reads a yes that goes on ("Yes, delete it.", "Oui, supprime-le", "Sí, bórralo ya"): it starts
 with a plain yes and the rest (at most ``RESTATE_WORDS`` words, no question) holds no word of ``declines`` or
-``words.but`` (but, instead, only, also, then...: a reply that asks for something else) and no file name or
-number that the held block's summary and code do not hold ("Yes, delete b.txt" for a.txt is not a yes).
+``words.but`` (but, instead, only, also, then...: a reply that asks for something else), no file name or number
+that the held block's summary and code do not hold ("Yes, delete b.txt" for a.txt is not a yes), and no word
+that is neither one of ``words.agree`` ("it", "go ahead", "weg damit") nor one of the held block's ("Yes, unlock
+the back door" for the front door is not a yes).
 :func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
 in the kitchen?"), which is then answered (the held block cancelled either way): a reply declines when it is a
 single word, or when it is short (at most ``SHORT_WORDS`` words) and holds one of the ``declines`` words of its
@@ -64,7 +66,29 @@ def restates(text: str, language: str | None, held: str) -> bool:
     if not words or len(words) > RESTATE_WORDS or _other(lang).search(rest):
         return False
     known = held.lower()
-    return all(name.lower() in known for name in _NAME.findall(rest))
+    if not all(name.lower() in known for name in _NAME.findall(rest)):
+        return False
+    agree, held_words = _agree(lang), {w for w in re.findall(r"[^\W\d_]+", i18n.folded(held)) if len(w) >= 3}
+    return all(
+        len(word) < 3 or any(_same_word(word, known) for known in agree | held_words)
+        for word in re.findall(r"[^\W\d_]+", i18n.folded(rest))
+    )
+
+
+def _same_word(said: str, held: str) -> bool:
+    """One word in two forms ("lösch" and "löschen", "borralo" and "borrar"): the same first five letters."""
+    return said == held or (len(said) >= 5 and said[:5] == held[:5])
+
+
+@functools.cache
+def _agree(language: str) -> frozenset[str]:
+    said = (
+        i18n.words(language, "words.agree")
+        + i18n.words(i18n.DEFAULT, "words.agree")
+        + i18n.words(language, "words.yes")
+        + i18n.words(language, "words.please")
+    )
+    return frozenset(w for phrase in said for w in re.findall(r"[^\W\d_]+", i18n.folded(phrase)))
 
 
 def declines(text: str, language: str | None = None) -> bool:
