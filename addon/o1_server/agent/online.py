@@ -1,17 +1,13 @@
 """Requests only the internet can answer, for a profile without it: said honestly, without asking the model.
 
-Asked for the weather with no internet, a small model prints the date or a made-up figure. A request is such a
-lookup when it matches one of the translations' ``online.asks`` of its language (regular expressions of phrases
-and topic words: "will it rain", "umbrella", "the news", "who won", "traffic", "opening hours", "the next train";
-English's when the language has none) and holds no number standing alone (numbers given are data to compute
-with: "at an exchange rate of 1.1"; the 7 of "A7" is a name), no file name, no word of ``online.not_if`` (list,
-note, file, joke, kitchen...: a request about something of the user's, the home's or about words), no phrase of
-``online.defines`` ("what is an exchange rate": known without a lookup) and no word of the folder's file names
-or the home's device names. Then the turn says ``online.cant`` in its language and
-runs nothing. The caller decides which profiles this applies to (``Profile.internet`` false, and no weather
-device exposed by Home Assistant). A lookup phrased otherwise reaches the model; when its block then only
-reads the internet at addresses the model chose (:func:`chosen_lookup`), the gate says the same sentence
-instead of asking to connect.
+A request is such a lookup when it matches one of the translations' ``online.asks`` of its language (phrases and
+topic words: "will it rain", "umbrella", "who won", "opening hours", "the next train"; English's when the language
+has none) and holds no number standing alone (data to compute with; the 7 of "A7" is a name), no file name, no
+word of ``online.not_if`` (the user's things, the home, words), no phrase of ``online.defines`` (a definition)
+and no word of the folder's file names or the home's device names (see :func:`online_topic`). Then the turn says
+``online.cant`` and runs nothing; the caller decides which profiles this applies to. A lookup phrased otherwise
+reaches the model; a block that then reads the internet at addresses the model chose (:func:`chosen_lookup`) is
+denied with the same sentence (docs/architecture.md, step 5).
 """
 
 from __future__ import annotations
