@@ -23,6 +23,8 @@ ERROR_CODES = {
     "no_agent": "no agent is configured for transcript (handle) requests",
     "busy": "too many requests are queued (or connections open); try again later",
     "idle_timeout": "the connection sent nothing for too long (or was the idlest when all were taken); closed",
+    "flooded": "more was sent while a transcript was answered than the connection buffers (128 KiB); the turn "
+    "was stopped and the connection closed",
     "frame_timeout": "an event took too long to arrive once it began; closed",
     "internal_error": "an unexpected server error; see the server log",
     "sandbox_peer": "the connecting socket belongs to generated code (a sandbox uid) or its owner could not be "

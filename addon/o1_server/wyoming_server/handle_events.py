@@ -34,16 +34,23 @@ class HandleEvents(_HandlerBase):
     agent: Agent | None
     _channel: str
 
-    async def _client_gone(self) -> None:
+    async def _client_gone(self) -> str:
         """Returns once the client has closed its end (end of stream with nothing left unread) or the connection
-        is closing. Watched while a turn runs: nothing reads the connection then, and a turn whose client left
-        would keep its slot (and its code running) until the turn's deadline.
+        is closing (``"left"``), or once it sent more during the turn than the stream buffers (``"flooded"``).
+        Watched while a turn runs: nothing reads the connection then, and a turn whose client left would keep
+        its slot (and its code running) until the turn's deadline.
 
         The socket itself is asked (``POLLRDHUP``), not only the stream: ``reader.at_eof()`` stays False while
         unread bytes are buffered, so a client that sent anything after its transcript (a ping, a stray newline)
-        and left was never seen leaving, nor one that sent more than the stream buffers (its transport stops
-        reading, and never reads the end of stream)."""
-        while not (self.reader.at_eof() or self.writer.is_closing() or self._peer_hung_up()):
+        and left was never seen leaving. Past the stream's high-water mark (twice its 64 KiB line limit, the
+        asyncio default) the transport stops reading; the kernel's receive buffer then fills and a client's end
+        of stream may never arrive behind its unsent bytes, so such a client is not waited for: no Wyoming
+        client has a reason to send that much while its ``transcript`` is answered."""
+        while True:
+            if self.reader.at_eof() or self.writer.is_closing() or self._peer_hung_up():
+                return "left"
+            if not getattr(self.writer.transport, "is_reading", lambda: True)():
+                return "flooded"
             await asyncio.sleep(CLIENT_POLL_SECONDS)
 
     def _peer_hung_up(self) -> bool:
@@ -86,6 +93,10 @@ class HandleEvents(_HandlerBase):
                 turn.cancel()
                 await asyncio.wait({turn})
         if turn.cancelled():
+            if gone.done() and not gone.cancelled() and gone.result() == "flooded":
+                _LOGGER.warning("Client %s sent more than the stream buffers during a turn; stopped it", self._peer)
+                await self._send_error("flooded", "too much was sent while the transcript was being answered")
+                raise ConnectionResetError("the client sent too much during the turn")
             _LOGGER.info("Client %s left during a turn; stopped it", self._peer)
             raise ConnectionResetError("the client left during the turn")
         reply_context: dict[str, Any]  # sent as the handled event's context (JSON)
