@@ -127,3 +127,41 @@ async def test_a_yes_that_asks_for_something_else_keeps_the_file(make_agent, llm
     reply = await agent.ask(answer, "c-restate-other", profile="default", language=language)
     assert (folder / "entwurf.txt").exists() and (folder / "notes.txt").exists(), reply.answer
     assert reply.code_blocks[0].decision == "cancelled"
+
+
+# ------------------------------------------------------------------ a no with a reason is not asked again
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [("es", "no, espera, que todavía lo necesito"), ("en", "no wait, I still need that file for tomorrow"),
+     ("de", "nein, lass die Datei bitte noch da, ich brauche sie")],
+)
+async def test_a_no_with_a_reason_is_not_asked_again(make_agent, llm: ScriptedLLM, tmp_path, language,
+                                                    answer) -> None:
+    """The reply is too long for a plain no, so it is a new request; the model proposes the same deletion again
+    (as the embedded one did): it is cancelled too, and nobody is asked about it a second time."""
+    agent = make_agent()
+    conversation = f"c-no-reason-{language}"
+    folder = conversation_files(tmp_path, conversation, {"entwurf.txt": "x"})
+    deletion = code("import os\nos.remove('entwurf.txt')")
+    llm.script(deletion, deletion)
+    asked = await agent.ask("delete entwurf.txt", conversation, profile="default", language=language)
+    assert asked.continue_conversation, asked.answer
+    reply = await agent.ask(answer, conversation, profile="default", language=language)
+    assert (folder / "entwurf.txt").exists() and len(llm.requests) == 2, reply.answer
+    assert not reply.continue_conversation, reply.answer
+    assert [b.decision for b in reply.code_blocks][:1] == ["cancelled"], reply.code_blocks
+    assert reply.answer == f"{i18n.t(language, 'confirm.cancelled')} {i18n.t(language, 'confirm.left_alone')}"
+    reply = await agent.ask(i18n.words(language, "words.yes")[0], conversation, profile="default", language=language)
+    assert (folder / "entwurf.txt").exists(), reply.answer  # nothing is held: a yes now runs nothing
+
+
+async def test_a_no_then_another_deletion_is_asked_about(make_agent, llm: ScriptedLLM, tmp_path) -> None:
+    """Only the declined block is left alone: a reply asking for another deletion is asked about as usual."""
+    agent = make_agent()
+    folder = conversation_files(tmp_path, "c-no-other", {"entwurf.txt": "x", "notes.txt": "y"})
+    llm.script(code("import os\nos.remove('entwurf.txt')"), code("import os\nos.remove('notes.txt')"))
+    await agent.ask("delete entwurf.txt", "c-no-other", profile="default")
+    reply = await agent.ask("no, keep that one and delete notes.txt instead", "c-no-other", profile="default")
+    assert reply.continue_conversation and reply.answer.endswith("Shall I?"), reply.answer
+    reply = await agent.ask("yes", "c-no-other", profile="default")
+    assert (folder / "entwurf.txt").exists() and not (folder / "notes.txt").exists(), reply.answer

@@ -99,3 +99,11 @@ def declines(text: str, language: str | None = None) -> bool:
     if len(words) <= 1:
         return True
     return len(words) <= SHORT_WORDS and _pattern(i18n.normalize(language)).search(text) is not None
+
+
+def is_yes(text: str, language: str | None = None, held: str = "") -> bool:
+    """Whether a reply to a confirmation question is a yes in ``language`` or English: a plain one (see
+    :func:`.i18n.yes_pattern`: "Ja, mach das.") or one that says what it agrees to, for the held block whose
+    summary and code are ``held`` (see :func:`restates`: "Yes, delete it."). "Ja, aber nicht
+    jetzt." and "Okay, cancel that." are not."""
+    return i18n.confirms(text, language) or restates(text, language, held)

@@ -20,7 +20,7 @@ from typing import Any, cast
 from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError, LLMConfig
-from .declines import declines, restates
+from .declines import declines, is_yes
 from .folder_prompt import folder_prompt
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
@@ -118,6 +118,7 @@ class Session:
         self._emit: Emit | None = None
         self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
         self._contexted = False  # the last turn's system message held a turn context (see _set_turn_context)
+        self._declined: dict[str, Any] | None = None  # the held block the user just declined (_cancelled_then)
         self._start_files: dict[str, tuple[int, int]] = {}  # the folder when the running turn began
         self.llm: LLMConfig | None = None  # the model the last turn chose (None: the profile's)
 
@@ -570,6 +571,8 @@ class Session:
         if held:
             block = held[-1]
             if block.decision == "confirm" and self.pending is not None:
+                if self._asks_again(self.pending):
+                    return i18n.t(self.language, "confirm.left_alone")
                 return i18n.t(self.language, "confirm.question", summary=self.pending["summary"].rstrip("."))
             return block.reason or i18n.t(self.language, "refuse.generic")
         if failed is not None and failed.decision == INVALID:
@@ -633,7 +636,7 @@ class Session:
             )
             self._record(block)
             if not declines(text, self.language):
-                return self._cancelled_then(text, channel, block)
+                return self._cancelled_then(text, channel, block, pending)
             self.backend.messages.append({"role": "user", "type": "message", "content": text})
             self.backend.messages.append({"role": "assistant", "type": "message", "content": "Cancelled."})
             said = self._answer(live=False).finish(i18n.t(self.language, "confirm.cancelled"))
@@ -666,9 +669,38 @@ class Session:
             self.conversation_id, self.profile.name, reply, [block], continue_conversation=bool(self.more)
         )
 
-    def _cancelled_then(self, text: str, channel: str, cancelled: CodeBlock) -> AgentReply:
+    def _asks_again(self, pending: dict[str, Any]) -> bool:
+        """Whether the block just held is the one the user declined in this very reply (same summary or same
+        code): a no with a reason ("no, espera, que todavía lo necesito") is answered as a new request, and the
+        model proposed the same deletion again (benchmarks/agent_dev_confirm.py). It is cancelled, not asked
+        about a second time."""
+        declined = self._declined
+        if declined is None:
+            return False
+        again = bool(
+            pending["summary"] == declined["summary"]
+            or pending["block"]["code"].strip() == declined["block"]["code"].strip()
+        )
+        if again:
+            self.pending = None
+            data = pending["block"]
+            self._record(
+                CodeBlock(
+                    data["language"],
+                    data["code"],
+                    decision="cancelled",
+                    category=data["category"],
+                    reason="the user declined it in this reply",
+                )
+            )
+        return again
+
+    def _cancelled_then(
+        self, text: str, channel: str, cancelled: CodeBlock, declined: dict[str, Any] | None = None
+    ) -> AgentReply:
         """Say the held block was cancelled ("Okay, I won't do it."), then answer ``text`` as a new turn (its
-        deltas follow that sentence's); the reply's blocks are the cancelled one, then the new turn's."""
+        deltas follow that sentence's); the reply's blocks are the cancelled one, then the new turn's. The held
+        question ``declined`` is not asked again in that turn (:meth:`_asks_again`)."""
         said = self._answer(live=False).finish(i18n.t(self.language, "confirm.cancelled"))
         emit, first = self._emit, [True]
 
@@ -680,10 +712,11 @@ class Session:
             emit(event)
 
         self._emit = spaced if emit is not None else None
+        self._declined = declined
         try:
             reply = self._respond(text, channel)
         finally:
-            self._emit = emit
+            self._emit, self._declined = emit, None
         return dataclasses.replace(reply, answer=f"{said} {reply.answer}", code_blocks=[cancelled, *reply.code_blocks])
 
     def _drop_foreign_pending(self, channel: str) -> None:
@@ -720,14 +753,6 @@ def today_line(today: datetime.date | None = None) -> str:
     system message before it."""
     day = today or datetime.date.today()
     return f"Today is {day:%A}, {day.isoformat()}."
-
-
-def is_yes(text: str, language: str | None = None, held: str = "") -> bool:
-    """Whether a reply to a confirmation question is a yes in ``language`` or English: a plain one (see
-    :func:`.i18n.yes_pattern`: "Ja, mach das.") or one that says what it agrees to, for the held block whose
-    summary and code are ``held`` (see :func:`.declines.restates`: "Yes, delete it."). "Ja, aber nicht
-    jetzt." and "Okay, cancel that." are not."""
-    return i18n.confirms(text, language) or restates(text, language, held)
 
 
 def valid_pending(pending: Any, conversation_id: str = "") -> dict[str, Any] | None:
