@@ -4,20 +4,24 @@
 reads every one back with text2num). ``numbers_in(text, lang)`` reads every number an answer may hold: digits
 with the language's separators ("21,33", "1.000", "1 000" in de/fr/es; "1,000.5" in en; "21.33" everywhere) and
 number words (text2num). Month and weekday names come from Babel. ``in_language(text, lang)`` is the rule that
-decides whether an answer is in the conversation's language (see its docstring and benchmarks/README.md).
+decides whether an answer is in the conversation's language (see its docstring and benchmarks/README.md);
+Italian and Dutch answers (``MORE_LANGUAGES``) are read and judged too.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
 from functools import cache
+from typing import Any
 
 from babel.dates import format_date, get_day_names, get_month_names
 from text_to_num import alpha2digit
 
 LANGUAGES = ("en", "de", "fr", "es")
+MORE_LANGUAGES = ("it", "nl")
+"""Languages o1 also speaks: their numbers are read and their answers judged (``in_language``) among all six,
+while de/fr/es answers are still judged among :data:`LANGUAGES` alone (the scores of the older sets stay)."""
 
 _EN = [
     "zero",
@@ -250,7 +254,7 @@ def numbers_in(text: str, lang: str = "en") -> list[float]:
 
 def _words_to_digits(text: str, lang: str) -> str:
     try:
-        return alpha2digit(text, lang if lang in LANGUAGES else "en", threshold=0)
+        return alpha2digit(text, lang if lang in LANGUAGES + MORE_LANGUAGES else "en", threshold=0)
     except (ValueError, IndexError, KeyError):  # text2num trips over odd input; the digits still count
         return text
 
@@ -445,8 +449,15 @@ FUNCTION_WORDS = {
         "está",
         "tiene",
     ],
-}
-"""Common short words of each language; the lists of de, fr and es hold no English word."""
+    "it": ["il", "lo", "gli", "è", "sono", "di", "che", "non", "una", "per", "della", "nel", "nella", "ho", "hai",
+           "posso", "giorni", "giorno", "oggi", "alle", "sei", "hanno", "questo", "questa", "cartella", "ci"],
+    "nl": ["het", "een", "zijn", "van", "niet", "ik", "je", "jij", "op", "met", "voor", "dat", "er", "bestand",
+           "bestanden", "dagen", "dag", "vandaag", "kan", "geen", "om", "naar", "heb", "hebt", "u", "uw", "ook",
+           "wordt", "staat", "map"],
+}  # fmt: skip
+"""Common short words of each language; the lists of de, fr, es, it and nl hold no English word."""
+SHARED_WITH_ENGLISH = {"nl": {"is"}, "it": {"i", "file"}}
+"""Words of English's list that are as common in Dutch or Italian (not counted as English there)."""
 
 
 def function_words(text: str, lang: str) -> int:
@@ -462,11 +473,15 @@ def in_language(text: str, lang: str) -> bool:
     (at least as many English words) otherwise; with no English word, a text of at most three words and none
     listed (a bare number, a name) passes, and any other is ``lang`` when py3langid's best guess among
     en/de/fr/es says so ("Vale, no lo haré.", "Du bist um 9:15 Uhr da.": no listed word, or only another
-    language's). English answers always pass."""
+    language's). English answers always pass. Italian and Dutch (:data:`MORE_LANGUAGES`) are weighed against
+    all six languages, without the English words they share (:data:`SHARED_WITH_ENGLISH`)."""
     if lang == "en":
         return True
-    counts = {other: function_words(text, other) for other in LANGUAGES}
+    pool = LANGUAGES if lang in LANGUAGES else LANGUAGES + MORE_LANGUAGES
+    counts = {other: function_words(text, other) for other in pool}
     own, english = counts.pop(lang), counts.pop("en")
+    if lang in SHARED_WITH_ENGLISH:  # Dutch "is", Italian "i" and "file": not a sign of English there
+        english -= sum(1 for w in re.findall(r"[^\W\d_]+", text.lower()) if w in SHARED_WITH_ENGLISH[lang])
     if own > english and own >= max(counts.values()):
         return True
     if english:
@@ -474,19 +489,19 @@ def in_language(text: str, lang: str) -> bool:
     words = re.findall(r"[^\W\d_]{2,}", text)
     if len(words) <= 3 and not own and not any(counts.values()):
         return True
-    return _identified(" ".join(words)) == lang
+    return _identified(" ".join(words), pool) == lang
 
 
 @cache
-def _identifier() -> Any:
-    """py3langid's identifier restricted to :data:`LANGUAGES` (loaded once)."""
+def _identifier(languages: tuple[str, ...] = LANGUAGES) -> Any:
+    """py3langid's identifier restricted to ``languages`` (loaded once per set)."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages(list(LANGUAGES))
+    identifier.set_languages(list(languages))
     return identifier
 
 
-def _identified(text: str) -> str:
-    """py3langid's most likely language of ``text`` among :data:`LANGUAGES`."""
-    return str(_identifier().classify(text)[0])
+def _identified(text: str, languages: tuple[str, ...] = LANGUAGES) -> str:
+    """py3langid's most likely language of ``text`` among ``languages``."""
+    return str(_identifier(languages).classify(text)[0])
