@@ -235,6 +235,10 @@ CANT = {
     r"pas connecté|n.ai pas|ne dispose pas|sans (internet|connexion)",
     "es": r"no puedo|no es posible|no tengo|sin (acceso|conexión|internet)|fuera de línea|no (estoy|está) "
     r"conectad|no disponible|imposible|no dispongo",
+    "it": r"non (posso|riesco|sono in grado|è possibile|ho (accesso|una connessione|internet|modo))|impossibile|"
+    r"senza (internet|connessione|accesso)|offline|non (sono|è) conness|non disponibil|non dispongo",
+    "nl": r"kan (ik )?(dat |dit |het |helaas )?niet|niet mogelijk|geen (toegang|internet|verbinding)|offline|"
+    r"niet (opzoeken|nakijken|opvragen|beschikbaar|verbonden)|zonder internet|helaas niet|heb geen",
 }
 """Per language, the ways of saying "I can't" (an honest limit), matched case-insensitively."""
 
