@@ -227,9 +227,10 @@ def test_a_yes_that_asks_for_something_else_is_not_one(language: str, answer: st
 
 
 def test_a_yes_that_names_another_device_is_not_one() -> None:
-    held = "I'm about to unlock Front Door.\nprint(o1_ha.call_service('lock', 'unlock', entity_id='lock.front_door'))"
-    assert not is_yes("Yes, unlock the back door", "en", held)
-    assert is_yes("Yes, unlock it", "en", held) and is_yes("yes, unlock the front door", "en", held)
+    held, code = "I'm about to unlock Front Door.", "print(o1_ha.call_service('lock', 'unlock', entity_id='lock.front_door'))"
+    assert not is_yes("Yes, unlock the back door", "en", held, code)
+    assert is_yes("Yes, unlock it", "en", held, code) and is_yes("yes, unlock the front door", "en", held, code)
+    assert not is_yes("Yes, lock the front door", "en", held, code)  # "lock" is in the code, not in the question
     assert is_yes("Sì, cancellalo pure", "it", "Sto per eliminare entwurf.txt.")  # a verb with its pronoun
     assert is_yes("dale, elimínalo", "es", "Voy a borrar notas.txt.")
 
@@ -431,3 +432,56 @@ async def test_errors_are_said_in_the_request_language(make_agent, llm: Scripted
     assert (
         err.value.message == "In questo momento non riesco a raggiungere il mio modello linguistico. Riprova più tardi."
     )
+
+
+# ------------------------------------------------------------------ replies the breaker found (declines.py)
+OVEN = ("I'm about to turn off Oven.", "print(o1_ha.call_service('switch', 'turn_off', entity_id='switch.oven'))")
+OLD_NOTES = ("I'm about to delete old_notes.txt.", "import os\nos.remove('old_notes.txt')")
+THIRTY_DAYS = ("I'm about to delete the 2 files older than 30 days.",
+               "import os, time\nfor f in os.listdir('.'):\n    if time.time() - os.path.getmtime(f) > 30 * 86400:\n"
+               "        os.remove(f)")
+DRAFT = ("I'm about to delete entwurf.txt.", "import os\nos.remove('entwurf.txt')")
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "held"),
+    [
+        ("en", "Yes, turn on the oven", OVEN),  # a two-letter word is checked too
+        ("en", "Yes, delete notes.txt", OLD_NOTES),  # a whole name, not a part of one
+        ("en", "Yes, older than 3 days", THIRTY_DAYS),  # a whole number, not a part of 30
+        ("en", "Yes, import entwurf.txt", DRAFT),  # a word of the code only
+        ("en", "Yes, delete it on my PC", DRAFT),
+        ("en", "Thanks, I'm fine", DRAFT),  # thanks first is a no
+        ("fr", "Merci, ça va", DRAFT),
+        ("de", "Danke, ist gut so", DRAFT),
+        ("nl", "Dank je, het is goed zo", DRAFT),
+        ("it", "Grazie, va bene", DRAFT),
+        ("fr", "Si tu peux", DRAFT),  # French "si" is "if"
+        ("de", "Ja, nö", DRAFT),
+        ("nl", "Ja maar", DRAFT),
+        ("en", "Yeah, right", DRAFT),
+    ],
+)
+def test_replies_that_do_not_agree_run_nothing(language: str, answer: str, held: tuple[str, str]) -> None:
+    assert not is_yes(answer, language, *held)
+
+
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [("en", "Why not"), ("fr", "Pourquoi pas"), ("de", "Ja, ich bin sicher"), ("it", "Sì, cancella il file"),
+     ("nl", "Ja, dat mag weg"), ("es", "Sí, estoy seguro"), ("nl", "Ja, gooi maar weg"), ("en", "Yes, thanks")],
+)
+def test_more_ways_of_agreeing(language: str, answer: str) -> None:
+    assert is_yes(answer, language, *DRAFT)
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "plain_no"),
+    [("en", "Hold on", True), ("de", "Auf keinen Fall", True), ("es", "Ni hablar", True), ("it", "Lascia stare", True),
+     ("nl", "Vergeet het", True), ("fr", "Oublie ça", True),
+     ("en", "No, delete b.txt instead", False), ("de", "Warum geht das Licht nicht?", False), ("en", "Why?", False)],
+)
+def test_a_plain_no_or_a_request(language: str, answer: str, plain_no: bool) -> None:
+    from o1_server.agent.declines import declines
+
+    assert declines(answer, language) is plain_no

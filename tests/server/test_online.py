@@ -238,3 +238,17 @@ async def test_a_lookup_whose_reply_cannot_be_checked_is_said_as_no_internet(mak
     assert [(b.decision, b.exit_status) for b in reply.code_blocks] == [("deny", None)]
     [record] = agent.audit.read("n7")
     assert record["decision"] == "deny" and set(record["category"]) == {"network", "unparseable"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("Is the window still open", "en"), ("It's raining, close the windows", "en"),
+     ("Where is the python package installed", "en"), ("Ist das Fenster noch offen", "de"),
+     ("Wie warm ist es heute im Bad", "de"), ("La fenêtre est encore ouverte ?", "fr"),
+     ("Llueve, cierra las ventanas", "es"), ("Cuánto tiempo hace que llegué", "es"),
+     ("Piove, chiudi le finestre", "it"), ("Staat het raam nog open?", "nl")],
+)
+def test_the_home_and_durations_are_not_lookups(text: str, language: str) -> None:
+    """Found by a breaker: a device that is "still open", rain as the reason for an action, Spanish "tiempo" as
+    a duration, a software package: none is a lookup."""
+    assert online_topic(text, language) is None

@@ -1,15 +1,14 @@
 """Answers to a held confirmation: a yes that says what it agrees to, or a no, or a new request.
 
 :func:`restates` reads a yes that goes on ("Yes, delete it.", "Oui, supprime-le", "Sí, bórralo ya"): it starts
-with a plain yes and the rest (at most ``RESTATE_WORDS`` words, no question) holds no word of ``declines`` or
-``words.but`` (but, instead, only, also, then...: a reply that asks for something else), no file name or number
-that the held block's summary and code do not hold ("Yes, delete b.txt" for a.txt is not a yes), and no word
-that is neither one of ``words.agree`` ("it", "go ahead", "weg damit") nor one of the held block's ("Yes, unlock
-the back door" for the front door is not a yes).
+with a yes (thanks alone opens a no: "Merci, ça va"), and the rest (at most ``RESTATE_WORDS`` words, no
+question) holds no word of ``declines`` or ``words.but`` (a reply that asks for something else), no file name
+or number that is not a whole one of the held block's, and no word of two letters or more that is neither one
+of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes).
 :func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
-in the kitchen?"), which is then answered (the held block cancelled either way): a reply declines when it is a
-single word, or when it is short (at most ``SHORT_WORDS`` words) and holds one of the ``declines`` words of its
-language or of English (agent/translations/*.yaml). Anything else is a request.
+in the kitchen?", "no, delete b.txt instead"): a reply declines when it is no question and names no file, and
+is a single word or short (at most ``SHORT_WORDS`` words) with one of the ``declines`` words of its language or
+of English (agent/translations/*.yaml). Anything else is a request.
 """
 
 from __future__ import annotations
@@ -21,41 +20,50 @@ from . import i18n
 
 SHORT_WORDS = 5  # a longer reply is a request, whatever it holds ("no, turn on the kitchen light instead")
 RESTATE_WORDS = 6  # "yes, go ahead and delete the old draft" is a yes; a longer rest is a request
+_FILE = re.compile(r"[\w-]+\.[^\W\d_]\w{0,4}\b")  # notes.txt
 _NAME = re.compile(r"[\w-]+\.[^\W\d_]\w{0,4}\b|\d+(?:[.,]\d+)?")  # a file name (notes.txt) or a number (3, 2.5)
 
 
 @functools.cache
 def _pattern(language: str) -> re.Pattern[str]:
-    said = dict.fromkeys(i18n.words(language, "declines") + i18n.words(i18n.DEFAULT, "declines"))
-    phrases = sorted(said, key=len, reverse=True)
-    alternatives = "|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases)
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE | re.UNICODE)
+    said = i18n.words(language, "declines") + i18n.words(i18n.DEFAULT, "declines")
+    return re.compile(rf"(?<!\w)(?:{_either(said)})(?!\w)", re.IGNORECASE | re.UNICODE)
+
+
+def _either(phrases: list[str] | tuple[str, ...]) -> str:
+    """A regex alternative of ``phrases``, the longest first; a phrase's words may be apart by a comma too."""
+    return "|".join(r"[\s,]+".join(map(re.escape, w.split())) for w in sorted(set(phrases), key=len, reverse=True))
 
 
 @functools.cache
 def _yes_start(language: str) -> re.Pattern[str]:
-    said = dict.fromkeys(i18n.words(language, "words.yes") + i18n.words(i18n.DEFAULT, "words.yes"))
-    said.update(dict.fromkeys(i18n.words(language, "words.please") + i18n.words(i18n.DEFAULT, "words.please")))
-    alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(said, key=len, reverse=True))
-    return re.compile(rf"^[\s¡¿]*(?:(?:{alternatives})(?:[\s,.!:;-]+|$))+", re.IGNORECASE | re.UNICODE)
+    """Yes and please words at the start, at least one a yes (thanks alone opens a no: "Thanks, I'm fine")."""
+    yes = _either(i18n.yes_words(language))
+    please = _either(i18n.words(language, "words.please") + i18n.words(i18n.DEFAULT, "words.please"))
+    sep = r"(?:[\s,.!:;-]+|$)"
+    return re.compile(
+        rf"^[\s¡¿]*(?:(?:{please}){sep})*(?:{yes}){sep}(?:(?:{yes}|{please}){sep})*", re.IGNORECASE | re.UNICODE
+    )
 
 
 @functools.cache
 def _other(language: str) -> re.Pattern[str]:
-    said = dict.fromkeys(
+    said = (
         i18n.words(language, "declines")
         + i18n.words(i18n.DEFAULT, "declines")
         + i18n.words(language, "words.but")
         + i18n.words(i18n.DEFAULT, "words.but")
     )
-    alternatives = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(said, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE | re.UNICODE)
+    return re.compile(rf"(?<![\w'])(?:{_either(said)})(?![\w'])", re.IGNORECASE | re.UNICODE)
 
 
-def restates(text: str, language: str | None, held: str) -> bool:
+def restates(text: str, language: str | None, held: str, code: str = "") -> bool:
     """Whether ``text`` is a yes that goes on with what it agrees to ("Ja, lösch sie."), for the held block
-    whose summary and code are ``held``. A plain yes is :func:`.i18n.confirms`' (this is False for it only
-    when it holds nothing after the yes words)."""
+    whose summary is ``held`` and whose code is ``code``. A plain yes is :func:`.i18n.confirms`' (this is False
+    for it only when it holds nothing after the yes words). Its words (two letters or more: "on" for "turn
+    off" is not a yes) must be agreeing ones or the summary's, never only the code's ("lock" is in the code of
+    an unlock); its file names and numbers must be whole ones of the summary or the code ("notes.txt" is not
+    "old_notes.txt", 3 is not 30)."""
     lang = i18n.normalize(language)
     text = text.replace("\u2019", "'").strip()
     start = _yes_start(lang).match(text)
@@ -63,15 +71,15 @@ def restates(text: str, language: str | None, held: str) -> bool:
         return False
     rest = text[start.end() :]
     words = re.findall(r"[\w'-]+", rest, re.UNICODE)
-    if not words or len(words) > RESTATE_WORDS or _other(lang).search(rest):
+    if not words or len(words) > RESTATE_WORDS or _other(lang).search(text):
         return False
-    known = held.lower()
+    known = {name.lower() for name in _NAME.findall(f"{held}\n{code}")}
     if not all(name.lower() in known for name in _NAME.findall(rest)):
         return False
     agree, held_words = _agree(lang), {w for w in re.findall(r"[^\W\d_]+", i18n.folded(held)) if len(w) >= 3}
     return all(
-        len(word) < 3 or any(_same_word(word, known) for known in agree | held_words)
-        for word in re.findall(r"[^\W\d_]+", i18n.folded(rest))
+        len(word) < 2 or any(_same_word(word, known) for known in agree | held_words)
+        for word in re.findall(r"[^\W\d_]+", i18n.folded(_NAME.sub(" ", rest)))
     )
 
 
@@ -82,28 +90,28 @@ def _same_word(said: str, held: str) -> bool:
 
 @functools.cache
 def _agree(language: str) -> frozenset[str]:
-    said = (
-        i18n.words(language, "words.agree")
-        + i18n.words(i18n.DEFAULT, "words.agree")
-        + i18n.words(language, "words.yes")
-        + i18n.words(language, "words.please")
-    )
-    return frozenset(w for phrase in said for w in re.findall(r"[^\W\d_]+", i18n.folded(phrase)))
+    said = i18n.words(language, "words.agree") + i18n.words(i18n.DEFAULT, "words.agree")
+    one_word = [w for w in i18n.words(language, "words.yes") + i18n.words(language, "words.please") if " " not in w]
+    # A yes phrase's words alone are not agreeing ones: the "on" of "go on" is the opposite of "turn off".
+    return frozenset(w for phrase in (*said, *one_word) for w in re.findall(r"[^\W\d_]+", i18n.folded(phrase)))
 
 
 def declines(text: str, language: str | None = None) -> bool:
     """Whether ``text``, said to a confirmation question that it does not confirm, only declines it (True) or
     is a new request to answer (False). ``language`` as :func:`.i18n.normalize` takes it (None: English)."""
     text = text.replace("\u2019", "'")
+    lang = i18n.normalize(language)
+    if text.rstrip().endswith("?") or _FILE.search(text):
+        return False  # a question, a file named: something to answer ("No, delete b.txt instead")
     words = re.findall(r"[\w']+", text, re.UNICODE)
     if len(words) <= 1:
         return True
-    return len(words) <= SHORT_WORDS and _pattern(i18n.normalize(language)).search(text) is not None
+    return len(words) <= SHORT_WORDS and _pattern(lang).search(text) is not None
 
 
-def is_yes(text: str, language: str | None = None, held: str = "") -> bool:
+def is_yes(text: str, language: str | None = None, held: str = "", code: str = "") -> bool:
     """Whether a reply to a confirmation question is a yes in ``language`` or English: a plain one (see
     :func:`.i18n.yes_pattern`: "Ja, mach das.") or one that says what it agrees to, for the held block whose
-    summary and code are ``held`` (see :func:`restates`: "Yes, delete it."). "Ja, aber nicht
+    summary is ``held`` and whose code is ``code`` (see :func:`restates`: "Yes, delete it."). "Ja, aber nicht
     jetzt." and "Okay, cancel that." are not."""
-    return i18n.confirms(text, language) or restates(text, language, held)
+    return i18n.confirms(text, language) or restates(text, language, held, code)

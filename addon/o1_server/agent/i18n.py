@@ -145,14 +145,26 @@ def yes_pattern(language: str | None) -> re.Pattern[str]:
 
 @functools.cache
 def _yes_pattern(language: str) -> re.Pattern[str]:
-    said = dict.fromkeys(words(language, "words.yes") + words(DEFAULT, "words.yes"))
+    said = dict.fromkeys(yes_words(language))
     please = dict.fromkeys(words(language, "words.please") + words(DEFAULT, "words.please"))
+    thanks = set(words(language, "words.thanks") + words(DEFAULT, "words.thanks"))
     alternatives = sorted(said, key=len, reverse=True)  # the longest first: "ok do it" before "ok"
     yes = "|".join(r"\s+".join(map(re.escape, w.split())) for w in alternatives)
     polite = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(please, key=len, reverse=True))
-    return re.compile(
-        rf"^[\s¡¿]*(({polite})[\s,]+)?({yes})([\s,]+({yes}|{polite}))*[\s.!]*$", re.IGNORECASE | re.UNICODE
+    # Thanks first is a no ("Merci, ça va", "Danke, ist gut so"); after a yes it is only polite.
+    first = "|".join(
+        r"\s+".join(map(re.escape, w.split())) for w in sorted(set(please) - thanks, key=len, reverse=True)
     )
+    return re.compile(
+        rf"^[\s¡¿]*(({first})[\s,]+)?({yes})([\s,]+({yes}|{polite}))*[\s.!]*$", re.IGNORECASE | re.UNICODE
+    )
+
+
+def yes_words(language: str) -> list[str]:
+    """The yes words of ``language`` and of English, without the language's own ``words.but`` ones (English's
+    "si" is French's "if": "Si tu peux" is not a yes)."""
+    but = {w.lower() for w in words(language, "words.but")}
+    return [w for w in words(language, "words.yes") + words(DEFAULT, "words.yes") if w.lower() not in but]
 
 
 def digits(text: str, language: str | None) -> str:

@@ -626,7 +626,7 @@ class Session:
         pending, self.pending = self.pending, None
         assert pending is not None  # turn() answers a pending question only when there is one
         data = pending["block"]
-        if not is_yes(text, self.language, f"{pending['summary']}\n{data['code']}"):
+        if not is_yes(text, self.language, pending["summary"], data["code"]):
             block = CodeBlock(
                 data["language"],
                 data["code"],
