@@ -241,6 +241,12 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
     [
         ("en", "What is three hundred and twelve times four?", "What is 312 times 4?"),
         ("en", "What is two plus two?", "What is 2 plus 2?"),
+        ("en", "What is a third of ninety?", "What is 1/3 of 90?"),  # text2num: "a 3rd of 90"
+        ("en", "two thirds of ninety", "2/3 of 90"),
+        ("en", "the third of May", "the 3rd of May"),
+        ("es", "un cuarto de ochenta", "1/4 de 80"),
+        ("it", "due terzi di novanta", "2/3 di 90"),
+        ("nl", "een derde van negentig", "1/3 van 90"),
         ("en", "What is ten divided by two?", "What is 10 divided by 2?"),
         ("en", "How many days until the twenty fifth of December?", "How many days until the 25th of December?"),
         ("en", "One of them is broken.", "One of them is broken."),

@@ -194,7 +194,7 @@ def digits(text: str, language: str | None) -> str:
         return text
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
-    converted = _halves(_operands(converted, lang), lang)
+    converted = _fractions(_halves(_operands(converted, lang), lang), lang)
     for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros"
         converted = re.sub(
             str(pattern),
@@ -212,6 +212,24 @@ def digits(text: str, language: str | None) -> str:
         pattern, replacement = str(rewrite).rsplit(" => ", 1)
         converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
     return converted
+
+
+def _fractions(text: str, language: str) -> str:
+    """A fraction that text2num read as an ordinal ("a third of ninety" -> "a 3rd of 90", "un cuarto de" ->
+    "un 4º de") written as one: "1/3 of 90" (translations' ``words.fraction_of``, groups ``num``, a number or
+    an article, and ``den``)."""
+    for pattern in _lookup(language, "words.fraction_of") or ():
+
+        def fraction(m: re.Match[str]) -> str:
+            num = m.group("num")
+            top = "1" if num.lower() in _ARTICLES else _number(num, language)
+            return f"{top}/{m.group('den')} " if top else m.group(0)
+
+        text = re.sub(str(pattern), fraction, text, flags=re.IGNORECASE)
+    return text
+
+
+_ARTICLES = frozenset({"a", "an", "un", "una", "uno", "een", "ein", "eine", "une", "der"})  # one part
 
 
 def _hours_minutes(match: re.Match[str], language: str) -> str:
