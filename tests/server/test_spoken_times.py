@@ -21,6 +21,10 @@ from tests.support.scripted_llm import ScriptedLLM
         ("en", "at 7 pm", "at 19:00"),
         ("en", "at nine o'clock", "at 9:00"),
         ("de", "Ich fahr um zwanzig vor acht los", "Ich fahr um 7:40 los"),
+        ("nl", "De trein vertrekt om tien voor half negen", "De trein vertrekt om 8:20"),  # was "10 voor 8:30"
+        ("nl", "vijf over half drie", "2:35"),
+        ("de", "Ich fahr um fünf vor halb acht los", "Ich fahr um 7:25 los"),
+        ("de", "um drei viertel acht", "um 7:45"),  # was "um 3 viertel 8"
         ("de", "von halb elf abends bis Viertel nach sechs morgens", "von 22:30 abends bis 6:15 morgens"),
         ("de", "dreiviertel acht", "7:45"),
         ("de", "um 7 Uhr 30", "um 7:30"),

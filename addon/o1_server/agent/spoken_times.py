@@ -3,13 +3,13 @@
 "quarter past eight in the evening", "zwanzig vor acht", "halb elf abends", "seis menos cuarto de la tarde":
 the embedded model coded them as 20:30, ``hours=20``, 23:15 and ``hours=6, minutes=40`` (benchmarks/README.md),
 and text2num reads the Spanish and Italian quarter ("cuarto", "quarto") as the ordinal 4. Each language's
-``times.clock`` translations are ``"pattern => template"`` rules: the pattern's groups ``h`` (the hour) and ``m``
-(minutes) hold digits or number words, the template writes the time from ``{h}``, ``{m}``, ``{prev}`` (the hour
-before: "quarter to 8" is 7:45), ``{rest}`` (60 - m), ``{pm}`` (the hour plus 12 below 12) and ``{am}`` (12 as
-0). A time of 1-11 followed by one of ``times.afternoon`` ("de la tarde"), or of 5-11 followed by one of
-``times.evening`` ("abends", "du soir", "tonight"), gets 12 hours. A rule whose groups are not an hour (0-24)
-and minutes (0-59) leaves the text as it was; the risky rules (two bare numbers) also need the time to end
-the sentence or be followed by a word that may follow a time.
+``times.clock`` translations are ``"pattern => template"`` rules: groups ``h`` (the hour) and ``m`` (minutes)
+hold digits or number words; the template writes the time from ``{h}``, ``{m}``, ``{prev}`` (the hour before:
+"quarter to 8" is 7:45), ``{rest}`` (60 - m), ``{to_half}``/``{past_half}`` (30 -/+ m: "tien voor half negen"
+is 8:20), ``{pm}`` (the hour plus 12 below 12) and ``{am}`` (12 as 0). A time of 1-11 followed by one of
+``times.afternoon`` ("de la tarde"), or of 5-11 followed by one of ``times.evening`` ("abends", "tonight"),
+gets 12 hours. A rule whose groups are not an hour (0-24) and minutes (0-59) leaves the text as it was; the
+risky rules (two bare numbers) also need the time to end the sentence or a word that may follow a time.
 """
 
 from __future__ import annotations
@@ -64,7 +64,14 @@ def clock_times(text: str, language: str, number: Callable[[str], str | None]) -
                 return match.group(0)
             h, m = int(hour), int(minutes)
             time = template.format(
-                h=h, m=m, prev=h - 1 if h > 1 else 12, rest=60 - m, pm=h + 12 if h < 12 else h, am=0 if h == 12 else h
+                h=h,
+                m=m,
+                prev=h - 1 if h > 1 else 12,
+                rest=60 - m,
+                pm=h + 12 if h < 12 else h,
+                am=0 if h == 12 else h,
+                to_half=30 - m,
+                past_half=30 + m,
             )
             clock = _TIME.search(time)
             after = match.string[match.end() : match.end() + 30].lstrip(", ")
