@@ -252,3 +252,15 @@ def test_the_home_and_durations_are_not_lookups(text: str, language: str) -> Non
     """Found by a breaker: a device that is "still open", rain as the reason for an action, Spanish "tiempo" as
     a duration, a software package: none is a lookup."""
     assert online_topic(text, language) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("How much is a bitcoin", "en"), ("Was kostet ein Bitcoin", "de"), ("Quanto costa un bitcoin", "it"),
+     ("Wie viel kostet Benzin gerade", "de"), ("Combien coûte l'essence aujourd'hui", "fr"),
+     ("Did Bayern win", "en"), ("Heeft Ajax gewonnen", "nl"), ("Ha vinto la Juve", "it"),
+     ("How bad is the pollen today", "en"), ("¿Ganó el Madrid?", "es")],
+)
+def test_prices_results_and_pollen_are_lookups(text: str, language: str) -> None:
+    """Found by a breaker: a coin or fuel price, a team's result without the word "game", pollen."""
+    assert online_topic(text, language) is not None
