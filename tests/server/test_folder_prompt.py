@@ -43,6 +43,19 @@ def test_files_are_described_by_their_content(tmp_path: Path) -> None:
     assert said.index(DATA_OPEN) < said.index("shop.csv") < said.index(DATA_CLOSE)
 
 
+def test_a_spreadsheets_semicolons_and_decimal_commas_are_said(tmp_path: Path) -> None:
+    """A German or French spreadsheet's CSV: told only its columns, the model read it with csv.reader's comma
+    and summed nothing ("0 euros"), or failed on int('Januar;187'). Plain commas say nothing more."""
+    (tmp_path / "nebenkosten.csv").write_text("Monat;Betrag\nJanuar;187,40\nFebruar;160,05\n")
+    (tmp_path / "liter.csv").write_text("Datum;Liter\n14.02.2026;44\n")
+    (tmp_path / "shop.csv").write_text("item,price\neggs,2.5\n")
+    said = listing(tmp_path)
+    assert ("- nebenkosten.csv: columns: Monat, Betrag; 2 rows after the header; separated by ';': "
+            "csv.reader(f, delimiter=';'); decimal commas: float(value.replace(',', '.'))") in said
+    assert "- liter.csv: columns: Datum, Liter; 1 rows after the header; separated by ';': csv.reader(f, delimiter=';')," in said
+    assert "- shop.csv: columns: item, price; 1 rows after the header, " in said
+
+
 def test_a_list_under_a_key_is_described_with_its_items_keys(tmp_path: Path) -> None:
     (tmp_path / "orders.json").write_text('{"shop": "Bio", "orders": [{"id": 1, "total": 42.5}], "tags": ["a"]}')
     said = listing(tmp_path)

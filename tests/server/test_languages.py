@@ -242,6 +242,15 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "What is three hundred and twelve times four?", "What is 312 times 4?"),
         ("en", "What is two plus two?", "What is 2 plus 2?"),
         ("en", "What is a third of ninety?", "What is 1/3 of 90?"),  # text2num: "a 3rd of 90"
+        ("es", "la cuenta fue de ciento treinta y siete con sesenta", "la cuenta fue de 137.60"),  # "137 con 60"
+        ("es", "costaban ochenta y nueve con noventa y ahora", "costaban 89.90 y ahora"),
+        ("fr", "un fromage à quatre euros quatre-vingt-dix et trois yaourts", "un fromage à 4.90 euros et 3 yaourts"),
+        ("fr", "trois cent douze euros quarante-cinq hors taxe", "312.45 euros hors taxe"),  # was 312 and 45
+        ("fr", "soixante et onze", "71"),
+        ("de", "zwei Euro fünfzig", "2.50 Euro"),  # a small number before a currency
+        ("it", "costa sette euro e cinquanta al chilo", "costa 7.50 euro al chilo"),
+        ("nl", "drie euro vijftig per stuk", "3.50 euro per stuk"),
+        ("de", "ich habe drei Euro und zwanzig Freunde", "ich habe 3 Euro und 20 Freunde"),
         ("en", "two thirds of ninety", "2/3 of 90"),
         ("en", "the third of May", "the 3rd of May"),
         ("es", "un cuarto de ochenta", "1/4 de 80"),
@@ -301,9 +310,9 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "it costs 3 dollars and 5 cents", "it costs 3.05 dollars"),
         ("en", "20 euros 10 people", "20 euros 10 people"),
         # Cents said alone are a decimal of the currency (the model divided by 92 for "a dollar is 92 cents").
-        ("en", "say one dollar is ninety two cents", "say one dollar is 0.92"),
-        ("de", "ein Dollar sind 92 Cent", "ein Dollar sind 0.92"),
-        ("fr", "un dollar vaut quatre-vingt-douze centimes", "un dollar vaut 0.92"),
+        ("en", "say one dollar is ninety two cents", "say 1 dollar is 0.92"),
+        ("de", "ein Dollar sind 92 Cent", "1 Dollar sind 0.92"),
+        ("fr", "un dollar vaut quatre-vingt-douze centimes", "1 dollar vaut 0.92"),
         ("es", "un timbre cuesta cinco céntimos", "un timbre cuesta 0.05"),
         ("en", "it is 150 cents, or 2.5 cents", "it is 150 cents, or 2.5 cents"),
         # A duration's minutes said after its hours get their unit (the model coded "une heure 50" as hours=50).

@@ -509,6 +509,14 @@ def test_a_request_for_a_change_is_heard_with_its_pronouns(text: str, language: 
     assert asks_action(text, language) is action
 
 
+def test_a_semicolon_file_read_with_commas_is_told_its_delimiter() -> None:
+    from o1_server.agent.repair import error_hint
+
+    assert "delimiter=';'" in error_hint("ValueError: invalid literal for int() with base 10: 'Januar;187'")
+    assert "delimiter=';'" in error_hint("ValueError: could not convert string to float: '19;2'")
+    assert "replace(',', '.')" in error_hint("ValueError: could not convert string to float: '187,40'")
+
+
 def test_other_errors_get_no_hint() -> None:
     from o1_server.agent.repair import error_hint
 

@@ -78,13 +78,36 @@ def _lines(text: str, whole: bool) -> str:
     return f"{count} {unit}" if whole else f"over {count} lines"
 
 
+_DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
+
+
+def _delimiter(text: str, default: str) -> str:
+    """The table's delimiter as :class:`csv.Sniffer` finds it among , ; tab and | (a German or French
+    spreadsheet writes ``Monat;Betrag`` and ``187,40``), else ``default``."""
+    if default != ",":
+        return default
+    try:
+        return csv.Sniffer().sniff(text[:4096], delimiters=",;\t|").delimiter
+    except csv.Error:
+        return default
+
+
 def _table(text: str, delimiter: str, whole: bool) -> str:
+    """ "columns: ...; N rows after the header", and how the rows are written when that is not plain commas
+    ("separated by ';', decimal commas"): told only the columns, the model read a semicolon file with
+    csv.reader's comma and summed nothing (benchmarks/agent_dev_multi.py)."""
+    delimiter = _delimiter(text, delimiter)
     rows = [row for row in csv.reader(text.splitlines(), delimiter=delimiter) if any(c.strip() for c in row)]
     if not rows:
         return "empty"
     header = [data_field(c) for c in rows[0][:MAX_COLUMNS]] + (["..."] if len(rows[0]) > MAX_COLUMNS else [])
     count = len(rows) - 1 if whole else f"over {len(rows) - 1}"
-    return f"columns: {', '.join(header)}; {count} rows after the header"
+    said = f"columns: {', '.join(header)}; {count} rows after the header"
+    if delimiter not in (",", "\t"):
+        said += f"; separated by {delimiter!r}: csv.reader(f, delimiter={delimiter!r})"
+        if any(_DECIMAL_COMMA.match(cell) for row in rows[1:6] for cell in row):
+            said += "; decimal commas: float(value.replace(',', '.'))"
+    return said
 
 
 def _items(value: list[Any], columns: int = MAX_COLUMNS) -> str:

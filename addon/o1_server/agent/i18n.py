@@ -187,21 +187,20 @@ def digits(text: str, language: str | None) -> str:
         text = clock_times(text, lang, lambda said: _number(said, lang))
     except (ValueError, re.error) as err:  # a rewriting aid never breaks a turn
         _LOGGER.debug("clock_times failed on %r: %s", text[:200], err)
+    for pattern in _lookup(lang, "words.and_apart") or ():  # "quatre-vingt-dix et trois" is 90 and 3, not 93
+        text = re.sub(str(pattern), f" {_APART} ", text, flags=re.IGNORECASE)
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
-        return text
+        return text.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and') or 'and'} ")
+    converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and') or 'and'} ")
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = _fractions(_halves(_operands(converted, lang), lang), lang)
-    for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros"
-        converted = re.sub(
-            str(pattern),
-            lambda m: f"{m.group('n')}.{int(m.group('c')):02d} {m.group('cur')}",
-            converted,
-            flags=re.IGNORECASE,
-        )
+    converted = _money_numbers(converted, lang)
+    for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros", "137 con 60" -> 137.60
+        converted = re.sub(str(pattern), _amount, converted, flags=re.IGNORECASE)
     for units in _lookup(lang, "words.cents") or ():  # "92 cents" alone -> "0.92" (an amount's own are done)
         converted = re.sub(
             rf"(?<![\d.,])(\d{{1,2}}) (?:{units})\b", lambda m: f"0.{int(m.group(1)):02d}", converted, flags=re.I
@@ -212,6 +211,28 @@ def digits(text: str, language: str | None) -> str:
         pattern, replacement = str(rewrite).rsplit(" => ", 1)
         converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
     return converted
+
+
+_APART = "\ue000"  # a private-use character: text2num reads it as a word that ends a number
+
+
+def _amount(m: re.Match[str]) -> str:
+    """One ``words.money`` match as one decimal: "143.50 euros" (or "137.60" when no currency was said)."""
+    cur = m.groupdict().get("cur")
+    return f"{m.group('n')}.{int(m.group('c')):02d}" + (f" {cur}" if cur else "")
+
+
+def _money_numbers(text: str, language: str) -> str:
+    """A small number word said before a currency ("zwei Euro 50", "un euro 10") as digits: text2num leaves
+    numbers below 3 words, and the amount's cents were then read as another number."""
+    units = _lookup(language, "words.currencies")
+    if not units:
+        return text
+
+    def digit(m: re.Match[str]) -> str:
+        return f"{_number(m.group(1), language) or m.group(1)} {m.group(2)}"
+
+    return re.sub(rf"\b([^\W\d_]+) ({units})\b", digit, text, flags=re.IGNORECASE)
 
 
 def _fractions(text: str, language: str) -> str:

@@ -431,6 +431,17 @@ def _date_hint(found: re.Match[str]) -> str | None:
 
 _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]], ...] = (
     (
+        # A German or French spreadsheet's file read with commas: "invalid literal for int(): 'Januar;187'".
+        re.compile(r"(?:could not convert string to float|invalid literal for int\(\) with base 10): '[^';]*;"),
+        " The file is separated by ';': read it with csv.reader(f, delimiter=';') (or csv.DictReader(f,"
+        " delimiter=';')), and numbers written with a decimal comma with float(value.replace(',', '.')).",
+    ),
+    (
+        # '187,40', not '1,234' (a thousands separator)
+        re.compile(r"(?:could not convert string to float|invalid literal for int\(\) with base 10): '-?\d+,\d{1,2}'"),
+        " The number has a decimal comma: float(value.replace(',', '.')).",
+    ),
+    (
         # Before the header hint: told "that is text" for "July 30, 1951", the model used float() again.
         re.compile(
             r"could not convert string to float: '([^']{4,40})'"
