@@ -22,6 +22,10 @@ from .policy.paths import host_of
 
 _FILE = re.compile(r"(?<![\w.])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w.])")  # notes.txt, not 3.5 or e.g.
 _NUMBER = re.compile(r"(?<![\w-])\d+(?![\w-])")  # 1.1 or 12, not the 7 of "A7", "LH400" or "Formel-1"
+_CLOCK = re.compile(
+    r"\b\d{1,2}:\d{2}\b|\b(?:at|um|à|las|alle|om|ore)\s+\d{1,2}(?:\s*(?:uhr|h|am|pm|o'clock))?(?![\d.,:])",
+    re.IGNORECASE,
+)  # "the train at 8", "um 7:40", "de las 8": a time of the lookup, not data to compute with
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -44,12 +48,13 @@ def _not_if(language: str) -> frozenset[str]:
 
 def online_topic(text: str, language: str | None, names: Iterable[str] = ()) -> str | None:
     """The words of ``text`` that ask for an online lookup ("what's the weather"), or None: none do, or the
-    request holds a number standing alone ("1.1", not the 7 of "A7"), a file name, a word of ``online.not_if``,
-    a phrase of ``online.defines`` (a definition or an explanation: "what is an exchange rate") or a word
+    request holds a number standing alone ("1.1"; not the 7 of "A7", nor a time: "the train at 8"), a file
+    name, a word of ``online.not_if``, a phrase of ``online.defines`` (a definition or an explanation: "what is
+    an exchange rate") or a word
     (4 letters or more) of one of ``names`` (the folder's file names, the home's device names)."""
     lang = i18n.normalize(language)
     low = " ".join(text.lower().replace("\u2019", "'").split())
-    if _NUMBER.search(low) or _FILE.search(low):
+    if _NUMBER.search(_CLOCK.sub(" ", low)) or _FILE.search(low):
         return None
     found = next((m for m in (p.search(low) for p in _asks(lang)) if m), None)
     if found is None:
