@@ -790,3 +790,39 @@ def test_a_sentence_after_a_change_reports_it_and_is_never_asked_again() -> None
 
     block = CodeBlock("python", "name = 'list.txt'\nprint('Added honey to', name)", exit_status=0, output="x")
     assert repair_request([block], "add honey to my list", False, lambda: True, lambda: ["list.txt"]) is None
+
+
+KONTO = "Datum;Kategorie;Betrag\n03.03.2026;Lebensmittel;64,20\n02.04.2026;Lebensmittel;52,60\n09.04.2026;Lebensmittel;40,00\n"
+MONTH_FILTER = (
+    "import csv\nwith open('konto.csv', newline='') as f:\n    total = 0\n    for row in csv.reader(f, delimiter=';'):\n"
+    "        if {test}:\n            total += float(row[2].replace(',', '.'))\nprint('Im April:', total, 'Euro')"
+)
+
+
+async def test_a_filter_that_matched_nothing_is_told_how_the_file_writes_its_dates(make_agent, llm: ScriptedLLM,
+                                                                                   tmp_path: Path) -> None:
+    """``'April' in row[1]`` over dates written 02.04.2026 summed nothing and printed 0 (natural dev set, five
+    languages): the repair names the text the file lacks, its date format and its start; the repaired sum is
+    said."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-unmatched", {"konto.csv": KONTO})
+    llm.script(
+        code(MONTH_FILTER.format(test="'April' in row[0]")),
+        code(MONTH_FILTER.format(test="row[0][3:5] == '04'")),
+    )
+    reply = await agent.ask("Wie viel hab ich im April ausgegeben? Steht in konto.csv.", "c-unmatched",
+                            profile="default", language="de")
+    assert reply.retries == 1 and "92.6" in reply.answer.replace(",", "."), reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "no line of konto.csv holds 'April'" in repair and "strptime(value, '%d.%m.%Y')" in repair, repair
+    assert "03.03.2026;Lebensmittel;64,20" in repair
+
+
+async def test_a_filter_on_text_the_file_holds_is_not_repaired(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """A 0 from a filter on a text the file holds is the answer (no April food in March's file)."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-matched", {"konto.csv": KONTO.replace("Lebensmittel;52", "Tanken;52")
+                                               .replace("Lebensmittel;40", "Tanken;40")})
+    llm.script(code(MONTH_FILTER.format(test="row[0][3:5] == '04' and row[1] == 'Lebensmittel'")))
+    reply = await agent.ask("Wie viel Lebensmittel im April? konto.csv", "c-matched", profile="default", language="de")
+    assert reply.retries == 0 and len(llm.requests) == 1, reply.answer
