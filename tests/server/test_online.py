@@ -261,7 +261,8 @@ def test_the_home_and_durations_are_not_lookups(text: str, language: str) -> Non
      ("Did Bayern win", "en"), ("Heeft Ajax gewonnen", "nl"), ("Ha vinto la Juve", "it"),
      ("How bad is the pollen today", "en"), ("¿Ganó el Madrid?", "es"), ("¿cómo quedó el Betis ayer?", "es"),
      ("When's the next train at 8", "en"), ("¿El tren de las 8 lleva retraso?", "es"),
-     ("Heeft de intercity naar Utrecht vanochtend vertraging?", "nl")],
+     ("Heeft de intercity naar Utrecht vanochtend vertraging?", "nl"), ("Brauch ich morgen früh eine Jacke?", "de"),
+     ("Wie kalt wird's denn?", "de")],
 )
 def test_prices_results_and_pollen_are_lookups(text: str, language: str) -> None:
     """Found by a breaker: a coin or fuel price, a team's result without the word "game", pollen."""
