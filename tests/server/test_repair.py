@@ -815,6 +815,7 @@ async def test_a_filter_that_matched_nothing_is_told_how_the_file_writes_its_dat
     assert reply.retries == 1 and "92.6" in reply.answer.replace(",", "."), reply.answer
     repair = sent(llm, 1)[-1]
     assert "no line of konto.csv holds 'April'" in repair and "strptime(value, '%d.%m.%Y')" in repair, repair
+    assert ".month == 4 (April)" in repair and "next(reader)" in repair
     assert "03.03.2026;Lebensmittel;64,20" in repair
 
 
