@@ -30,9 +30,9 @@ def _pattern(language: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{_either(said)})(?!\w)", re.IGNORECASE | re.UNICODE)
 
 
-def _either(phrases: list[str] | tuple[str, ...]) -> str:
-    """A regex alternative of ``phrases``, the longest first; a phrase's words may be apart by a comma too."""
-    return "|".join(r"[\s,]+".join(map(re.escape, w.split())) for w in sorted(set(phrases), key=len, reverse=True))
+def _either(phrases: tuple[str, ...] | list[str]) -> str:
+    """:func:`.i18n.alternatives` of ``phrases`` whose words may be apart by a comma too ("ja, maar")."""
+    return i18n.alternatives(phrases, r"[\s,]+")
 
 
 @functools.cache

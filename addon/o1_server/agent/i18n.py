@@ -17,7 +17,7 @@ import logging
 import re
 import string
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -145,19 +145,20 @@ def yes_pattern(language: str | None) -> re.Pattern[str]:
 
 @functools.cache
 def _yes_pattern(language: str) -> re.Pattern[str]:
-    said = dict.fromkeys(yes_words(language))
-    please = dict.fromkeys(words(language, "words.please") + words(DEFAULT, "words.please"))
+    please = words(language, "words.please") + words(DEFAULT, "words.please")
     thanks = set(words(language, "words.thanks") + words(DEFAULT, "words.thanks"))
-    alternatives = sorted(said, key=len, reverse=True)  # the longest first: "ok do it" before "ok"
-    yes = "|".join(r"\s+".join(map(re.escape, w.split())) for w in alternatives)
-    polite = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(please, key=len, reverse=True))
+    yes, polite = alternatives(yes_words(language)), alternatives(please)
     # Thanks first is a no ("Merci, ça va", "Danke, ist gut so"); after a yes it is only polite.
-    first = "|".join(
-        r"\s+".join(map(re.escape, w.split())) for w in sorted(set(please) - thanks, key=len, reverse=True)
-    )
+    first = alternatives([w for w in please if w not in thanks])
     return re.compile(
         rf"^[\s¡¿]*(({first})[\s,]+)?({yes})([\s,]+({yes}|{polite}))*[\s.!]*$", re.IGNORECASE | re.UNICODE
     )
+
+
+def alternatives(phrases: Iterable[str], between: str = r"\s+") -> str:
+    """A regex alternation of ``phrases``, the longest first ("ok do it" before "ok"), their words apart by
+    ``between``."""
+    return "|".join(between.join(map(re.escape, p.split())) for p in sorted(set(phrases), key=len, reverse=True))
 
 
 def yes_words(language: str) -> list[str]:
@@ -193,8 +194,8 @@ def digits(text: str, language: str | None) -> str:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
-        return text.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and') or 'and'} ")
-    converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and') or 'and'} ")
+        converted = text
+    converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and')} ")
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = _fractions(_halves(_operands(converted, lang), lang), lang)

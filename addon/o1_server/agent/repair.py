@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import datetime
+import functools
 import mimetypes
 import os
 import posixpath
@@ -331,14 +332,17 @@ def unmatched(code: str, output: str, folder: Path) -> str | None:
 def _month(word: str) -> int | None:
     """The month ``word`` names in one of the languages o1 speaks ("April", "junio", "févr."), or None (Babel's
     month names, wide and abbreviated)."""
-    key = i18n.folded(word.strip().rstrip(".")).lower()
-    for language in i18n.LANGUAGES:
-        for width in ("wide", "abbreviated"):
-            names = get_month_names(width, locale=language)
-            for number, name in names.items():
-                if i18n.folded(str(name)).lower().rstrip(".") == key:
-                    return int(number)
-    return None
+    return _months().get(i18n.folded(word.strip().rstrip(".")).lower())
+
+
+@functools.cache
+def _months() -> dict[str, int]:
+    return {
+        i18n.folded(str(name)).lower().rstrip("."): int(number)
+        for language in reversed(i18n.LANGUAGES)  # English's names win a clash
+        for width in ("abbreviated", "wide")
+        for number, name in get_month_names(width, locale=language).items()
+    }
 
 
 def _data_seen(code: str, folder: Path) -> tuple[str, str] | None:
