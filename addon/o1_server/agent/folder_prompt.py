@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,9 @@ MAX_FIELD = 60  # characters of one name or header in the prompt
 MAX_COLUMNS = 10
 NESTED_KEYS = 5  # keys said of the items of a list under a key
 MAX_SHAPE = 300  # characters of one JSON file's shape: every turn whose folder changed reads them
+BEGINS = 160
+"""Characters of a named file's start in the listing (about 50 tokens: told only a table's columns, the model
+filtered dates written 02.04.2026 on 'April' and read a weather note's first line for Tuesday)."""
 _TEXT = {".txt", ".md", ".log", ".list", ""}
 _TABLE = {".csv": ",", ".tsv": "\t"}
 
@@ -135,8 +139,9 @@ def _json(text: str) -> str:
     return "one JSON value"
 
 
-def _describe(folder_fd: int, name: str, size: int) -> str:
-    """A short description of the file ``name`` ("3 lines, 41 bytes"; "columns: item, price; 4 rows...")."""
+def _describe(folder_fd: int, name: str, size: int, begins: bool = False) -> str:
+    """A short description of the file ``name`` ("3 lines, 41 bytes"; "columns: item, price; 4 rows..."); with
+    ``begins``, also how it starts (:data:`BEGINS`)."""
     suffix = os.path.splitext(name)[1].lower()
     said = _size(size)
     if suffix not in _TEXT and suffix not in _TABLE and suffix != ".json":
@@ -149,10 +154,18 @@ def _describe(folder_fd: int, name: str, size: int) -> str:
     if not whole:
         text = text[: text.rfind("\n") + 1] or text  # complete lines only
     if suffix in _TABLE:
-        return f"{_table(text, _TABLE[suffix], whole)}, {said}"
-    if suffix == ".json":
-        return f"{_json(text) if whole else 'JSON'}, {said}"
-    return f"{_lines(text, whole)}, {said}"
+        said = f"{_table(text, _TABLE[suffix], whole)}, {said}"
+    elif suffix == ".json":
+        said = f"{_json(text) if whole else 'JSON'}, {said}"
+    else:
+        said = f"{_lines(text, whole)}, {said}"
+    if begins and b"\0" not in head:
+        # After the header that "columns:" gave: the rows show how dates, numbers and categories are written.
+        table = suffix in _TABLE
+        start = _start(text, name, BEGINS, lines=2 if table else 5, skip=1 if table else 0)
+        if start:
+            said += f"; {'first rows' if table else 'it begins'}: {start}"
+    return said
 
 
 def head(folder: Path, name: str) -> bytes | None:
@@ -190,23 +203,38 @@ def sample(folder: Path, name: str, chars: int = 300) -> str | None:
     data = head(folder, name) if not name.startswith(".") else None  # hidden files are never described
     if not data or b"\0" in data:
         return None  # empty, unreadable or binary
-    text = data.decode("utf-8", "replace")
-    lines = " | ".join(line.strip() for line in text.splitlines()[:3] if line.strip())
+    return _start(data.decode("utf-8", "replace"), name, chars)
+
+
+def _start(text: str, name: str, chars: int, lines: int = 3, skip: int = 0) -> str | None:
+    """:func:`sample` of a file's decoded ``text``: ``lines`` lines after the first ``skip`` ones."""
+    said = " | ".join([line.strip() for line in text.splitlines() if line.strip()][skip : skip + lines])
     if name.lower().endswith(".json"):
         try:
-            text = json.dumps(_short(json.loads(text)), ensure_ascii=False)
+            said = json.dumps(_short(json.loads(text)), ensure_ascii=False)
         except (ValueError, RecursionError):
-            text = lines  # not JSON (or cut at READ_BYTES): its first lines, as text
-    else:
-        text = lines
-    text = re.sub("[`\ufffd]", "", _printable(text))
-    text = " ".join(text.replace(DATA_OPEN, "").replace(DATA_CLOSE, "").split())
-    return (text[:chars] + ("..." if len(text) > chars else "")) or None
+            pass  # not JSON (or cut at READ_BYTES): its first lines, as text
+    said = re.sub("[`\ufffd]", "", _printable(said))
+    said = " ".join(said.replace(DATA_OPEN, "").replace(DATA_CLOSE, "").split())
+    return (said[:chars] + ("..." if len(said) > chars else "")) or None
 
 
-def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
+def named_in(text: str, names: Collection[str]) -> set[str]:
+    """The file names of ``names`` that ``text`` (the user's request) names: the whole name or its stem as a
+    word, any case ("konto.csv", "the Konto file"); stems shorter than 3 letters count only whole."""
+    folded = text.lower()
+    named = set()
+    for name in names:
+        stem = os.path.splitext(name)[0].lower()
+        if name.lower() in folded or (len(stem) >= 3 and re.search(rf"(?<!\w){re.escape(stem)}(?!\w)", folded)):
+            named.add(name)
+    return named
+
+
+def folder_prompt(folder: Path, files: dict[str, tuple[int, int]], named: Collection[str] = ()) -> str:
     """The data section about ``folder``'s files, from ``files`` (relative path -> (size, mtime_ns), as
-    ``repair.folder_state`` gives it); "" when it holds no file but hidden ones."""
+    ``repair.folder_state`` gives it); "" when it holds no file but hidden ones. The files in ``named`` (the
+    conversation's requests named them, :func:`named_in`) are said with how they begin."""
     names = sorted(n for n in files if not any(part.startswith(".") for part in n.split("/")))
     if not names:
         return ""
@@ -222,7 +250,7 @@ def folder_prompt(folder: Path, files: dict[str, tuple[int, int]]) -> str:
             said = _size(size)
             if "/" not in name:
                 try:
-                    said = _describe(folder_fd, name, size)
+                    said = _describe(folder_fd, name, size, name in named)
                 except Exception:
                     _LOGGER.debug("Could not describe %r", name, exc_info=True)
             lines.append(f"- {data_field(name)}: {said}")

@@ -21,7 +21,7 @@ from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError, LLMConfig
 from .declines import declines, is_yes
-from .folder_prompt import folder_prompt
+from .folder_prompt import folder_prompt, named_in
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .language_id import printed_in_english
@@ -118,6 +118,7 @@ class Session:
         self._emit: Emit | None = None
         self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
         self._contexted = False  # the last turn's system message held a turn context (see _set_turn_context)
+        self._named: set[str] = set()  # folder files the requests named: listed with their start (folder_prompt)
         self._declined: dict[str, Any] | None = None  # the held block the user just declined (_cancelled_then)
         self._start_files: dict[str, tuple[int, int]] = {}  # the folder when the running turn began
         self.llm: LLMConfig | None = None  # the model the last turn chose (None: the profile's)
@@ -207,7 +208,7 @@ class Session:
             return {}
         return {"O1_HA_SOCKET": str(self._capability.path)}
 
-    def _open_home(self, home: HomeTurn | None, emit: Emit | None, instructions: str = "") -> None:
+    def _open_home(self, home: HomeTurn | None, emit: Emit | None, instructions: str = "", asked: str = "") -> None:
         """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home.
 
         Turns Home Assistant answered itself since the last one ("prefer handling commands locally") join the
@@ -218,18 +219,19 @@ class Session:
                 self.backend.messages.append({"role": "user", "type": "message", "content": user})
                 self.backend.messages.append({"role": "assistant", "type": "message", "content": answer})
         self._open_capability(home, emit)
-        self._set_turn_context(instructions)
+        self._set_turn_context(instructions, asked)
 
-    def _set_turn_context(self, instructions: str) -> None:
+    def _set_turn_context(self, instructions: str, asked: str = "") -> None:
         """This turn's extra system text: today's date (:func:`today_line`), the home's context (with a
-        capability), the folder's files
-        (:mod:`.folder_prompt`), then the agent's ``instructions``; it replaces the last turn's, so instructions
-        hold for their turn only."""
+        capability), the folder's files (:mod:`.folder_prompt`; the ones this conversation's requests named, as
+        ``asked`` does, with their start), then the agent's ``instructions``; it replaces the last turn's, so
+        instructions hold for their turn only."""
         home = prompt_for(self._capability.broker.context, self.profile.home_assistant) if self._capability else ""
         # One scan a turn: the folder prompt, the online check and the turn's "what changed" all start from it
         # (no code runs before the turn's first block).
         self._start_files = folder_state(self.workdir)
-        folder = folder_prompt(self.workdir, self._start_files)
+        self._named |= named_in(asked, self._start_files)  # kept: a follow-up's context stays the same
+        folder = folder_prompt(self.workdir, self._start_files, self._named)
         texts = [text for text in (today_line(), home, folder, instructions) if text]
         if (texts or self._contexted) and hasattr(self.backend, "set_turn_context"):
             self.backend.set_turn_context("\n".join(texts))
@@ -316,7 +318,7 @@ class Session:
             try:
                 if self.pending is not None and self.pending.get("channel") != channel:
                     self._drop_foreign_pending(channel)
-                self._open_home(home, emit, (instructions or "").strip())
+                self._open_home(home, emit, (instructions or "").strip(), text)
                 if self.pending is not None:
                     reply = self._answer_pending(text, channel)
                 elif more and is_read_on(text, self.language):
