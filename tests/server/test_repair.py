@@ -110,6 +110,21 @@ async def test_an_invented_helper_is_repaired(make_agent, llm: ScriptedLLM) -> N
     assert [d for d, _ in audited(agent, "c-helper")] == [INVALID, "allow"]
 
 
+async def test_a_follow_up_that_uses_the_last_blocks_variable_is_told_blocks_run_alone(
+    make_agent, llm: ScriptedLLM
+) -> None:
+    """Found on the natural dev set: "and in euros?" after "what's that in total" used the first block's
+    ``total`` as if it still existed, and its repair did the same again. Every block is a new process."""
+    agent = make_agent()
+    llm.script(code("total = 3 * 120\nprint('That is', total, 'dollars')"))
+    await agent.ask("Three nights at 120 dollars, what's that in total?", "c-var", profile="default")
+    llm.script(code("print('That is', total * 0.92, 'euros')"), code("print('That is', 3 * 120 * 0.92, 'euros')"))
+    reply = await agent.ask("And in euros, at 92 cents a dollar?", "c-var", profile="default")
+    assert reply.retries == 1 and reply.answer == "That is 331.20 euros"
+    told = sent(llm, 1)[-1]
+    assert "name 'total' is not defined" in told and "Each block runs on its own" in told and "Define total" in told
+
+
 async def test_an_exception_is_repaired_within_one_block_per_turn(make_agent, llm: ScriptedLLM) -> None:
     agent = make_agent()  # the default profile runs one block per turn: each repair raises the cap by one
     llm.script(code("print(10 / 0)"), code("print(10 / 4)"))

@@ -561,6 +561,14 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
         " .strftime('%H:%M').",
     ),
     (
+        # A follow-up's block used a variable of the last turn's ("total_cost"): every block is a new process.
+        re.compile(r"name '(\w{1,40})' is not defined"),
+        lambda found: (
+            f" Each block runs on its own: nothing an earlier block defined exists in this one. Define"
+            f" {found.group(1)} in this block (or write its value in)."
+        ),
+    ),
+    (
         re.compile(r"'str' object has no attribute 'strftime'"),
         " Parse the text first: datetime.datetime.strptime(text, '%H:%M').",
     ),
