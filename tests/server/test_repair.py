@@ -842,3 +842,37 @@ async def test_a_filter_on_text_the_file_holds_is_not_repaired(make_agent, llm: 
     llm.script(code(MONTH_FILTER.format(test="row[0][3:5] == '04' and row[1] == 'Lebensmittel'")))
     reply = await agent.ask("Wie viel Lebensmittel im April? konto.csv", "c-matched", profile="default", language="de")
     assert reply.retries == 0 and len(llm.requests) == 1, reply.answer
+
+
+NOTES = {"vet_stuff.txt": "Biscuit needs her booster\nbuy Flea Drops at the pet shop\n", "car_notes.txt": "MOT in January\n"}
+NAME_SEARCH = "import os\nfor name in os.listdir('.'):\n    if {test}:\n        print(name)"
+
+
+async def test_a_search_of_the_names_for_what_a_file_holds_is_told_to_read_the_files(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """"Which file did I write the flea drops in": the block tested os.listdir's names for 'flea drops' and
+    printed nothing (natural dev set). The repair says no name holds it and a file does; the name is said."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-names", NOTES)
+    llm.script(
+        code(NAME_SEARCH.format(test="'flea drops' in name")),
+        code(NAME_SEARCH.format(test="'flea drops' in open(name).read().lower()")),
+    )
+    reply = await agent.ask("Which file did I write the flea drops in?", "c-names", profile="default")
+    assert reply.retries == 1 and "vet_stuff.txt" in reply.answer.replace(" ", "_"), reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "looked for 'flea drops' in the file names" in repair and "read its text" in repair, repair
+    assert "Biscuit" not in repair  # the request says where to look, not what the files hold
+
+
+async def test_a_name_search_that_a_file_name_answers_or_nothing_holds_is_only_nudged(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    agent = make_agent()
+    conversation_files(tmp_path, "c-names2", NOTES)
+    for test in ("'car' in name and 'qq' in name", "'dentist' in name"):  # a name holds 'car'; no text holds it
+        llm.script(code(NAME_SEARCH.format(test=test)), code("print('none')"))
+        reply = await agent.ask("Which file is about the dentist?", "c-names2", profile="default")
+        assert len(llm.requests) == 2, (reply.answer, [b.code for b in reply.code_blocks])
+        assert sent(llm, 1)[-1].endswith("It printed nothing. Print the answer."), sent(llm, 1)[-1]

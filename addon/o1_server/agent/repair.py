@@ -64,6 +64,10 @@ UNMATCHED = "Your code printed 0, and no line of {name} holds {literal}: its fil
 on a text that is nowhere in the file (:func:`unmatched`): "April" or "junio" looked for in a file whose dates
 are 02.04.2026, a category the model made up ("bottiglia benzina"); it printed 0 (natural dev set in five
 languages, benchmarks/agent_dev_multi.py)."""
+IN_NAMES = "Your code looked for {literal} in the file names, and no name holds it"
+"""The start of the one request of a turn whose block searched the folder's names for a text that only a file's
+content holds and printed nothing (:func:`in_names`): "which file did I write the flea drops in" (natural dev
+set)."""
 MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 
@@ -135,8 +139,8 @@ def echoes(said: str, asked: str) -> bool:
 
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
-    "canned", "listing"), or
-    None for one that is (the block failed or is broken: said as the failure if no repair follows)."""
+    "canned", "listing", "unmatched", "names"), or None for one that is (the block failed or is broken: said as
+    the failure if no repair follows)."""
     if message == NUDGE:
         return "nudge"
     if is_compute(message):
@@ -151,6 +155,8 @@ def is_soft(message: str) -> str | None:
         return "unmatched"
     if message.startswith(LISTING):
         return "listing"
+    if message.startswith(IN_NAMES.split("{", 1)[0]):
+        return "names"
     return None
 
 
@@ -261,6 +267,8 @@ def repair_request(
         )
     elif nudged or last.output.strip() or changed():
         return None
+    elif "names" not in told and folder is not None and (searched := in_names(last.code, folder)) is not None:
+        return searched
     else:
         return NUDGE
     fence = "```" + last.language
@@ -295,6 +303,30 @@ _OPENED = re.compile(r"""\b(?:open|read_csv|read_json|Path)\s*\(\s*['"]([^'"/\\\
 
 _COMPARED = re.compile(r"""==\s*(['"])([^'"\n]{2,40})\1|(['"])([^'"\n]{2,40})\3\s+in\s+(?![\[('"])""")
 _ZERO = re.compile(r"(?<![\w.,])0(?:[.,]0+)?(?![\w]|[.,]\d)")
+
+
+_LISTED = re.compile(r"\b(?:listdir|glob|iterdir|scandir|walk)\s*\(")
+
+
+def in_names(code: str, folder: Path) -> str | None:
+    """The repair request for a block that listed the folder and tested its names for a text (``'flea drops' in
+    file``) that no name holds and a file's content does; None otherwise."""
+    if not _LISTED.search(code):
+        return None
+    try:
+        names = sorted(n for n in os.listdir(folder) if not n.startswith("."))[:MAX_NAMED_FILES]
+    except OSError:
+        return None
+    texts = [(head(folder, n) or b"").decode("utf-8", "replace").lower() for n in names]
+    for found in _COMPARED.finditer(code):
+        literal = (found.group(2) or found.group(4)).lower()
+        if not any(literal in n.lower() for n in names) and any(literal in text for text in texts):
+            return (
+                IN_NAMES.format(literal=repr(data_field(literal))) + ": it is written inside a file. Open each file"
+                " of os.listdir('.'), read its text, and print the name of each file whose text holds it (compare"
+                " in lower case). Write one corrected ```python block."
+            )
+    return None
 
 
 def unmatched(code: str, output: str, folder: Path) -> str | None:
