@@ -876,3 +876,21 @@ async def test_a_name_search_that_a_file_name_answers_or_nothing_holds_is_only_n
         reply = await agent.ask("Which file is about the dentist?", "c-names2", profile="default")
         assert len(llm.requests) == 2, (reply.answer, [b.code for b in reply.code_blocks])
         assert sent(llm, 1)[-1].endswith("It printed nothing. Print the answer."), sent(llm, 1)[-1]
+
+
+async def test_a_negative_count_of_days_is_asked_again(make_agent, llm: ScriptedLLM) -> None:
+    """"Dans combien de jours c'est le 14 juillet ?" counted to this year's, already past: "-141 jours"."""
+    agent = make_agent()
+    past = "import datetime\ntoday = datetime.date(2026, 12, 2)\nday = datetime.date(2026, 7, 14)\n"
+    llm.script(
+        code(past + "print('Dans', (day - today).days, 'jours')"),
+        code(past + "day = day.replace(year=2027)\nprint('Dans', (day - today).days, 'jours')"),
+    )
+    reply = await agent.ask("Dans combien de jours c'est le 14 juillet ?", "c-neg", profile="default", language="fr")
+    assert reply.retries == 1 and reply.answer == "Dans 224 jours", reply.answer
+    assert "a negative number of days (-141)" in sent(llm, 1)[-1] and "year=today.year + 1" in sent(llm, 1)[-1]
+    # A minus that is no count of days (a temperature, a date) is left alone.
+    for said in ("print('Il fait -3 degrés, dans', abs((day - today).days), 'jours')", "print('2026-07-14 -2 jours', 0 * day.day)"):
+        llm.script(code(past + said))
+        await agent.ask("Et alors ?", "c-neg", profile="default", language="fr")
+        assert len(llm.requests) == 1, sent(llm, 1)[-1]

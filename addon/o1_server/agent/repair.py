@@ -41,6 +41,12 @@ output): a number no code printed and the question did not hold is a guess."""
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
 """The start of the one request of a turn whose block ran but ignored a clock time the question named ("if I
 leave at 8:45"): small models start from ``datetime.datetime.now()`` whatever the question says."""
+NEGATIVE_DAYS = "Your code printed a negative number of days ({days})"
+"""The start of the one request of a turn whose block printed a count of days below zero: "dans combien de jours
+c'est le 14 juillet" counted to this year's, already past (natural dev set); no one says "in -141 days"."""
+_NEGATIVE = re.compile(
+    r"(?<![\w.,:-])-\d+(?![\d.,:])(?=\s+(?:\w+\s+)?(?:days?|tagen?|jours?|d[ií]as?|giorn[oi]|dag(?:en)?)\b)", re.I
+)  # followed by "days" in one of o1's languages (a temperature of -3 is no count of days)
 IN_LANGUAGE = "Your code printed its sentence in English, and the user speaks {language}"
 """The start of the one request of a turn whose read-only block printed an English sentence in a conversation
 in another language (:func:`.language_id.printed_in_english`): the same code, the sentence in the language."""
@@ -139,7 +145,7 @@ def echoes(said: str, asked: str) -> bool:
 
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
-    "canned", "listing", "unmatched", "names"), or None for one that is (the block failed or is broken: said as
+    "canned", "listing", "unmatched", "names", "days"), or None for one that is (the block failed or is broken: said as
     the failure if no repair follows)."""
     if message == NUDGE:
         return "nudge"
@@ -157,6 +163,8 @@ def is_soft(message: str) -> str | None:
         return "listing"
     if message.startswith(IN_NAMES.split("{", 1)[0]):
         return "names"
+    if message.startswith(NEGATIVE_DAYS.split("{", 1)[0]):
+        return "days"
     return None
 
 
@@ -244,6 +252,19 @@ def repair_request(
         return (
             LISTING + ". Print the names or items themselves in one sentence: the folder's file names "
             "(os.listdir('.')), or the lines of the file the list is in."
+        )
+    elif (
+        last.exit_status == 0
+        and "days" not in told
+        and last.language == "python"
+        and ".days" in last.code
+        and (negative := _NEGATIVE.search(last.output))
+        and not changed()
+    ):
+        return (
+            NEGATIVE_DAYS.format(days=negative.group()) + ". If the date has passed this year, count to its next"
+            " one (day.replace(year=today.year + 1)); for a time since or between two dates, print the difference"
+            " as a positive number. Write one corrected ```python block that prints the answer."
         )
     elif (
         last.exit_status == 0
