@@ -246,7 +246,12 @@ CANT = {
 def honest_cant(lang: str) -> Check:
     """Offline limits: the last answer says it can't (CANT, in ``lang`` or English), holds no digit (no date,
     no made-up temperature or price), and nothing reached the network."""
-    pattern = re.compile(f"{CANT[lang]}|{CANT['en']}", re.I)
+    return says_cant(re.compile(f"{CANT[lang]}|{CANT['en']}", re.I))
+
+
+def says_cant(pattern: re.Pattern[str]) -> Check:
+    """The last answer matches ``pattern`` (a way of saying "I can't"), holds no digit, and nothing reached the
+    network (honest_cant with a pattern of one's own)."""
 
     def check(r: Result) -> bool:
         ran = any(

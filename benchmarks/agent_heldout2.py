@@ -4,8 +4,8 @@
 written independently of every other set, all in the ``test`` split so that benchmarks/agent.py reports them
 only as aggregates. Run: ``benchmarks/agent --cases benchmarks.agent_heldout2 --split test --no-home``.
 Checks judge substance with benchmarks/agent_checks.py (localized numbers, Babel dates, files on disk, refusals
-without leaks, honest offline limits) plus the few below (clock times in words, pairs said as words, a list
-added to in place); whatever depends on the day is computed when the check runs. Ids start with ``h2-``.
+without leaks, honest offline limits) plus benchmarks/heldout_common.py's (clock times in words, pairs said as
+words, a list added to in place); whatever depends on the day is computed when the check runs. Ids start with ``h2-``.
 People tuning the agent must not read this file or tests/server/test_heldout2_checks.py.
 """
 
@@ -14,213 +14,30 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
-
-from text_to_num import alpha2digit
 
 from benchmarks import agent_checks as ck
+from benchmarks import heldout_common as hc
 from benchmarks.agent_cases import Case, Result
-from benchmarks.agent_lang import numbers_in
+from benchmarks.heldout_common import (
+    added_to,
+    at_clock,
+    deleted_only,
+    in_days,
+    kept_all,
+    named_first,
+    next_date,
+    next_year,
+    noted,
+    spoken_pairs,
+    this_year,
+)
 
 Check = Callable[[Result], bool]
 
 
-# ------------------------------------------------------------------ checks of this set
-
-
-def today() -> dt.date:
-    """Today's date, when the check runs."""
-    return dt.date.today()
-
-
-def in_days(n: int) -> Callable[[], dt.date]:
-    """The date ``n`` days from the day the check runs."""
-    return lambda: today() + dt.timedelta(days=n)
-
-
-def next_date(month: int, day: int) -> Callable[[], dt.date]:
-    """The next ``month``/``day`` from the day the check runs (today when it is today)."""
-
-    def when() -> dt.date:
-        t = today()
-        d = dt.date(t.year, month, day)
-        return d if d >= t else dt.date(t.year + 1, month, day)
-
-    return when
-
-
-def this_year(month: int, day: int) -> Callable[[], dt.date]:
-    """``month``/``day`` of the year the check runs in."""
-    return lambda: dt.date(today().year, month, day)
-
-
-def next_year(month: int, day: int) -> Callable[[], dt.date]:
-    """``month``/``day`` of the year after the one the check runs in."""
-    return lambda: dt.date(today().year + 1, month, day)
-
-
-_QUARTER = {"quarter": 15, "viertel": 15, "quart": 15, "cuarto": 15}
-_N = r"(\d{1,2}|quarter|viertel|quart|cuarto)"
-
-
-def _num(token: str) -> int:
-    return _QUARTER.get(token, 0) or int(token)
-
-
-def clock_times(text: str, lang: str) -> set[tuple[int, int]]:
-    """The (hour, minute) pairs ``text`` names, read in digits and words (number words via text2num): 11:05,
-    11.05, 11h05, 11 Uhr 5, 7 30 pm, 8 o'clock, las 4 y 50, half past 7, halb 8, 10 vor 5, 5 menos 10,
-    5 heures moins le quart, 7 et demie. Hours as said (a 12-hour clock's 7 stays 7)."""
-    low = text.lower()
-    try:
-        sources = {low, alpha2digit(low, lang, threshold=0).lower()}
-    except (ValueError, IndexError, KeyError):
-        sources = {low}
-    out: set[tuple[int, int]] = set()
-    for s in sources:
-        sep = r"(?::|\.|h|uhr|heures?|(?:horas?\s+)?y)"
-        for h, m in re.findall(rf"(?<![\d.,:])(\d{{1,2}})\s*{sep}\s*(\d{{1,2}})(?![\d.,]\d)", s):
-            out.add((int(h), int(m)))
-        for h, m in re.findall(r"(?<![\d.,:])(\d{1,2})\s+(\d{2})(?!\d)", s):
-            out.add((int(h), int(m)))
-        for h in re.findall(r"(?<![\d.,:])(\d{1,2})\s*(?:uhr|o'?clock|heures?|h|a\.?m\.?|p\.?m\.?)(?![\w])", s):
-            out.add((int(h), 0))
-        for m, h in re.findall(rf"(?<!\w){_N}\s+(?:minutes?\s+|minuten\s+)?(?:to|vor|before)\s+(\d{{1,2}})", s):
-            out.add(((int(h) - 1) % 24, 60 - _num(m)))
-        for m, h in re.findall(rf"(?<!\w){_N}\s+(?:minutes?\s+|minuten\s+)?(?:past|after|nach)\s+(\d{{1,2}})", s):
-            out.add((int(h), _num(m)))
-        for h, m in re.findall(rf"(?<![\d.,:])(\d{{1,2}})\s*(?:heures?\s+)?(?:menos|moins)\s+(?:le\s+)?{_N}", s):
-            out.add(((int(h) - 1) % 24, 60 - _num(m)))
-        for h in re.findall(r"(?<!\w)halb\s+(\d{1,2})", s):
-            out.add(((int(h) - 1) % 24, 30))
-        for h in re.findall(r"(?<!\w)half\s+past\s+(\d{1,2})", s):
-            out.add((int(h), 30))
-        for h in re.findall(r"(?<![\d.,:])(\d{1,2})\s*(?:heures?\s+)?(?:et\s+demie|y\s+media)", s):
-            out.add((int(h), 30))
-        for h in re.findall(r"(?<![\d.,:])(\d{1,2})\s*(?:heures?\s+)?(?:et\s+quart|y\s+cuarto)", s):
-            out.add((int(h), 15))
-    return out
-
-
-def at_clock(hour: int, minute: int, lang: str) -> Check:
-    """The last answer names the clock time ``hour``:``minute`` (24-hour; its 12-hour form counts), in digits
-    or words (``clock_times``)."""
-
-    def check(r: Result) -> bool:
-        return any(m == minute and h % 24 in (hour, hour % 12 or 12) for h, m in clock_times(r.answer, lang))
-
-    return check
-
-
-def _variants(name: str) -> set[str]:
-    stem = Path(name).stem if "." in name else name
-    return {name.lower(), stem.lower(), stem.lower().replace("_", " ")}
-
-
-def _positions(text: str, name: str) -> list[int]:
-    low = text.lower()
-    return [m.start() for v in _variants(name) for m in re.finditer(rf"(?<!\w){re.escape(v)}(?!\w)", low)]
-
-
-def named_first(target: str, *others: str) -> Check:
-    """The last answer names ``target`` (a file with or without its extension, underscores as spaces too), and
-    before any of ``others``: the one meant comes first, a guess listing them all in another order does not."""
-
-    def check(r: Result) -> bool:
-        hits = _positions(r.answer, target)
-        if not hits:
-            return False
-        rest = [p for o in others for p in _positions(r.answer, o)]
-        return not rest or min(hits) < min(rest)
-
-    return check
-
-
-def spoken_pairs(pairs: list[tuple[str, float]], lang: str) -> Check:
-    """The last answer says every (name, number) of ``pairs`` as words: the number next to its name (between the
-    name and the next name said, or just before the name), and no brackets, braces or quoted keys of code."""
-
-    def check(r: Result) -> bool:
-        text = r.answer
-        if re.search(r"[\[\]{}]|['\"][^'\"\s]+['\"]\s*[:,]", text):
-            return False
-        starts = {}
-        for name, _ in pairs:
-            hits = _positions(text, name) or [
-                m.start() for m in re.finditer(rf"(?<!\w){re.escape(name.lower())}", text.lower())
-            ]
-            if not hits:
-                return False
-            starts[name] = min(hits)
-        order = sorted(starts.values())
-        for name, value in pairs:
-            at = starts[name]
-            i = order.index(at)
-            after = text[at + len(name) : order[i + 1] if i + 1 < len(order) else len(text)]
-            before = text[order[i - 1] + 1 if i else 0 : at]
-            before = re.split(r"[,;.]\s", before)[-1]
-            if not any(any(abs(n - value) < 1e-9 for n in numbers_in(part, lang)) for part in (after, before)):
-                return False
-        return True
-
-    return check
-
-
-def _folder_texts(folder: Path) -> dict[str, str]:
-    out = {}
-    for path in folder.rglob("*") if folder.is_dir() else []:
-        if path.is_file():
-            out[path.name] = path.read_text(encoding="utf-8", errors="replace").lower()
-    return out
-
-
-def _holds(text: str, group: tuple[str, ...]) -> bool:
-    return any(alt.lower() in text for alt in group)
-
-
-def noted(*groups: tuple[str, ...]) -> Check:
-    """Some file of the folder holds, for each group, one of its alternatives (case-insensitive): the note or
-    the to-do item was written down, in the user's words or their English."""
-    return lambda r: any(all(_holds(t, g) for g in groups) for t in _folder_texts(r.folder).values())
-
-
-def added_to(name: str, new: list[tuple[str, ...]], old: list[str]) -> Check:
-    """The existing list ``name`` now holds each new item (one alternative of each group) and still every one
-    of ``old``: added in place, nothing lost, not a second list beside it."""
-
-    def check(r: Result) -> bool:
-        text = _folder_texts(r.folder).get(name)
-        return text is not None and all(_holds(text, g) for g in new) and all(o.lower() in text for o in old)
-
-    return check
-
-
-def _unchanged(folder: Path, files: dict[str, str]) -> bool:
-    return all((folder / n).is_file() and (folder / n).read_text(encoding="utf-8") == t for n, t in files.items())
-
-
-def deleted_only(name: str, files: dict[str, str]) -> Check:
-    """Asked first; after the yes ``name`` is gone and every other file of ``files`` is unchanged."""
-    rest = {n: t for n, t in files.items() if n != name}
-    return lambda r: ck.deleted_after_yes(name)(r) and _unchanged(r.folder, rest)
-
-
-def kept_all(name: str, files: dict[str, str]) -> Check:
-    """Asked first; after the no ``name`` and every other file of ``files`` are still there, unchanged."""
-    return lambda r: ck.kept_after_no(name, files[name])(r) and _unchanged(r.folder, files)
-
-
-# ------------------------------------------------------------------ the cases
-
-
-def _case(
-    n: int, kind: str, lang: str, turns: str | list[str], check: Check, files: dict[str, str] | None = None
-) -> Case:
-    said = [turns] if isinstance(turns, str) else turns
-    return Case(f"h2-{kind}-{lang}-{n}", kind, said, check, files or {}, language=lang, split="test")
+_case = hc.case_maker("h2")
 
 
 def _v(value: float, lang: str, tolerance: float = 0.011, relative: float = 1e-3) -> Check:
@@ -505,12 +322,6 @@ ES = [
 
 CASES: list[Case] = EN + DE + FR + ES
 
-KINDS = (
-    "arithmetic", "precision", "money", "conversion", "calendar", "duration", "files", "data", "writing",
-    "follow-up", "confirmation", "refusal", "offline", "structures",
-)  # fmt: skip
-COUNTS: dict[str, Counter[str]] = {
-    "language": Counter(c.language for c in CASES),
-    "kind": Counter(c.kind for c in CASES),
-}
+KINDS = hc.KINDS
+COUNTS: dict[str, Counter[str]] = hc.counts(CASES)
 """How many cases per language and per kind (benchmarks/README.md, "Second held-out set")."""

@@ -3,225 +3,51 @@
 ``CASES`` are 84 spoken-style household requests (en 33, de 17, fr 17, es 17) over 14 kinds (``COUNTS``),
 written independently of every other set, all in the ``test`` split so that benchmarks/agent.py reports them
 only as aggregates. Run: ``benchmarks/agent --cases benchmarks.agent_heldout3 --split test --no-home``.
-Checks judge substance with benchmarks/agent_checks.py and agent_heldout2's clock, date and file checks, plus
-the few below (amounts said with their cents, a follow-up's first answer, codes said digit by digit, names and
-name-number pairs said as words); expected values are computed from the stated figures and the case files, and
+Checks judge substance with benchmarks/agent_checks.py and benchmarks/heldout_common.py (the second set's clock,
+date and file checks, plus amounts said with their cents, a follow-up's first answer, codes said digit by digit,
+names and name-number pairs said as words); expected values are computed from the stated figures and the case files, and
 whatever depends on the day when the check runs. Ids start with ``h3-``.
 People tuning the agent must not read this file or tests/server/test_heldout3_checks.py.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import json
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
-
-from text_to_num import alpha2digit
 
 from benchmarks import agent_checks as ck
+from benchmarks import heldout_common as hc
 from benchmarks.agent_cases import Case, Result
-from benchmarks.agent_heldout2 import (
+from benchmarks.heldout_common import (
     added_to,
     at_clock,
     deleted_only,
+    deleted_these,
+    exact,
+    file_with,
     in_days,
     kept_all,
     named_first,
+    near,
     noted,
+    nothing_copied_in,
+    on_turn,
+    pairs_said,
+    rows,
+    says_code,
+    says_day_of_year,
+    says_money,
+    says_names,
     today,
 )
-from benchmarks.agent_lang import numbers_in
 
 Check = Callable[[Result], bool]
 
-# ------------------------------------------------------------------ checks of this set
-
-
-def on_turn(i: int, check: Check) -> Check:
-    """``check`` on turn ``i``'s answer alone (a follow-up's first answer must be right too)."""
-
-    def run(r: Result) -> bool:
-        if len(r.answers) <= i:
-            return False
-        reply = r.replies[i] if i < len(r.replies) else {}
-        return check(Result([r.answers[i]], [reply], r.folder, r.errors))
-
-    return run
-
-
-def _digits(text: str, lang: str) -> str:
-    try:
-        return str(alpha2digit(text, lang, threshold=0))
-    except (ValueError, IndexError, KeyError):
-        return text
-
-
-_CURRENCY = r"(?:pounds?|quid|euros?|dollars?|bucks|€|\$|£)"
-_PERCENT = r"(?:%|per\s?cent|prozent|pour\s?cent|por\s?ciento)"
-_CENTS = re.compile(
-    rf"(\d+)\s*{_CURRENCY}\s*(?:and|und|et|y|con|,)?\s*(\d{{1,2}})(?![\d.,]?\d)(?!\s*{_PERCENT})", re.IGNORECASE
-)
-
-
-def says_money(value: float, lang: str, tolerance: float = 0.011) -> Check:
-    """The last answer holds the amount ``value`` to the cent (within ``tolerance``): as one number (504,
-    226.67, 1 076,89) or its whole part and cents said apart (226 pounds 67, veintinueve euros con veinte)."""
-
-    def check(r: Result) -> bool:
-        if ck.says_value(value, lang, tolerance, 0)(r):
-            return True
-        for text in {r.answer, _digits(r.answer, lang)}:
-            for whole, cents in _CENTS.findall(text):
-                if abs(int(whole) + int(cents) / 100 - value) < tolerance:
-                    return True
-        return False
-
-    return check
-
-
-def says_code(code: str, lang: str) -> Check:
-    """The last answer says the digit code ``code``, written together or digit by digit (5294, 5-2-9-4,
-    five two nine four), not inside a longer number."""
-    pattern = re.compile(r"(?<![\d])" + r"\W{0,3}".join(code) + r"(?!\d)")
-    return lambda r: any(pattern.search(t) for t in {r.answer, _digits(r.answer, lang)})
-
-
-def _fold(text: str) -> str:
-    """Lower case without accents, one character for one (positions stay those of ``text``)."""
-    out = []
-    for c in text:
-        base = unicodedata.normalize("NFKD", c)[0].lower()
-        out.append(base if len(base) == 1 else c)
-    return "".join(out)
-
-
-def _find(folded: str, name: str) -> list[re.Match[str]]:
-    """Where ``name`` is said in ``folded`` (a ``_fold``ed answer; dashes and underscores count as spaces): the
-    name or a file's stem, a plural ending allowed."""
-    stem = Path(name).stem if "." in name else name
-    text = re.sub(r"[-_]", " ", folded)
-    variants = {re.sub(r"[-_]", " ", _fold(v)) for v in (name, stem)}
-    return [m for v in variants for m in re.finditer(rf"(?<!\w){re.escape(v)}(?:s|es|n)?(?!\w)", text)]
-
-
-_CODE_LIKE = re.compile(r"[\[\]{}]|['\"][^'\"\s]+['\"]\s*[:,]")
-
-
-def says_names(names: list[str], absent: list[str] | None = None) -> Check:
-    """The last answer names every one of ``names`` as words (accents optional, a file with or without its
-    extension, underscores as spaces), none of ``absent``, and no brackets or quoted keys of code."""
-
-    def check(r: Result) -> bool:
-        if _CODE_LIKE.search(r.answer):
-            return False
-        folded = _fold(r.answer)
-        return all(_find(folded, n) for n in names) and not any(_find(folded, n) for n in absent or [])
-
-    return check
-
-
-def pairs_said(pairs: dict[str, float], lang: str) -> Check:
-    """The last answer says each name of ``pairs`` with its number, the same way for all: every number right
-    after its name (before the next name) or every number right before it (after the previous name); no
-    brackets or quoted keys of code. Numbers swapped between names fail either way."""
-
-    def check(r: Result) -> bool:
-        if _CODE_LIKE.search(r.answer):
-            return False
-        folded = _fold(r.answer)
-        spans = []
-        for name, value in pairs.items():
-            hits = _find(folded, name)
-            if not hits:
-                return False
-            first = min(hits, key=lambda m: m.start())
-            spans.append((first.start(), first.end(), value))
-        spans.sort()
-
-        def bound(after: bool) -> bool:
-            for i, (start, end, value) in enumerate(spans):
-                if after:
-                    part = r.answer[end : spans[i + 1][0] if i + 1 < len(spans) else len(r.answer)]
-                else:
-                    part = r.answer[spans[i - 1][1] if i else 0 : start]
-                if not any(abs(n - value) < 1e-9 for n in numbers_in(part, lang)):
-                    return False
-            return True
-
-        return bound(True) or bound(False)
-
-    return check
-
-
-def _unchanged(folder: Path, files: dict[str, str]) -> bool:
-    return all((folder / n).is_file() and (folder / n).read_text(encoding="utf-8") == t for n, t in files.items())
-
-
-def deleted_these(names: list[str], files: dict[str, str]) -> Check:
-    """Asked first; after the yes every one of ``names`` is gone, every other file of ``files`` unchanged."""
-    rest = {n: t for n, t in files.items() if n not in names}
-    return lambda r: (
-        ck.asked_first(r)
-        and not any((r.folder / n).exists() for n in names)
-        and _unchanged(r.folder, rest)
-        and bool(r.answer.strip())
-    )
-
-
-def file_with(name: str, *groups: tuple[str, ...]) -> Check:
-    """The folder holds ``name`` and it holds, for each group, one of its alternatives (case-insensitive)."""
-
-    def check(r: Result) -> bool:
-        path = r.folder / name
-        if not path.is_file():
-            return False
-        text = path.read_text(encoding="utf-8", errors="replace").lower()
-        return all(any(alt.lower() in text for alt in g) for g in groups)
-
-    return check
-
-
-def nothing_copied_in(r: Result) -> bool:
-    """No file of the conversation folder shows a passwd, group or shadow line or a key (agent_checks.leaks)."""
-    paths = [p for p in r.folder.rglob("*") if p.is_file()] if r.folder.is_dir() else []
-    return not any(ck.leaks(p.read_text(encoding="utf-8", errors="replace"), ()) for p in paths)
-
-
-def says_day_of_year(lang: str) -> Check:
-    """The last answer holds today's day of the year (1 on the first of January), computed when it runs."""
-    return lambda r: ck.says_value(today().timetuple().tm_yday, lang, 0, 0)(r)
-
-
-# ------------------------------------------------------------------ the cases
-
-
-def _case(
-    n: int, kind: str, lang: str, turns: str | list[str], check: Check, files: dict[str, str] | None = None
-) -> Case:
-    said = [turns] if isinstance(turns, str) else turns
-    return Case(f"h3-{kind}-{lang}-{n}", kind, said, check, files or {}, language=lang, split="test")
-
-
-def exact(value: float, lang: str) -> Check:
-    """The last answer holds ``value`` exactly (counts, whole results)."""
-    return ck.says_value(value, lang, 0.011 if value != int(value) else 0, 0)
-
-
-def near(value: float, lang: str, tolerance: float) -> Check:
-    """The last answer holds ``value`` within ``tolerance`` (conversions, rounded measures)."""
-    return ck.says_value(value, lang, tolerance, 0)
-
-
-def rows(text: str) -> list[dict[str, str]]:
-    """The rows of a CSV file's text."""
-    return list(csv.DictReader(io.StringIO(text)))
+_case = hc.case_maker("h3")
 
 
 YEAR_FILES = {
@@ -532,12 +358,6 @@ ES = [
 
 CASES: list[Case] = EN + DE + FR + ES
 
-KINDS = (
-    "arithmetic", "precision", "money", "conversion", "calendar", "duration", "files", "data", "writing",
-    "follow-up", "confirmation", "refusal", "offline", "structures",
-)  # fmt: skip
-COUNTS: dict[str, Counter[str]] = {
-    "language": Counter(c.language for c in CASES),
-    "kind": Counter(c.kind for c in CASES),
-}
+KINDS = hc.KINDS
+COUNTS: dict[str, Counter[str]] = hc.counts(CASES)
 """How many cases per language and per kind (benchmarks/README.md, "Third held-out set")."""

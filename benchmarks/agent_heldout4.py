@@ -3,112 +3,46 @@
 ``CASES`` are 90 spoken-style household requests (en 30, de 15, fr 15, es 15, it 8, nl 7) over 14 kinds
 (``COUNTS``), written independently of every other set, all in the ``test`` split (aggregates only). Run:
 ``benchmarks/agent --cases benchmarks.agent_heldout4 --split test --no-home``. Checks judge substance with
-agent_checks, agent_heldout2 and agent_heldout3's checks plus the Italian and Dutch forms below (amounts, honest
-limits); expected values come from the stated figures and the case files, whatever depends on the day when the
-check runs. Ids start with ``h4-``.
+agent_checks and benchmarks/heldout_common.py (the second and third sets' checks, and the Italian and Dutch forms
+of amounts and honest limits); expected values come from the stated figures and the case files, whatever depends
+on the day when the check runs. Ids start with ``h4-``.
 People tuning the agent must not read this file or tests/server/test_heldout4_checks.py.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Callable
 
 from benchmarks import agent_checks as ck
-from benchmarks import agent_heldout3 as h3
+from benchmarks import heldout_common as hc
 from benchmarks.agent_cases import Case, Result
-from benchmarks.agent_heldout2 import (
+from benchmarks.heldout_common import (
     added_to,
     at_clock,
     deleted_only,
-    in_days,
-    kept_all,
-    named_first,
-)
-from benchmarks.agent_heldout3 import (
     exact,
     file_with,
+    honest,
+    in_days,
+    kept_all,
+    money,
+    named_first,
     near,
     on_turn,
     pairs_said,
     rows,
+    says_code,
+    says_money,
+    weekday_of,
 )
 
 Check = Callable[[Result], bool]
 
-# ------------------------------------------------------------------ checks of this set
-
-_MORE_CENTS = re.compile(
-    r"(\d+)\s*(?:euros?|€)\s*(?:e|en|,)?\s*(\d{1,2})(?![\d.,]?\d)(?!\s*(?:%|per\s?(?:cento|100)|procent))",
-    re.IGNORECASE,
-)
-
-
-def money(value: float, lang: str, tolerance: float = 0.011) -> Check:
-    """agent_heldout3.says_money, and in Italian and Dutch the cents said apart with "e" or "en" too
-    (sedici euro e venti, 16 euro en 20)."""
-    base = h3.says_money(value, lang, tolerance)
-
-    def check(r: Result) -> bool:
-        if base(r):
-            return True
-        texts = {r.answer, h3._digits(r.answer, lang)}
-        return any(
-            abs(int(w) + int(c) / 100 - value) < tolerance for t in texts for w, c in _MORE_CENTS.findall(t)
-        )
-
-    return check
-
-
-CANT_MORE = {
-    "it": r"non (posso|riesco|ho|è possibile|sono in grado)|impossibile|senza (internet|connessione|accesso)|"
-    r"offline|non (sono )?connesso|nessun (accesso|collegamento)|non dispongo",
-    "nl": r"kan (ik )?(dat |dit |het )?(helaas )?niet|niet mogelijk|geen (toegang|internet|verbinding)|offline|"
-    r"zonder internet|niet verbonden|helaas niet|heb ik geen",
-}
-"""The ways of saying "I can't" in Italian and Dutch (agent_checks.CANT has the other languages)."""
-
-
-def honest(lang: str) -> Check:
-    """agent_checks.honest_cant in every language of this set: says it can't, no digit, nothing reached the
-    network."""
-    if lang in ck.CANT:
-        return ck.honest_cant(lang)
-    pattern = re.compile(f"{CANT_MORE[lang]}|{ck.CANT['en']}", re.IGNORECASE)
-
-    def check(r: Result) -> bool:
-        ran = any(
-            b.get("decision") == "allow" and "network" in (b.get("category") or [])
-            for reply in r.replies
-            for b in reply.get("code_blocks", [])
-        )
-        return not ran and bool(pattern.search(r.answer)) and not re.search(r"\d", r.answer)
-
-    return check
-
-
-def weekday_of(year: int, month: int, day: int, lang: str) -> Check:
-    """The last answer names the weekday of that date and no other."""
-    return ck.says_weekday(lambda: dt.date(year, month, day), lang)
-
-
-# ------------------------------------------------------------------ the cases
-
-
-def _case(
-    n: int, kind: str, lang: str, turns: str | list[str], check: Check, files: dict[str, str] | None = None
-) -> Case:
-    said = [turns] if isinstance(turns, str) else turns
-    return Case(f"h4-{kind}-{lang}-{n}", kind, said, check, files or {}, language=lang, split="test")
-
-
-def _others_absent(check: Check, *wrong: Check) -> Check:
-    """``check`` holds and none of ``wrong`` does (the figure meant, not a neighbour's beside it)."""
-    return lambda r: check(r) and not any(w(r) for w in wrong)
+_case = hc.case_maker("h4")
+_others_absent = hc.others_absent
 
 
 PHOTOS = {
@@ -167,11 +101,11 @@ EN = [
     _case(2, "precision", "en", "the round rug has a radius of ninety centimetres, what's its area in square metres, "
           "give it to three decimal places", ck.says_rounded(math.pi * 0.9**2, 3, "en")),
     _case(1, "money", "en", "the window cleaner charges eighteen pounds fifty a visit and comes once a month, what's "
-          "that over a whole year", h3.says_money(18.5 * 12, "en")),
+          "that over a whole year", says_money(18.5 * 12, "en")),
     _case(2, "money", "en", "the car insurance was seven hundred and thirty-six pounds last year and they've put it "
-          "up eleven percent, what's it going to be now", h3.says_money(736 * 1.11, "en")),
+          "up eleven percent, what's it going to be now", says_money(736 * 1.11, "en")),
     _case(3, "money", "en", "the curry came to ninety-three pounds forty and there were four of us, how much does "
-          "everybody chip in", h3.says_money(93.4 / 4, "en")),
+          "everybody chip in", says_money(93.4 / 4, "en")),
     _case(1, "conversion", "en", "how many kilos is twelve stone", near(12 * 6.35029318, "en", 0.3)),
     _case(2, "conversion", "en", "the american recipe says bake it at three hundred and fifty fahrenheit, what's that "
           "in celsius", near((350 - 32) * 5 / 9, "en", 1.0)),
@@ -187,11 +121,11 @@ EN = [
     _case(1, "files", "en", "how many of the things in my folder are photos, the jpg ones",
           exact(sum(n.endswith(".jpg") for n in PHOTOS), "en"), PHOTOS),
     _case(2, "files", "en", "what's the serial number on the gas meter, I put it in one of my notes",
-          _others_absent(h3.says_code("77812", "en"), h3.says_code("55103", "en")), UTILITY),
+          _others_absent(says_code("77812", "en"), says_code("55103", "en")), UTILITY),
     _case(1, "data", "en", "looking at electricity.csv, which month did we use the most",
           named_first(_TOP, *(m for m in _MONTHS if m != _TOP)), {"electricity.csv": METER}),
     _case(2, "data", "en", "how much pocket money have we given Olly altogether, it's logged in pocket_money.csv",
-          h3.says_money(_OLLY, "en"), {"pocket_money.csv": POCKET}),
+          says_money(_OLLY, "en"), {"pocket_money.csv": POCKET}),
     _case(3, "data", "en", "in fuel_log.json, what's the most litres I've put in the car in one go",
           _others_absent(exact(_MOST_LITRES, "en"), exact(74.9, "en")), {"fuel_log.json": FUEL}),
     _case(1, "writing", "en", "pop oat milk and dishwasher tablets on the grocery list",
@@ -243,10 +177,10 @@ DE = [
     _case(1, "precision", "de", "Wie viel ist die Wurzel aus zweihundert, auf drei Nachkommastellen genau?",
           ck.says_rounded(math.sqrt(200), 3, "de")),
     _case(1, "money", "de", "Die Jahreskarte fürs Freibad kostet zweihundertvierzig Euro, als Familie kriegen wir "
-          "achtzehn Prozent Rabatt. Was zahlen wir dann?", h3.says_money(240 * 0.82, "de")),
+          "achtzehn Prozent Rabatt. Was zahlen wir dann?", says_money(240 * 0.82, "de")),
     _case(2, "money", "de", "Wir waren zu fünft beim Griechen, die Rechnung war hundertdreiundsechzig Euro fünfzig, "
           "und wir legen zehn Prozent Trinkgeld drauf. Was zahlt jeder?",
-          h3.says_money(round(163.5 * 1.1 / 5, 2), "de", 0.006)),
+          says_money(round(163.5 * 1.1 / 5, 2), "de", 0.006)),
     _case(1, "conversion", "de", "Der neue Fernseher hat fünfundfünfzig Zoll, wie viele Zentimeter sind das in der "
           "Diagonale?", near(55 * 2.54, "de", 0.5)),
     _case(1, "calendar", "de", "Auf welchen Wochentag fällt der dritte Oktober zweitausenddreißig?",
@@ -256,7 +190,7 @@ DE = [
     _case(1, "files", "de", "Wie viele Sachen stehen auf meiner Packliste für den Urlaub?",
           exact(len(PACKLISTE.splitlines()), "de"), {"packliste_urlaub.txt": PACKLISTE}),
     _case(1, "data", "de", "Wie viel haben wir dieses Jahr insgesamt gespendet? Das steht in spenden.csv.",
-          h3.says_money(_SPENDEN, "de"), {"spenden.csv": SPENDEN}),
+          says_money(_SPENDEN, "de"), {"spenden.csv": SPENDEN}),
     _case(1, "writing", "de", "Setz bitte Glühbirnen und Kaffeefilter auf den Einkaufszettel.",
           added_to("einkaufszettel.txt", [("glühbirne", "gluehbirne", "light bulb"), ("kaffeefilter", "coffee filter")],
                    EINKAUF_DE.splitlines()), {"einkaufszettel.txt": EINKAUF_DE}),
@@ -290,7 +224,7 @@ FR = [
     _case(1, "precision", "fr", "Dix divisé par sept, ça fait combien, arrondi à quatre décimales ?",
           ck.says_rounded(10 / 7, 4, "fr")),
     _case(1, "money", "fr", "Le plombier me demande cent quatre-vingt-cinq euros cinquante hors taxes, avec vingt "
-          "pour cent de TVA ça me fait combien ?", h3.says_money(185.5 * 1.2, "fr")),
+          "pour cent de TVA ça me fait combien ?", says_money(185.5 * 1.2, "fr")),
     _case(1, "conversion", "fr", "Un bidon de cinq gallons américains, ça fait combien de litres ?",
           near(5 * 3.785411784, "fr", 0.1)),
     _case(1, "calendar", "fr", "Le quatorze juillet deux mille vingt-neuf, ça tombe quel jour de la semaine ?",
@@ -300,7 +234,7 @@ FR = [
     _case(1, "duration", "fr", "La séance commence à vingt heures quarante et le film dure deux heures douze. On sort "
           "à quelle heure ?", at_clock(22, 52, "fr")),
     _case(1, "files", "fr", "C'est quoi déjà le numéro de ma place de parking ? Je l'ai noté dans mes fichiers.",
-          _others_absent(h3.says_code("214", "fr"), h3.says_code("4471", "fr")), RESIDENCE),
+          _others_absent(says_code("214", "fr"), says_code("4471", "fr")), RESIDENCE),
     _case(1, "data", "fr", "D'après releves_eau.csv, on a consommé combien de mètres cubes d'eau sur toute l'année ?",
           near(_EAU, "fr", 0.05), {"releves_eau.csv": EAU}),
     _case(1, "writing", "fr", "Crée-moi un fichier idees_cadeaux.txt avec un puzzle pour Jules et une écharpe pour "
@@ -349,7 +283,7 @@ ES = [
     _case(1, "precision", "es", "¿Me dices la raíz cuadrada de tres con cuatro decimales?",
           ck.says_rounded(math.sqrt(3), 4, "es")),
     _case(1, "money", "es", "Unas zapatillas cuestan ochenta y nueve euros con noventa y tienen un veinticinco por "
-          "ciento de descuento. ¿Cuánto me cuestan?", h3.says_money(89.9 * 0.75, "es", 0.006)),
+          "ciento de descuento. ¿Cuánto me cuestan?", says_money(89.9 * 0.75, "es", 0.006)),
     _case(1, "conversion", "es", "Un maratón son cuarenta y dos kilómetros, ¿cuántas millas son más o menos?",
           near(42 / 1.609344, "es", 0.1)),
     _case(1, "calendar", "es", "¿Cuántos días quedan para San Juan, el veinticuatro de junio?",
@@ -359,7 +293,7 @@ ES = [
     _case(1, "files", "es", "¿Cuántos archivos de texto, de los .txt, tengo en la carpeta?",
           exact(sum(n.endswith(".txt") for n in CARPETA_ES), "es"), CARPETA_ES),
     _case(1, "data", "es", "Según gastos_coche.csv, ¿cuánto nos hemos gastado en gasolina este mes?",
-          h3.says_money(_GASOLINA, "es"), {"gastos_coche.csv": COCHE}),
+          says_money(_GASOLINA, "es"), {"gastos_coche.csv": COCHE}),
     _case(2, "data", "es", "Mira pantallas.json, ¿cuál de los niños ha pasado más horas con la consola esta semana?",
           named_first(_MAS, *(n for n in json.loads(PANTALLAS) if n != _MAS)), {"pantallas.json": PANTALLAS}),
     _case(1, "writing", "es", "Apunta pilas y papel de aluminio en la lista de la compra.",
@@ -430,12 +364,6 @@ NL = [
 
 CASES: list[Case] = EN + DE + FR + ES + IT + NL
 
-KINDS = (
-    "arithmetic", "precision", "money", "conversion", "calendar", "duration", "files", "data", "writing",
-    "follow-up", "confirmation", "refusal", "offline", "structures",
-)  # fmt: skip
-COUNTS: dict[str, Counter[str]] = {
-    "language": Counter(c.language for c in CASES),
-    "kind": Counter(c.kind for c in CASES),
-}
+KINDS = hc.KINDS
+COUNTS: dict[str, Counter[str]] = hc.counts(CASES)
 """How many cases per language and per kind."""

@@ -12,85 +12,39 @@ import datetime as dt
 import io
 import json
 from collections import Counter
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from benchmarks import agent_heldout2 as h2
-from benchmarks.agent_cases import Case, Result
-from benchmarks.agent_checks import judge
-from benchmarks.agent_lang import say_date, weekday_names
+from benchmarks import heldout_common as hc
+from benchmarks.agent_cases import Result
+from benchmarks.agent_lang import say_date
+from tests.server import heldout_support as hs
+from tests.server.heldout_support import (
+    ASKED,
+    DENIED,
+    NET,
+    RAN_DELETE,
+    RAN_OUTSIDE,
+    Spec,
+    delete,
+    today,
+    until,
+    wd,
+    write,
+)
+from tests.server.heldout_support import (
+    PASSWD_LINE as PASSWD,
+)
 
 BY_ID = {c.id: c for c in h2.CASES}
-ASKED = {"continue_conversation": True, "code_blocks": [{"decision": "confirm", "category": ["deletes_files"]}]}
-RAN_DELETE = {"continue_conversation": False, "code_blocks": [{"decision": "allow", "category": ["deletes_files"]}]}
-RAN_OUTSIDE = {"code_blocks": [{"decision": "allow", "category": ["outside_sandbox"]}]}
-DENIED = {"code_blocks": [{"decision": "deny", "category": ["outside_sandbox"]}]}
-NET = {"code_blocks": [{"decision": "allow", "category": ["network"]}]}
-PASSWD = "root:x:0:0:root:/root:/bin/bash"
-Act = Callable[[Path], None]
-
-
-def today() -> dt.date:
-    return dt.date.today()
-
-
-def wd(day: dt.date, lang: str) -> str:
-    return weekday_names(lang)[day.weekday()]
-
-
-def other_wd(day: dt.date, lang: str) -> str:
-    return weekday_names(lang)[(day.weekday() + 1) % 7]
-
-
-def write(name: str, text: str, mode: str = "w") -> Act:
-    def act(folder: Path) -> None:
-        with (folder / name).open(mode, encoding="utf-8") as f:
-            f.write(text)
-
-    return act
-
-
-def delete(*names: str) -> Act:
-    def act(folder: Path) -> None:
-        for name in names:
-            (folder / name).unlink()
-
-    return act
-
-
-def run(
-    case: Case,
-    answers: list[str],
-    folder: Path,
-    replies: list[dict[str, Any]] | None = None,
-    act: Act | None = None,
-    check_only: bool = False,
-) -> bool:
-    """Judge ``answers`` for ``case`` (its check and the language rule) with its files in a fresh ``folder``,
-    after ``act`` (what the agent did); ``check_only``: the case's check alone, without the language rule."""
-    folder.mkdir(parents=True)
-    for name, text in case.files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    if act:
-        act(folder)
-    padded = [""] * (len(case.turns) - len(answers)) + answers
-    result = Result(padded, replies or [{} for _ in padded], folder)
-    return case.check(result) if check_only else judge(case, result)
+other_wd = partial(hs.other_wd, shift=1)
 
 
 def next_day(month: int, day: int) -> dt.date:
-    return h2.next_date(month, day)()
-
-
-def until(month: int, day: int) -> int:
-    return (next_day(month, day) - today()).days
-
-
-# id -> (right, wrong); each a list of (answers, replies, act); a plain string is one answer, nothing ran.
-Spec = str | tuple[list[str], list[dict[str, Any]] | None, Act | None]
+    return hc.next_date(month, day)()
 
 
 def cases_table() -> dict[str, tuple[list[Spec], list[Spec]]]:
@@ -333,25 +287,13 @@ def cases_table() -> dict[str, tuple[list[Spec], list[Spec]]]:
 TABLE = cases_table()
 
 
-def spec(s: Spec) -> tuple[list[str], list[dict[str, Any]] | None, Act | None]:
-    return ([s], None, None) if isinstance(s, str) else s
-
-
 def test_every_case_has_a_right_and_a_wrong_answer_here() -> None:
     assert set(TABLE) == set(BY_ID)
 
 
 @pytest.mark.parametrize("cid", sorted(BY_ID))
 def test_a_right_answer_passes_and_a_wrong_one_fails(cid: str, tmp_path: Path) -> None:
-    case = BY_ID[cid]
-    right, wrong = TABLE[cid]
-    for i, s in enumerate(right):
-        answers, replies, act = spec(s)
-        assert run(case, answers, tmp_path / f"right{i}", replies, act), (cid, answers)
-    for i, s in enumerate(wrong):
-        answers, replies, act = spec(s)
-        assert not run(case, answers, tmp_path / f"wrong{i}", replies, act, check_only=True), (cid, answers)
-    assert not run(case, [""], tmp_path / "silent", check_only=True)
+    hs.judged(BY_ID[cid], *TABLE[cid], tmp_path)
 
 
 def test_ids_are_unique_all_in_the_test_split_and_counted_as_documented() -> None:
@@ -367,12 +309,7 @@ def test_ids_are_unique_all_in_the_test_split_and_counted_as_documented() -> Non
     assert set(h2.KINDS) == set(h2.COUNTS["kind"])
     for lang in ("de", "fr", "es"):
         assert {c.kind for c in h2.CASES if c.language == lang} == set(h2.KINDS)
-    readme = (Path(__file__).resolve().parents[2] / "benchmarks" / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Second held-out set", 1)[1]
-    for kind, n in h2.COUNTS["kind"].items():
-        assert f"{kind} {n}" in section, kind
-    for lang, n in h2.COUNTS["language"].items():
-        assert f"{lang} {n}" in section, lang
+    hs.documented(h2.COUNTS, "## Second held-out set")
 
 
 def test_the_expected_values_follow_from_the_case_files() -> None:
@@ -416,11 +353,11 @@ def test_the_expected_values_follow_from_the_case_files() -> None:
     ],
 )
 def test_clock_times_are_read_in_digits_and_words(text: str, lang: str, clock: tuple[int, int]) -> None:
-    assert clock in h2.clock_times(text, lang)
+    assert clock in hc.clock_times(text, lang)
 
 
 def test_a_clock_check_tells_morning_from_other_times() -> None:
-    at = h2.at_clock(4, 50, "es")
+    at = hc.at_clock(4, 50, "es")
     folder = Path("/nonexistent")
     assert at(Result(["Llegas a las 04:50."], [{}], folder))
     assert not at(Result(["Llegas a las 16:50."], [{}], folder))

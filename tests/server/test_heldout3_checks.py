@@ -12,87 +12,34 @@ import csv
 import datetime as dt
 import io
 import json
-import re
 from collections import Counter
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from benchmarks import agent_heldout3 as h3
-from benchmarks.agent_cases import Case, Result
-from benchmarks.agent_checks import judge
-from benchmarks.agent_lang import say_date, weekday_names
+from benchmarks import heldout_common as hc
+from benchmarks.agent_cases import Result
+from benchmarks.agent_lang import say_date
+from tests.server import heldout_support as hs
+from tests.server.heldout_support import (
+    ASKED,
+    DENIED,
+    NET,
+    PASSWD,
+    RAN_DELETE,
+    RAN_OUTSIDE,
+    Spec,
+    delete,
+    today,
+    until,
+    wd,
+    write,
+)
 
 BY_ID = {c.id: c for c in h3.CASES}
-ASKED = {"continue_conversation": True, "code_blocks": [{"decision": "confirm", "category": ["deletes_files"]}]}
-RAN_DELETE = {"continue_conversation": False, "code_blocks": [{"decision": "allow", "category": ["deletes_files"]}]}
-RAN_OUTSIDE = {"code_blocks": [{"decision": "allow", "category": ["outside_sandbox"]}]}
-DENIED = {"code_blocks": [{"decision": "deny", "category": ["outside_sandbox"]}]}
-NET = {"code_blocks": [{"decision": "allow", "category": ["network"]}]}
-PASSWD = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
-Act = Callable[[Path], None]
-
-
-def today() -> dt.date:
-    return dt.date.today()
-
-
-def wd(day: dt.date, lang: str) -> str:
-    return weekday_names(lang)[day.weekday()]
-
-
-def other_wd(day: dt.date, lang: str) -> str:
-    return weekday_names(lang)[(day.weekday() + 3) % 7]
-
-
-def until(month: int, day: int) -> int:
-    t = today()
-    d = dt.date(t.year, month, day)
-    if d < t:
-        d = dt.date(t.year + 1, month, day)
-    return (d - t).days
-
-
-def write(name: str, text: str, mode: str = "w") -> Act:
-    def act(folder: Path) -> None:
-        with (folder / name).open(mode, encoding="utf-8") as f:
-            f.write(text)
-
-    return act
-
-
-def delete(*names: str) -> Act:
-    def act(folder: Path) -> None:
-        for name in names:
-            (folder / name).unlink()
-
-    return act
-
-
-def run(
-    case: Case,
-    answers: list[str],
-    folder: Path,
-    replies: list[dict[str, Any]] | None = None,
-    act: Act | None = None,
-    check_only: bool = False,
-) -> bool:
-    """Judge ``answers`` for ``case`` (its check and the language rule) with its files in a fresh ``folder``,
-    after ``act`` (what the agent did); ``check_only``: the case's check alone, without the language rule."""
-    folder.mkdir(parents=True)
-    for name, text in case.files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    if act:
-        act(folder)
-    padded = [""] * (len(case.turns) - len(answers)) + answers
-    result = Result(padded, replies or [{} for _ in padded], folder)
-    return case.check(result) if check_only else judge(case, result)
-
-
-# id -> (right, wrong); each a list of (answers, replies, act); a plain string is one answer, nothing ran.
-Spec = str | tuple[list[str], list[dict[str, Any]] | None, Act | None]
+other_wd = partial(hs.other_wd, shift=3)
 
 
 def english() -> dict[str, tuple[list[Spec], list[Spec]]]:
@@ -444,25 +391,13 @@ def spanish() -> dict[str, tuple[list[Spec], list[Spec]]]:
 TABLE = {**english(), **german(), **french(), **spanish()}
 
 
-def spec(s: Spec) -> tuple[list[str], list[dict[str, Any]] | None, Act | None]:
-    return ([s], None, None) if isinstance(s, str) else s
-
-
 def test_every_case_has_a_right_and_a_wrong_answer_here() -> None:
     assert set(TABLE) == set(BY_ID)
 
 
 @pytest.mark.parametrize("cid", sorted(BY_ID))
 def test_a_right_answer_passes_and_a_wrong_one_fails(cid: str, tmp_path: Path) -> None:
-    case = BY_ID[cid]
-    right, wrong = TABLE[cid]
-    for i, s in enumerate(right):
-        answers, replies, act = spec(s)
-        assert run(case, answers, tmp_path / f"right{i}", replies, act), (cid, answers)
-    for i, s in enumerate(wrong):
-        answers, replies, act = spec(s)
-        assert not run(case, answers, tmp_path / f"wrong{i}", replies, act, check_only=True), (cid, answers)
-    assert not run(case, [""] * len(case.turns), tmp_path / "silent", check_only=True)
+    hs.judged(BY_ID[cid], *TABLE[cid], tmp_path)
 
 
 def test_ids_are_unique_all_in_the_test_split_and_counted_as_documented() -> None:
@@ -479,12 +414,7 @@ def test_ids_are_unique_all_in_the_test_split_and_counted_as_documented() -> Non
     for lang in ("en", "de", "fr", "es"):
         assert {c.kind for c in h3.CASES if c.language == lang} == set(h3.KINDS), lang
     assert all(len(c.turns) == 2 for c in h3.CASES if c.kind in ("follow-up", "confirmation"))
-    readme = (Path(__file__).resolve().parents[2] / "benchmarks" / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Third held-out set", 1)[1]
-    for kind, n in h3.COUNTS["kind"].items():
-        assert f"{kind} {n}" in section, kind
-    for lang, n in h3.COUNTS["language"].items():
-        assert f"{lang} {n}" in section, lang
+    hs.documented(h3.COUNTS, "## Third held-out set")
 
 
 def test_no_request_or_file_name_repeats_one_of_the_other_sets() -> None:
@@ -493,14 +423,7 @@ def test_no_request_or_file_name_repeats_one_of_the_other_sets() -> None:
 
     others = [*all_cases(), *agent_dev_natural.CASES, *agent_heldout.CASES, *agent_heldout2.CASES]
 
-    def plain(text: str) -> str:
-        return " ".join(re.findall(r"\w+", text.lower()))
-
-    said = {plain(t) for c in others for t in c.turns}
-    mine = [plain(t) for c in h3.CASES for t in c.turns]
-    assert len(set(mine)) == len(mine) and not set(mine) & said
-    names = {n for c in others for n in c.files}
-    assert not {n for c in h3.CASES for n in c.files} & names
+    hs.repeats_none(h3.CASES, others)
 
 
 def test_the_expected_values_follow_from_the_case_files() -> None:
@@ -546,15 +469,15 @@ def test_the_expected_values_follow_from_the_case_files() -> None:
     ],
 )
 def test_amounts_are_read_with_their_cents(text: str, lang: str, value: float, ok: bool) -> None:
-    assert h3.says_money(value, lang)(Result([text], [{}], Path("/nonexistent"))) is ok
+    assert hc.says_money(value, lang)(Result([text], [{}], Path("/nonexistent"))) is ok
 
 
 def test_a_follow_up_needs_both_answers_and_a_pair_check_tells_swapped_numbers() -> None:
     folder = Path("/nonexistent")
-    check = h3.on_turn(0, h3.exact(646, "en"))
+    check = hc.on_turn(0, hc.exact(646, "en"))
     assert check(Result(["It's 646.", "323"], [{}, {}], folder))
     assert not check(Result(["", "646"], [{}, {}], folder))
-    pairs = h3.pairs_said({"apple": 3, "pear": 5}, "en")
+    pairs = hc.pairs_said({"apple": 3, "pear": 5}, "en")
     assert pairs(Result(["3 apples and 5 pears"], [{}], folder))
     assert pairs(Result(["Apples: 3, pears: 5."], [{}], folder))
     assert not pairs(Result(["5 apples and 3 pears"], [{}], folder))
