@@ -79,6 +79,22 @@ from tests.support.scripted_llm import ScriptedLLM
         ("nl", "De prijs is 3 voor 10 euro", "De prijs is 3 voor 10 euro"),
         ("nl", "een kwart voor 4 personen", "een kwart voor 4 personen"),
         ("nl", "half 5 kilo", "half 5 kilo"),
+        # A subordinate clause ends with its verb (de, nl): the time before it is a time all the same. Before,
+        # "um sieben Uhr zwanzig aufstehe" reached the model as "um 7:00 20 aufstehe".
+        ("de", "wenn ich um halb neun losfahre", "wenn ich um 8:30 losfahre"),
+        ("de", "wenn ich um sieben Uhr zwanzig aufstehe", "wenn ich um 7:20 aufstehe"),
+        ("de", "wenn der Zug um zehn vor acht abfährt, wann bin ich da", "wenn der Zug um 7:50 abfährt, wann bin ich da"),
+        ("de", "wenn wir um viertel nach sieben ankommen", "wenn wir um 7:15 ankommen"),
+        ("de", "ich muss bis drei viertel acht fertig sein", "ich muss bis 7:45 fertig sein"),
+        ("de", "um sieben Uhr zwei Brötchen", "um 7:00 zwei Brötchen"),  # a noun after the minutes: not 7:02
+        ("nl", "als ik om half negen vertrek", "als ik om 8:30 vertrek"),
+        ("nl", "als de trein om tien over acht vertrekt", "als de trein om 8:10 vertrekt"),
+        ("nl", "als ik om kwart over zeven opsta", "als ik om 7:15 opsta"),
+        # British "half eight" is 8:30, not German's 7:30.
+        ("en", "if I leave at half eight", "if I leave at 8:30"),
+        ("en", "I'll be there by half ten", "I'll be there by 10:30"),
+        ("en", "at half past eight", "at 8:30"),
+        ("en", "cut it at half 5 kilos", "cut it at half 5 kilos"),
     ],
 )
 def test_clock_times_in_words_become_digits(language: str, said: str, seen: str) -> None:
