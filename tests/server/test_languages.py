@@ -309,6 +309,22 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("es", "cuesta tres dólares con veinte céntimos", "cuesta 3.20 dólares"),
         ("en", "it costs 3 dollars and 5 cents", "it costs 3.05 dollars"),
         ("en", "20 euros 10 people", "20 euros 10 people"),
+        # ... whatever arithmetic follows (the cents were dropped before "minus", "moins", "menos"...).
+        ("de", "neunzehn Euro neunundneunzig minus zwanzig Prozent", "19.99 Euro minus 20 Prozent"),
+        ("en", "nineteen dollars ninety nine minus twenty percent", "19.99 dollars minus 20 percent"),
+        ("fr", "dix-neuf euros quatre-vingt-dix-neuf moins vingt pour cent", "19.99 euros moins 20 %"),
+        ("it", "diciannove euro e novantanove meno il venti per cento", "19.99 euro meno il 20 %"),
+        ("nl", "negentien euro negenennegentig min twintig procent", "19.99 euro min 20 procent"),
+        ("en", "twenty euros five times a month", "20 euros 5 times a month"),  # a count, not cents
+        # An article before a number is an article: "un treinta por ciento" was "1 30 %", "un millón" "1 1000000".
+        ("es", "me hacen un treinta por ciento de descuento", "me hacen un 30 % de descuento"),
+        ("es", "diecinueve euros con noventa y nueve menos un veinte por ciento", "19.99 euros menos un 20 %"),
+        ("fr", "un vingt pour cent de remise", "un 20 % de remise"),
+        ("it", "un venti per cento di sconto", "un 20 % di sconto"),
+        ("es", "un millón de euros", "1000000 de euros"),
+        ("de", "eine Million Euro", "1000000 Euro"),
+        ("es", "cuánto es uno más uno", "cuánto es 1 más 1"),
+        ("es", "tres cuartos de ciento veinte", "3/4 de 120"),  # text2num: "3 4ᵒˢ de 120"
         # Cents said alone are a decimal of the currency (the model divided by 92 for "a dollar is 92 cents").
         ("en", "say one dollar is ninety two cents", "say 1 dollar is 0.92"),
         ("de", "ein Dollar sind 92 Cent", "1 Dollar sind 0.92"),

@@ -190,6 +190,8 @@ def digits(text: str, language: str | None) -> str:
         _LOGGER.debug("clock_times failed on %r: %s", text[:200], err)
     for pattern in _lookup(lang, "words.and_apart") or ():  # "quatre-vingt-dix et trois" is 90 and 3, not 93
         text = re.sub(str(pattern), f" {_APART} ", text, flags=re.IGNORECASE)
+    kept: list[str] = []  # "un veinte por ciento" is a 20 %, not 1 20 %: the articles, in order
+    text = _ARTICLE.sub(lambda m: _article(m, lang, kept), text)
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
@@ -198,7 +200,8 @@ def digits(text: str, language: str | None) -> str:
     converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and')} ")
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
-    converted = _fractions(_halves(_operands(converted, lang), lang), lang)
+    converted = re.sub(_GAP, lambda _: kept.pop(0) if kept else "", _operands(converted, lang))  # "menos un 20 %"
+    converted = _fractions(_halves(converted, lang), lang)
     converted = _money_numbers(converted, lang)
     for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros", "137 con 60" -> 137.60
         converted = re.sub(str(pattern), _amount, converted, flags=re.IGNORECASE)
@@ -215,6 +218,22 @@ def digits(text: str, language: str | None) -> str:
 
 
 _APART = "\ue000"  # a private-use character: text2num reads it as a word that ends a number
+_GAP = "\ue001"  # another: it stands for an article text2num must not read, and is then replaced by it
+_ARTICLE = re.compile(r"\b(un|una|une|ein|eine|een)(\s+)(?=([^\W\d_]+))", re.IGNORECASE)
+
+
+def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
+    """An indefinite article before a cardinal number word, kept a word (appended to ``kept``, written as
+    ``_GAP``): text2num read "me hacen un treinta por ciento" as "1 30 %", "un millón" as "1 1000000" and "un
+    vingt pour cent" as "1 20 %". An ordinal after it ("un cuarto de", a fraction) is left to text2num."""
+    word = m.group(3)
+    value = _number(word, language)
+    if word.lower() in _ONE or value is None:
+        return m.group(0)
+    if re.fullmatch(r"10{2,}", value):  # "un millón", "eine Million": the word alone is the number
+        return ""
+    kept.append(m.group(1))
+    return f"{_GAP}{m.group(2)}"
 
 
 def _amount(m: re.Match[str]) -> str:
