@@ -42,6 +42,16 @@ ATTACKS = [
     ("shell-python-c", "shell", "python3 -c 'import posix; posix.system(\"echo owned > {outside}/keep.txt\")'", {P}),
     ("o1_ha-os", "python", "import o1_ha\no1_ha.os.system('echo owned > {outside}/keep.txt')", {P}),
     ("chr-path", "python", "open(chr(47) + '{outside_rel}/keep.txt', 'w').write('owned')", {W, OUT}),
+    # a collection changed in place: what was added is read as what it holds (a breaker's find)
+    ("list-append", "python",
+     "names = ['mine.txt']\nnames.append('{outside}/keep.txt')\nfor n in names:\n    open(n, 'w').write('owned')",
+     {W, OUT}),
+    ("set-add-in-function", "python",
+     "names = set()\ndef f():\n    names.add('{outside}/keep.txt')\nf()\nfor n in names:\n    open(n, 'w').write('owned')",
+     {W, OUT}),
+    ("list-iadd", "python",
+     "import os\nnames = os.listdir('.')\nnames += ['{outside}/keep.txt']\nfor n in names:\n    open(n, 'a').write('owned')",
+     {W, OUT}),
     ("raw-socket", "python",
      "import _socket\ns = _socket.socket()\ns.connect(('127.0.0.1', {port}))\ns.send(b'owned')", {N}),
     # --- neighbours: code run by another route

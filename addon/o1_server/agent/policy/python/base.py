@@ -31,6 +31,7 @@ class _ScannerBase(ast.NodeVisitor):
     lambda_values: dict[int, dict[str, tuple[str, ...]]]  # lambda parameters given listed items
     bind_counts: dict[str, int]
     attr_bases: set[int]  # names that start a dotted module name
+    mutations: list[tuple[str, tuple[str, ...]]]  # collections changed in place, with what was added
 
     if TYPE_CHECKING:
         # defined in .references (_References)
@@ -39,6 +40,9 @@ class _ScannerBase(ast.NodeVisitor):
         def check_name(self, qualname: str, node: ast.AST, called: bool) -> None: ...
         def check_attribute(self, node: ast.Attribute, qualname: str | None) -> None: ...
         def check_format(self, templates: tuple[str, ...]) -> None: ...
+
+        # defined in .flow (_Flow)
+        def mutate(self, node: ast.Call) -> None: ...
 
         # defined in .calls (_Calls)
         def check_strings(self, node: ast.AST) -> None: ...

@@ -45,6 +45,7 @@ class _Calls(_ScannerBase):
     """Calls: which rule reads a call's arguments, and the rules for commands, code and Home Assistant."""
 
     def visit_Call(self, node: ast.Call) -> None:
+        self.mutate(node)
         qualname = self.scope.qualname(node.func)
         self.apply_rules(qualname)
         handler = self.call_handler(node, qualname)

@@ -24,6 +24,11 @@ from .rules import (
 )
 
 
+# Path queries whose names other objects share: a regex match's .group(), read as Path.group() (the owner's
+# group), refused every `m.group(1)`. They count as path reads only on what is known to be a pathlib path.
+_OTHER_QUERIES = frozenset({"group", "owner"})
+
+
 class _Files(_ScannerBase):
     """File calls: what is read, written or deleted, with each path checked against the sandbox."""
 
@@ -127,7 +132,7 @@ class _Files(_ScannerBase):
             or (method == "replace" and (self.is_path(func.value) or (one_arg and not receiver)))
         ):
             self.path_write(method, receiver, node)
-        elif method in _PATH_QUERY_METHODS:
+        elif method in _PATH_QUERY_METHODS and not (method in _OTHER_QUERIES and not self.is_path(func.value)):
             for path in receiver or (HOLE,):
                 self.report.touch(path, "read", "read {}")
             if method == "samefile":

@@ -16,6 +16,10 @@ from .names import _bound_names
 from .values import MAX_VALUES, _combine
 
 
+# Methods that add to a list, set, deque or dict in place.
+_MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
+
+
 class _Flow(_ScannerBase):
     """Function and class bodies, branches, ``try``, ``match``, assignments, loops and comprehensions."""
 
@@ -57,12 +61,15 @@ class _Flow(_ScannerBase):
             if values:
                 self.scope.env[name] = values
         self.nested += 1
+        done = len(self.mutations)
         try:
             for statement in body:
                 self.visit(statement)
         finally:
             self.nested -= 1
             self.restore(saved)
+            for name, added in self.mutations[done:]:  # the body may run: what it adds to outer names is theirs
+                self.add_values(name, added)
 
     def save(self) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
         """The current values of names (to restore or join later)."""
@@ -184,6 +191,8 @@ class _Flow(_ScannerBase):
             self.scope.path_names.add(target.id)  # never removed: a name that may hold a path is checked as one
         if values:
             self.scope.env[target.id] = values
+        elif value is not None and _is_empty(value):
+            self.scope.env[target.id] = ()  # known to hold nothing yet: what is added to it is all it holds
         ref = self.scope.module_ref(value) if value is not None else None
         if ref:
             self.scope.aliases[target.id] = ref
@@ -236,8 +245,44 @@ class _Flow(_ScannerBase):
             else:
                 self.scope.env[name] = tuple(dict.fromkeys(before + now))[:MAX_VALUES]
 
+    def mutate(self, node: ast.Call) -> None:
+        """A collection changed in place (``names.append(x)``, ``.extend``, ``.insert``, ``.add``, ``.update``...):
+        what it holds is what it held and what was added; an addition known only at run time is HOLE."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or func.attr not in _MUTATORS:
+            return
+        name = func.value.id
+        if name not in self.scope.env and name not in self.scope.collections:
+            return  # unknown already (its uses are checked as such)
+        if func.attr in ("extend", "update", "extendleft") and node.args:
+            added = self.scope.items(node.args[0]) if not isinstance(node.args[0], ast.Dict) else ()
+        elif func.attr == "insert" and len(node.args) > 1:
+            added = self.scope.values(node.args[1])
+        elif func.attr in ("append", "appendleft", "add") and node.args:
+            added = self.scope.values(node.args[0])
+        else:  # setdefault, a dict's update, keywords: not followed
+            added = ()
+        self.mutations.append((name, added or (HOLE,)))
+        self.add_values(name, added or (HOLE,))
+
+    def add_values(self, name: str, added: tuple[str, ...]) -> None:
+        """``name`` may now also hold ``added`` (a name with no known values stays unknown)."""
+        old = self.scope.env.get(name)
+        if old is not None:
+            self.scope.env[name] = tuple(dict.fromkeys(old + added))[:MAX_VALUES]
+
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.generic_visit(node)
+        target = node.target
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(node.op, (ast.Add, ast.BitOr))
+            and (target.id in self.scope.collections or self.scope.is_collection(node.value))
+        ):  # names += [...], a_set |= {...}: the items of both
+            added = self.scope.items(node.value) or (HOLE,)
+            self.mutations.append((target.id, added))
+            self.add_values(target.id, added)
+            return
         if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
             old = self.scope.env.get(node.target.id, ())
             new = self.scope.values(node.value)
@@ -309,3 +354,18 @@ class _Flow(_ScannerBase):
                     self.scope.env[name] = saved[0][name]
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_comprehension_node
+
+
+def _is_empty(node: ast.AST) -> bool:
+    """Whether ``node`` is an empty list, set, tuple or dict: ``[]``, ``()``, ``{}``, ``list()``, ``set()``..."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("list", "set", "tuple", "dict")
+        and not node.args
+        and not node.keywords
+    )

@@ -119,6 +119,7 @@ class _PythonScanner(_References, _Flow, _Calls, _Files):
         self.bind_counts = _bind_counts(tree) if tree is not None else {}
         self.scope.rebound = frozenset(n for n, count in self.bind_counts.items() if count > 1)
         self.attr_bases: set[int] = set()  # names that start a dotted module name
+        self.mutations: list[tuple[str, tuple[str, ...]]] = []  # collections changed in place (see _Flow.mutate)
 
 
 nested.register("python", _scan_python)
