@@ -42,6 +42,8 @@ ATTACKS = [
     ("shell-python-c", "shell", "python3 -c 'import posix; posix.system(\"echo owned > {outside}/keep.txt\")'", {P}),
     ("o1_ha-os", "python", "import o1_ha\no1_ha.os.system('echo owned > {outside}/keep.txt')", {P}),
     ("chr-path", "python", "open(chr(47) + '{outside_rel}/keep.txt', 'w').write('owned')", {W, OUT}),
+    # an f-string's format spec pads with "/" (a fill character): the path becomes absolute
+    ("fstring-fill", "python", "open(f\"{{'{outside_rel}/keep.txt':/>300}}\", 'w').write('owned')", {W, OUT}),
     # a collection changed in place: what was added is read as what it holds (a breaker's find)
     ("list-append", "python",
      "names = ['mine.txt']\nnames.append('{outside}/keep.txt')\nfor n in names:\n    open(n, 'w').write('owned')",

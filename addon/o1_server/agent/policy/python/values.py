@@ -91,11 +91,31 @@ class _Scope(_Names):
 
     def values_JoinedStr(self, node: ast.JoinedStr) -> tuple[str, ...]:
         parts = [
-            self.values(v.value if isinstance(v, ast.FormattedValue) else v)
+            (self.formatted(v) if isinstance(v, ast.FormattedValue) else self.values(v))
             or ((NAME,) if isinstance(v, ast.FormattedValue) and self.slash_free(v) else (HOLE,))
             for v in node.values
         ]
         return _combine(parts, "".join)
+
+    def formatted(self, node: ast.FormattedValue) -> tuple[str, ...]:
+        """The values of one f-string field, its format spec applied: ``f"{'etc/passwd':/>11}"`` is
+        "/etc/passwd" (a fill character of "/" or "." made a path leave the folder). A spec that is not a
+        literal, or one that may add such characters to a listed name, makes the field unknown (HOLE)."""
+        values = self.values(node.value)
+        spec = node.format_spec
+        if not values or spec is None:
+            return values
+        if not (isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values)):
+            return (HOLE,)
+        text = "".join(str(v.value) for v in spec.values if isinstance(v, ast.Constant))  # all are, see above
+        if all(NAME not in v and HOLE not in v for v in values) and node.conversion == -1:
+            try:
+                return tuple(format(v, text) for v in values)
+            except (TypeError, ValueError):
+                return (HOLE,)
+        if any(c in text for c in _PATH_CHARACTERS + "."):
+            return (HOLE,)
+        return values
 
     def slash_free(self, node: ast.FormattedValue) -> bool:
         """Whether an f-string field can't hold ``/`` or ``..``: a number (``{n:03d}``, ``{len(x)}``) or a
@@ -254,6 +274,8 @@ class _Scope(_Names):
             return tuple(v for a in args for v in a)
         if func == "os.listdir":
             return (NAME,)
+        if func in _DATE_NOW or func in _DATE_MAKERS:
+            return (NAME,)  # a date, a time or a number: its text holds no "/" and no ".."
         if func == "os.scandir":
             return tuple(posixpath.join(b, NAME) for b in (self.values(node.args[0]) if node.args else (".",)))
         if isinstance(node.func, ast.Attribute):
@@ -272,6 +294,11 @@ class _Scope(_Names):
             return tuple(posixpath.join(b, NAME) for b in base)
         if method in ("resolve", "absolute", "expanduser", "with_suffix"):
             return base
+        if base == (NAME,) and method in ("isoformat", "date", "time", "timestamp") and not args:
+            return (NAME,)  # of a date (or of a listed name, which has no such method)
+        if base == (NAME,) and method == "strftime" and len(arg_values) == 1 and len(arg_values[0]) == 1:
+            fmt = arg_values[0][0]
+            return (NAME,) if not any(c in fmt for c in _PATH_CHARACTERS + ".\\") and HOLE not in fmt else ()
         if method in _STR_METHODS:
             # A string method changes the value ('W'.lower() is the mode 'w'): applied to every possible value
             # when its arguments are literals; with any other argument the result is unknown.
@@ -293,6 +320,18 @@ class _Scope(_Names):
 
 
 _PATH_CHARACTERS = "/~$"  # one character of a text that, alone, makes a path leave the folder
+# Constructors of dates and times: like _DATE_NOW, their text holds no "/" and no "..".
+_DATE_MAKERS = frozenset(
+    {
+        "datetime.date",
+        "datetime.datetime",
+        "datetime.date.fromisoformat",
+        "datetime.datetime.fromisoformat",
+        "datetime.datetime.strptime",
+        "datetime.date.fromtimestamp",
+        "datetime.datetime.fromtimestamp",
+    }
+)
 _COLLECTION_CALLS = frozenset(
     {"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob", "map", "filter", "enumerate", "zip", "range"}
 )
