@@ -150,16 +150,46 @@ def test_a_printed_timedelta_is_a_duration_not_a_time_of_day() -> None:
     # A time of day as Python prints it (zero-padded hours) stays one.
     assert speakable("You arrive at 08:45:00") == "You arrive at 08:45"
     assert speakable("You arrive at 11:05:00") == "You arrive at 11:05"
-    # Every duration Python prints unlike a time of day is heard with its own value ("23:59:59", 10 hours or
-    # more and under a day, reads as a time of day either way: it stays one).
-    assert speakable(f"It takes {datetime.timedelta(seconds=86399)}") == "It takes 23:59"
-    for seconds in (0, 59, 60, 3599, 3600, 35999, 86400, 90061, 10 * 86400 + 1):
+    # Every duration Python prints is heard with its own value, padded ones after a word saying what they are.
+    assert speakable(f"It takes {datetime.timedelta(seconds=86399)}") == "It takes 23 hours, 59 minutes, and 59 seconds"
+    for seconds in (0, 59, 60, 3599, 3600, 35999, 36000, 86399, 86400, 90061, 10 * 86400 + 1):
         said = speakable(f"It takes {datetime.timedelta(seconds=seconds)}")
         total = sum(
             int(n) * {"day": 86400, "hour": 3600, "minute": 60, "second": 1}[unit]
             for n, unit in re.findall(r"(\d+) (day|hour|minute|second)s?", said)
         )
         assert total == seconds, said
+
+
+@pytest.mark.parametrize(
+    ("language", "printed", "said"),
+    [
+        # A breaker's finds: labels and compounds that name a span ("Total time", "Reisedauer", "Reistijd"), a
+        # span a clock never shows ("0:25:00", with seconds: "3:12:45"), and zero-padded ones after a duration
+        # word were said as times of day ("Travel time: 01:45", "Elapsed: 00:00": the seconds were lost).
+        ("en", "Total time: 2:20:00", "Total time: 2 hours and 20 minutes"),
+        ("en", "Uptime: 3:12:45", "Uptime: 3 hours, 12 minutes, and 45 seconds"),
+        ("en", "Timer set for 0:25:00", "Timer set for 25 minutes"),
+        ("en", "Your run took 00:42:17", "Your run took 42 minutes and 17 seconds"),
+        ("en", "Elapsed: 00:00:07", "Elapsed: 7 seconds"),
+        ("en", "Average pace: 0:05:32 per km", "Average pace: 5 minutes and 32 seconds per km"),
+        ("de", "Reisedauer: 2:20:00", "Reisedauer: 2 Stunden und 20 Minuten"),
+        ("de", "Deine Laufzeit: 00:42:17", "Deine Laufzeit: 42 Minuten und 17 Sekunden"),
+        ("fr", "Temps de trajet : 2:20:00", "Temps de trajet: 2 heures et 20 minutes"),
+        ("es", "Tiempo de viaje: 2:20:00", "Tiempo de viaje: 2 horas y 20 minutos"),
+        ("it", "Ci vogliono 1:45:00", "Ci vogliono 1 ora e 45 minuti"),
+        ("nl", "Reistijd: 2:20:00", "Reistijd: 2 uur en 20 minuten"),
+        # A clock word nearest before it keeps a time of day one, whatever else the sentence says.
+        ("en", "Arrival time: 11:05:00", "Arrival time: 11:05"),
+        ("en", "Current time: 09:05:00", "Current time: 09:05"),
+        ("en", "Last train: 5:45:00", "Last train: 05:45"),
+        ("de", "Abfahrtszeit: 08:45:00", "Abfahrtszeit: 08:45"),
+        ("nl", "Vertrektijd: 08:45:00", "Vertrektijd: 08:45"),
+        ("es", "Llegada: 11:05:00", "Llegada: 11:05"),
+    ],
+)
+def test_a_span_is_told_from_a_time_of_day_by_its_words_and_its_shape(language: str, printed: str, said: str) -> None:
+    assert speakable(printed, language=language) == said
 
 
 def test_a_long_duration_in_seconds_is_also_said_in_hours_and_minutes() -> None:

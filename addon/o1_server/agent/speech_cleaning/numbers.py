@@ -77,29 +77,50 @@ def _spaces(text: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _duration_cues(language: str) -> frozenset[str]:
-    """Words that make an unpadded "2:20:00" after them a duration (the translations' ``duration_cues``)."""
+@lru_cache(maxsize=32)
+def _cues(language: str, key: str) -> frozenset[str]:
+    """The translations' words of ``key`` in ``language`` and in English, lower case."""
     lang = locale_for(language).language
-    return frozenset(w.lower() for w in i18n.words(lang, "duration_cues") + i18n.words("en", "duration_cues"))
+    return frozenset(w.lower() for w in i18n.words(lang, key) + i18n.words("en", key))
+
+
+def _cue(word: str, cues: frozenset[str], stem: int) -> bool:
+    """Whether ``word`` is one of ``cues``, or a compound ending in one of at least ``stem`` letters
+    ("Reisedauer", "kooktijd")."""
+    return word in cues or any(len(c) >= stem and word.endswith(c) for c in cues)
+
+
+def _is_duration(match: re.Match[str], language: str) -> bool:
+    """Whether an "H:MM:SS" with no days is a duration. The word nearest before it decides: a clock word
+    ("at", "Arrival", "Abfahrt", a translation's ``clock_cues``, or "PM"/"Uhr" after it) makes it a time of day;
+    a duration word (``duration_cues``: "took", "Reisedauer", "Total"; for an unpadded one also
+    ``duration_words``: "Total time", "Reistijd") a duration. With neither, an unpadded one that no clock shows
+    ("0:45:00", or with seconds: "3:12:45", as ``str(timedelta)`` prints) is a duration; any other a time of day
+    ("Arrival 9:05:00", a clock time the code kept as a timedelta)."""
+    hours, seconds = match.group(2), match.group(4)
+    before = re.split(r"[.!?\n]\s", match.string[: match.start()])[-1].lower()
+    if _CLOCK_BEFORE.search(before) or _CLOCK_AFTER.match(match.string[match.end() :]):
+        return False
+    padded = len(hours) == 2
+    for word in reversed(re.findall(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", before)):
+        clock = _cues(language, "clock_cues")
+        if word in clock or any(len(c) >= 6 and word.startswith(c) for c in clock):
+            return False
+        if _cue(word, _cues(language, "duration_cues"), 5) or (
+            not padded and _cue(word, _cues(language, "duration_words"), 4)
+        ):
+            return True
+    return not padded and (hours == "0" or float(seconds) != 0)
 
 
 def _timedelta(match: re.Match[str], language: str) -> str:
-    days, hours = match.group(1), match.group(2)
-    if days is None and len(hours) == 2:
-        return match.group(0)  # "08:45:00" is a time of day
+    days = match.group(1)
     if days is not None and int(days) < 0:
         return match.group(0)  # Python's "-1 day, 23:00:00" means minus one hour: left as printed
-    before = re.split(r"[.!?\n]\s", match.string[: match.start()])[-1].lower()
-    if days is None and (
-        _CLOCK_BEFORE.search(before)
-        or _CLOCK_AFTER.match(match.string[match.end() :])
-        or not set(re.findall(r"[^\W\d_]+", before)) & _duration_cues(language)
-    ):
-        # "at 9:05:30", "9:05:30 PM", or no word saying it is one ("Arrival: 9:05:00", a time of day the code
-        # kept as a timedelta): a time of day
-        return match.group(0)
+    if days is None and not _is_duration(match, language):
+        return match.group(0)  # "at 9:05:30", "Arrival: 09:05:00": a time of day
     seconds = Decimal(match.group(4))
-    whole = int(days or 0) * 86400 + int(hours) * 3600 + int(match.group(3)) * 60
+    whole = int(days or 0) * 86400 + int(match.group(2)) * 3600 + int(match.group(3)) * 60
     if whole == 0 and seconds != seconds.to_integral_value():
         return _unit(seconds.normalize(), "second", locale_for(language))  # under a minute: "0.5 seconds"
     total = whole + int(seconds.quantize(Decimal(1), rounding=ROUND_HALF_UP))
