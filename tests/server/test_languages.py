@@ -325,6 +325,22 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("de", "eine Million Euro", "1000000 Euro"),
         ("es", "cuánto es uno más uno", "cuánto es 1 más 1"),
         ("es", "tres cuartos de ciento veinte", "3/4 de 120"),  # text2num: "3 4ᵒˢ de 120"
+        # A number and a quarter or three quarters is one decimal ("two and three quarter cups" was "2 and 3
+        # quarter cups": the model answered 182 ml for 2.75 cups of 240 ml).
+        ("en", "how many millilitres is two and three quarter cups", "how many millilitres is 2.75 cups"),
+        ("en", "one and a quarter hours", "1.25 hours"),
+        ("de", "zweidreiviertel Tassen", "2.75 Tassen"),
+        ("de", "eineinviertel Stunden", "1.25 Stunden"),
+        ("fr", "deux tasses et trois quarts", "2.75 tasses"),
+        ("es", "dos tazas y tres cuartos", "2.75 tazas"),
+        ("it", "due tazze e tre quarti", "2.75 tazze"),
+        ("nl", "twee en driekwart kopjes", "2.75 kopjes"),
+        ("en", "a quarter to two cups of flour", "a quarter to two cups of flour"),
+        # A year said in two numbers is one year (text2num: "born in 19 41"), after a word that takes a year.
+        ("en", "my grandad was born on the second of November nineteen forty one", "my grandad was born on the second of November 1941"),
+        ("en", "what day of the week is the fourth of July twenty twenty seven", "what day of the week is the 4th of July 2027"),
+        ("en", "the house was built in nineteen sixty five", "the house was built in 1965"),
+        ("en", "between twelve fifteen and one", "between 12 15 and 1"),  # not a year
         # Cents said alone are a decimal of the currency (the model divided by 92 for "a dollar is 92 cents").
         ("en", "say one dollar is ninety two cents", "say 1 dollar is 0.92"),
         ("de", "ein Dollar sind 92 Cent", "1 Dollar sind 0.92"),

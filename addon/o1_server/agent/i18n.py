@@ -202,6 +202,8 @@ def digits(text: str, language: str | None) -> str:
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = re.sub(_GAP, lambda _: kept.pop(0) if kept else "", _operands(converted, lang))  # "menos un 20 %"
     converted = _fractions(_halves(converted, lang), lang)
+    for pattern in _lookup(lang, "words.year_pairs") or ():  # "born in 19 41" (nineteen forty one): 1941
+        converted = re.sub(str(pattern), lambda m: m.group("c") + m.group("y"), converted, flags=re.IGNORECASE)
     converted = _money_numbers(converted, lang)
     for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros", "137 con 60" -> 137.60
         converted = re.sub(str(pattern), _amount, converted, flags=re.IGNORECASE)
@@ -281,6 +283,7 @@ def _hours_minutes(match: re.Match[str], language: str) -> str:
     return f"{hours} h {int(match.group('m'))} min" if hours is not None else match.group(0)
 
 
+_THREE = frozenset({"three", "3", "drei", "trois", "tres", "tre", "drie"})
 _ONE = frozenset({"a", "an", "one", "eine", "einer", "une", "una", "un", "een", "één"})
 
 
@@ -290,6 +293,17 @@ def _halves(text: str, language: str) -> str:
     French, Spanish and Italian ones only the masculine half: "trois heures et demie" is also half past three)."""
     for fixed in _lookup(language, "words.one_and_a_half") or ():
         text = re.sub(rf"\b{re.escape(str(fixed))}\b", "1.5", text, flags=re.IGNORECASE)
+    for pattern in _lookup(language, "words.quarters") or ():  # "2 and 3 quarters", "zweidreiviertel": 2.75
+
+        def quarter(match: re.Match[str]) -> str:
+            value = _number(match.group("n"), language)
+            if value is None:
+                return match.group(0)
+            part = "75" if match.group("q").lower() in _THREE else "25"
+            unit = match.groupdict().get("unit")
+            return f"{value}.{part} {unit}" if unit else f"{value}.{part}"
+
+        text = re.sub(str(pattern), quarter, text, flags=re.IGNORECASE)
     for pattern in _lookup(language, "words.halves") or ():
 
         def half(match: re.Match[str]) -> str:

@@ -80,6 +80,8 @@ _LEFTOVER_MARKS = re.compile(r"(\*\*|__|~~|(?<!\S)#+(?=\s)|`)")
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " "}
 
 _SPACES = re.compile(r"[^\S\u00a0]+")
+# A Python boolean printed as a value ("Door open: True", "locked=False"): said as yes or no in the language.
+_BOOLEAN = re.compile(r"(?<=[:=])(\s*)\b(True|False)\b(?=\s*(?:$|[,.;!?)\n]))", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
 
 
@@ -117,6 +119,7 @@ def plain(text: str, language: str = "en", *, group: bool = False) -> str:
     text = _LINK.sub(r"\1", text)
     text = _REF_LINK.sub(r"\1", text)
     text = values_for_speech(text, language)
+    text = _BOOLEAN.sub(lambda m: m.group(1) + word(language, "yes" if m.group(2) == "True" else "no"), text)
     text = _INLINE_CODE.sub(lambda m: f" {m.group(1).strip()} " if m.group(1).strip() else " ", text)
     text = _RULE.sub("\n", text)
     text = _SETEXT.sub("", text)
@@ -143,6 +146,8 @@ def plain(text: str, language: str = "en", *, group: bool = False) -> str:
     text = names_for_speech(text, language)
     text = re.sub(r"\s*\|\s*", ", ", text)  # a table cell border left over (a row cut by a line break)
     text = numbers_for_speech(text, language, group)
+    # Lines are heard apart: "12" and "345" on two lines are not 12 345, nor "Milk Eggs Bread" one thing.
+    text = re.sub(r"(?<=[^\s.,;:!?…])[ \t]*\n\s*(?=\S)", ", ", text)
     text = _SPACES.sub(" ", text)  # a no-break space inside a grouped number stays
     text = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", text)  # "word ." -> "word."
     text = re.sub(r"([.!?])[.]+(?=\s|$)", r"\1", text)  # "Done.." -> "Done."

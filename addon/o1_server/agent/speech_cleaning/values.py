@@ -8,6 +8,7 @@ import datetime
 import json
 import math
 import re
+from collections.abc import Callable
 
 from babel.units import format_unit
 
@@ -16,6 +17,8 @@ from .language import join, locale_for, word
 MAX_ITEMS = 6  # a list said in full up to this many items; longer: the first ones and "n more"
 MAX_LEAVES = 16  # a value with more scalars than this (or nested deeper than 2) is not read at all
 BYTE_FIELDS = frozenset({"total", "used", "free", "size", "bytes", "available", "avail", "st_size"})
+_SIZE_FIELDS = frozenset({"size", "bytes", "st_size"})  # alone they name a byte count
+_SPACE_FIELDS = frozenset({"total", "used", "free", "available", "avail"})  # two of them: a disk's usage
 _UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
 _START = re.compile(r"[\[{(]|(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\(")
 _CONTAINERS = {"set", "frozenset", "list", "tuple", "dict_keys", "dict_values", "deque", "Counter", "OrderedDict"}
@@ -41,6 +44,18 @@ class _Sayer:
     def __init__(self, language: str) -> None:
         self.language = language
         self.leaves = 0
+        self.sizes = False  # the fields being said are byte counts (see :meth:`fields`)
+
+    def fields(self, names: list[str], say: Callable[[], str]) -> str:
+        """``say()`` with byte-count fields said as bytes when ``names`` are those of a size: a ``size`` or
+        ``st_size`` field, or two of total, used, free, available (``shutil.disk_usage``); not a ``total`` among
+        other counts ({'items': 3, 'total': 45} was "total 45 bytes")."""
+        keys = {n.lower() for n in names}
+        saved, self.sizes = self.sizes, bool(keys & _SIZE_FIELDS) or len(keys & _SPACE_FIELDS) >= 2
+        try:
+            return say()
+        finally:
+            self.sizes = saved
 
     def scalar(self, value: object, field: str = "") -> str:
         self.leaves += 1
@@ -50,7 +65,7 @@ class _Sayer:
             return word(self.language, "none")
         if isinstance(value, bool):
             return word(self.language, "yes" if value else "no")
-        if isinstance(value, int) and field.lower() in BYTE_FIELDS and value >= 0:
+        if isinstance(value, int) and self.sizes and field.lower() in BYTE_FIELDS and value >= 0:
             return say_bytes(value, self.language)
         if isinstance(value, float) and not math.isfinite(value):
             raise NotSaid
@@ -107,7 +122,10 @@ class _Sayer:
             if any(k is None for k in node.keys):
                 raise NotSaid
             keys = [self.node(k, depth + 1) for k in node.keys if k is not None]
-            return self.pairs([(k, self.node(v, depth + 1, k)) for k, v in zip(keys, node.values, strict=True)])
+            return self.fields(
+                keys,
+                lambda: self.pairs([(k, self.node(v, depth + 1, k)) for k, v in zip(keys, node.values, strict=True)]),
+            )
         if isinstance(node, ast.Call):
             return self.call(node, depth)
         return self.scalar(ast.literal_eval(node), field)
@@ -131,7 +149,10 @@ class _Sayer:
         if short in _CONTAINERS and len(node.args) <= 1 and not node.keywords:
             return self.node(node.args[0], depth) if node.args else word(self.language, "none")
         if node.keywords and not node.args and all(k.arg for k in node.keywords):
-            return self.pairs([(str(k.arg), self.node(k.value, depth + 1, str(k.arg))) for k in node.keywords])
+            return self.fields(
+                [str(k.arg) for k in node.keywords],
+                lambda: self.pairs([(str(k.arg), self.node(k.value, depth + 1, str(k.arg))) for k in node.keywords]),
+            )
         raise NotSaid
 
 
