@@ -341,6 +341,13 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "what day of the week is the fourth of July twenty twenty seven", "what day of the week is the 4th of July 2027"),
         ("en", "the house was built in nineteen sixty five", "the house was built in 1965"),
         ("en", "between twelve fifteen and one", "between 12 15 and 1"),  # not a year
+        # Words text2num read as numbers, and amounts it left apart (a breaker's finds).
+        ("it", "dodici euro e cinquanta centesimi", "12.50 euro"),  # was "12 euro e 50 100º"
+        ("it", "novantadue centesimi", "0.92"),
+        ("en", "six pounds forty", "6.40 pounds"),
+        ("en", "The baby weighs seven pounds eight.", "The baby weighs 7 pounds 8."),  # pounds and ounces
+        ("es", "veintiún euros con noventa céntimos", "21.90 euros"),
+        ("en", "I paid a hundred and twelve dollars for three tickets", "I paid 112 dollars for 3 tickets"),
         # Cents said alone are a decimal of the currency (the model divided by 92 for "a dollar is 92 cents").
         ("en", "say one dollar is ninety two cents", "say 1 dollar is 0.92"),
         ("de", "ein Dollar sind 92 Cent", "1 Dollar sind 0.92"),

@@ -95,6 +95,23 @@ from tests.support.scripted_llm import ScriptedLLM
         ("en", "I'll be there by half ten", "I'll be there by 10:30"),
         ("en", "at half past eight", "at 8:30"),
         ("en", "cut it at half 5 kilos", "cut it at half 5 kilos"),
+        # A breaker's finds: minutes after "Uhr"/"uur" were cut from their hour ("9:00 12"), two-word minutes
+        # were split ("6:40 y 5"), "pm" took only the last word ("7 40 17:00"), and "von", "van", "dalle",
+        # "now" after a time were not known.
+        ("de", "Der Zug von neun Uhr zwölf fällt aus.", "Der Zug von 9:12 fällt aus."),
+        ("de", "Um acht Uhr fünfzehn Meeting mit dem Team", "Um 8:15 Meeting mit dem Team"),
+        ("de", "von Viertel nach zehn bis elf", "von 10:15 bis 11"),
+        ("nl", "om zes uur vijfenveertig", "om 6:45"),
+        ("nl", "de trein van zeventien uur twaalf van spoor drie", "de trein van 17:12 van spoor 3"),
+        ("nl", "het duurt twee uur twintig", "het duurt 2 h 20 min"),  # a duration stays one
+        ("nl", "van tien over negen tot tien", "van 9:10 tot 10"),
+        ("es", "a las seis y cuarenta y cinco", "a las 6:45"),
+        ("es", "a las once y cincuenta y cinco de la noche", "a las 23:55 de la noche"),
+        ("en", "set an alarm for seven forty five pm", "set an alarm for 19:45"),
+        ("en", "wake me at seven oh five am", "wake me at 7:05"),
+        ("en", "It's ten to three now", "It's 2:50 now"),
+        ("it", "dalle dieci e un quarto", "dalle 10:15"),
+        ("it", "alle diciassette e dodici dal binario tre", "alle 17:12 dal binario 3"),
     ],
 )
 def test_clock_times_in_words_become_digits(language: str, said: str, seen: str) -> None:

@@ -190,14 +190,21 @@ def digits(text: str, language: str | None) -> str:
         _LOGGER.debug("clock_times failed on %r: %s", text[:200], err)
     for pattern in _lookup(lang, "words.and_apart") or ():  # "quatre-vingt-dix et trois" is 90 and 3, not 93
         text = re.sub(str(pattern), f" {_APART} ", text, flags=re.IGNORECASE)
+    if lang == "es":  # text2num 3.1 knows "veintiuno", not its short form before a noun ("veintiún euros")
+        text = re.sub(r"\bveintiún\b", "veintiuno", text, flags=re.IGNORECASE)
     kept: list[str] = []  # "un veinte por ciento" is a 20 %, not 1 20 %: the articles, in order
     text = _ARTICLE.sub(lambda m: _article(m, lang, kept), text)
+    plain = _not_numbers(lang)
+    words_kept: list[str] = []  # "centesimi" is a word, not 100º
+    if plain is not None:
+        text = plain.sub(lambda m: words_kept.append(m.group(0)) or _WORD_GAP, text)
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
         converted = text
     converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and')} ")
+    converted = re.sub(_WORD_GAP, lambda _: words_kept.pop(0) if words_kept else "", converted)
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = re.sub(_GAP, lambda _: kept.pop(0) if kept else "", _operands(converted, lang))  # "menos un 20 %"
@@ -221,7 +228,17 @@ def digits(text: str, language: str | None) -> str:
 
 _APART = "\ue000"  # a private-use character: text2num reads it as a word that ends a number
 _GAP = "\ue001"  # another: it stands for an article text2num must not read, and is then replaced by it
-_ARTICLE = re.compile(r"\b(un|una|une|ein|eine|een)(\s+)(?=([^\W\d_]+))", re.IGNORECASE)
+_WORD_GAP = "\ue002"  # and another, for a word of the translations' ``words.not_numbers``
+
+
+@functools.cache
+def _not_numbers(language: str) -> re.Pattern[str] | None:
+    """The translations' ``words.not_numbers`` of ``language`` as one whole-word pattern, or None."""
+    kept = _lookup(language, "words.not_numbers") or ()
+    return re.compile(rf"\b(?:{alternatives(map(str, kept))})\b", re.IGNORECASE) if kept else None
+
+
+_ARTICLE = re.compile(r"\b(un|una|une|ein|eine|een|an?)(\s+)(?=([^\W\d_]+))", re.IGNORECASE)
 
 
 def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
@@ -232,8 +249,10 @@ def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
     value = _number(word, language)
     if word.lower() in _ONE or value is None:
         return m.group(0)
-    if re.fullmatch(r"10{2,}", value):  # "un millón", "eine Million": the word alone is the number
+    if re.fullmatch(r"10{2,}", value):  # "un millón", "eine Million", "a hundred": the word alone is the number
         return ""
+    if m.group(1).lower() in ("a", "an"):
+        return m.group(0)  # text2num leaves the English article alone ("a twenty percent tip")
     kept.append(m.group(1))
     return f"{_GAP}{m.group(2)}"
 
