@@ -57,7 +57,12 @@ from tests.support.scripted_llm import ScriptedLLM
         ("en", "they won by 3 to 1", "they won by 3 to 1"),
         ("en", "it is 5 to 8 km from here", "it is 5 to 8 km from here"),
         ("en", "Add a quarter to two cups of flour", "Add a quarter to two cups of flour"),
-        ("en", "apples at two fifty a kilo", "apples at 2 50 a kilo"),
+        ("en", "apples at two fifty a kilo", "apples at 2.50 a kilo"),  # a price, not 2:50
+        # A price said as two numbers after a count or before "each", "a kilo" (the model coded 6:45 rollers).
+        ("en", "three tins of paint at twenty four ninety nine each and two rollers at six forty five, and",
+         "3 tins of paint at 24.99 each and two rollers at 6.45, and"),
+        ("en", "it costs eighty nine ninety nine", "it costs 89.99"),
+        ("en", "the bill came to sixty two forty", "the bill came to 62.40"),
         ("en", "I live at twelve fifteen Main Street", "I live at 12 15 Main Street"),
         ("en", "How many days until twenty twenty six", "How many days until 20 26"),
         ("en", "multiply it by six five times", "multiply it by 6 5 times"),

@@ -46,6 +46,19 @@ def _after_noon(hour: int, after: str, language: str) -> bool:
     return 5 <= hour <= 11 and _after(language, "times.evening").match(after) is not None
 
 
+_COUNT_BEFORE = re.compile(r"\b(\w+)\s+[^\W\d_]+(?:\s+of\s+[^\W\d_]+)?\s+(?:at|for)\s+$", re.IGNORECASE)
+_EACH_AFTER = re.compile(r"^\s*(?:each|apiece|a piece|per|a kilo|a pound|a dozen|a pack|a bottle|a litre|a liter)\b")
+
+
+def _priced(match: re.Match[str], number: Callable[[str], str | None]) -> bool:
+    """Whether two bare numbers ("six forty five") are a price, not a clock time: a count a few words before
+    ("two rollers at six forty five", "three tins of paint at ...") or "each", "a kilo" after them."""
+    if match.group(0).strip() != f"{match.group('h')} {match.group('m')}":
+        return False  # "half past six", "six o'clock": words of a clock
+    before = _COUNT_BEFORE.search(match.string[: match.start()])
+    return bool(before and number(before.group(1))) or bool(_EACH_AFTER.match(match.string[match.end() :]))
+
+
 def clock_times(text: str, language: str, number: Callable[[str], str | None]) -> str:
     """``text`` with the clock times of ``language``'s ``times.clock`` rules as H:MM; ``number`` reads a group
     (digits or number words) as digits, or None. A text longer than :data:`MAX_CHARS` is left as it is (a
@@ -63,6 +76,8 @@ def clock_times(text: str, language: str, number: Callable[[str], str | None]) -
             if hour is None or minutes is None or not 0 <= int(hour) <= 24 or not 0 <= int(minutes) <= 59:
                 return match.group(0)
             h, m = int(hour), int(minutes)
+            if groups.get("h") and groups.get("m") and _priced(match, number):
+                return f"{h}.{m:02d}" if m >= 10 else match.group(0)  # "two rollers at six forty five": 6.45
             time = template.format(
                 h=h,
                 m=m,
