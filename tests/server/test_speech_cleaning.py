@@ -146,6 +146,10 @@ def test_small_flat_json_is_said_as_phrases() -> None:
         # A boolean printed as a value is yes or no in the language.
         ("de", "Tür offen: True", "Tür offen: ja"),
         ("en", "Door locked=False, window open: True.", "Door locked=no, window open: yes."),
+        # A German date goes on after its day's period (it was cut: "Tante Gabi 28. Es gibt noch mehr").
+        ("de", "Opa Heinz: 1950-09-12\nTante Gabi: 1962-12-28\nMama: 1970-03-05",
+         "Opa Heinz: 12. September 1950, Tante Gabi: 28. Dezember 1962, Mama: 5. März 1970"),
+        ("de", "Urlaub von 2026-12-01 bis 2026-12-24", "Urlaub von 1. Dezember 2026 bis 24. Dezember 2026"),
         # Only a size's fields are bytes: a "total" among counts is a count.
         ("en", "{'items': 3, 'total': 45}", "items 3, total 45"),
         ("en", "{'name': 'a.txt', 'size': 1234}", "name a.txt, size 1.23 kilobytes"),

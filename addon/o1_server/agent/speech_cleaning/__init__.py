@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from babel.dates import get_month_names
+
 from .language import join, locale_for, word
 from .numbers import (
     dates_for_speech,
@@ -83,6 +85,24 @@ _SPACES = re.compile(r"[^\S\u00a0]+")
 # A Python boolean printed as a value ("Door open: True", "locked=False"): said as yes or no in the language.
 _BOOLEAN = re.compile(r"(?<=[:=])(\s*)\b(True|False)\b(?=\s*(?:$|[,.;!?)\n]))", re.M)
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
+# A month's name in one of o1's languages (Babel's), as a date written "28. Dezember" goes on after its day.
+_MONTH_FIRST = re.compile(
+    "(?:"
+    + "|".join(
+        sorted(
+            {
+                re.escape(name)
+                for lang in ("en", "de", "fr", "es", "it", "nl")
+                for width in ("wide", "abbreviated")
+                for name in get_month_names(width, locale=lang).values()
+            },
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?!\w)",
+    re.IGNORECASE,
+)
 
 
 # ---------------------------------------------------------------- the whole
@@ -160,7 +180,10 @@ def split_sentences(text: str) -> list[str]:
     for piece in _SENTENCE.split(text):
         if not piece:
             continue
-        if sentences and re.fullmatch(r"\d{1,3}\.", sentences[-1]):
+        if sentences and (
+            re.fullmatch(r"\d{1,3}\.", sentences[-1])
+            or (re.search(r"(?<![\d.])\d{1,2}\.$", sentences[-1]) and _MONTH_FIRST.match(piece))
+        ):  # "2." of a list, "28. Dezember" of a German date
             sentences[-1] += " " + piece
         else:
             sentences.append(piece)
