@@ -894,3 +894,29 @@ async def test_a_negative_count_of_days_is_asked_again(make_agent, llm: Scripted
         llm.script(code(past + said))
         await agent.ask("Et alors ?", "c-neg", profile="default", language="fr")
         assert len(llm.requests) == 1, sent(llm, 1)[-1]
+
+
+@pytest.mark.parametrize(
+    ("language", "asked", "named"),
+    [
+        ("en", "the dentist wants to see me again six weeks after the ninth of March, what date is that", "9th of March"),
+        ("de", "Welcher Tag ist sechs Wochen nach dem neunten März?", "9. März"),
+        ("fr", "quel jour sera-t-on six semaines après le 9 mars ?", "9 mars"),
+    ],
+)
+async def test_a_date_the_question_gives_is_the_one_the_code_must_start_from(
+    make_agent, llm: ScriptedLLM, language: str, asked: str, named: str
+) -> None:
+    """The dev set's dentist: "six weeks after the ninth of March" was computed from today; asked once more
+    with the date, the model starts from it. A block that uses the date is never asked again."""
+    agent = make_agent()
+    today = "import datetime\nprint(datetime.date.today() + datetime.timedelta(weeks=6))"
+    given = "import datetime\nprint(datetime.date(2027, 3, 9) + datetime.timedelta(weeks=6))"
+    llm.script(code(today), code(given), "This reply must never be requested.")
+    reply = await agent.ask(asked, f"c-date-{language}", profile="default", language=language)
+    assert reply.retries == 1 and len(llm.requests) == 2
+    assert f"The question gives the date {named}, and your code does not use it" in sent(llm, 1)[-1]
+    assert "2027" in reply.answer and [b.code for b in reply.code_blocks][-1] == given
+    llm.script(code(given), "This reply must never be requested.")
+    again = await agent.ask(asked, f"c-date-used-{language}", profile="default", language=language)
+    assert again.retries == 0 and len(llm.requests) == 1

@@ -41,6 +41,9 @@ output): a number no code printed and the question did not hold is a guess."""
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
 """The start of the one request of a turn whose block ran but ignored a clock time the question named ("if I
 leave at 8:45"): small models start from ``datetime.datetime.now()`` whatever the question says."""
+UNUSED_DATE = "The question gives the date {date}, and your code does not use it"
+"""The start of the one request of a turn whose block ran but ignored a date the question named ("six weeks
+after the ninth of March" computed from today: dev set, the model printed today plus six weeks)."""
 NEGATIVE_DAYS = "Your code printed a negative number of days ({days})"
 """The start of the one request of a turn whose block printed a count of days below zero: "dans combien de jours
 c'est le 14 juillet" counted to this year's, already past (natural dev set); no one says "in -141 days"."""
@@ -153,6 +156,8 @@ def is_soft(message: str) -> str | None:
         return "compute"
     if message.startswith(UNUSED_TIME.split("{", 1)[0]):
         return "time"
+    if message.startswith(UNUSED_DATE.split("{", 1)[0]):
+        return "date"
     if message.startswith(IN_LANGUAGE.split("{", 1)[0]):
         return "language"
     if message.startswith(CANNED):
@@ -218,6 +223,16 @@ def repair_request(
         return (
             UNUSED_TIME.format(time=unused) + ": start from that time (datetime.datetime.strptime), not from "
             "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
+        )
+    elif (
+        last.exit_status == 0
+        and "date" not in told
+        and (unused_day := unused_date(text, last, language)) is not None
+        and not changed()
+    ):
+        return (
+            UNUSED_DATE.format(date=unused_day) + ": start from that date (datetime.date(year, month, day)), not "
+            "from datetime.date.today(). Write one corrected ```python block that prints the answer."
         )
     elif (
         last.exit_status == 0
@@ -453,6 +468,45 @@ def unused_time(text: str, block: CodeBlock) -> str | None:
         hours = {hour, hour + 12, hour - 12}  # "8:45 pm" may be coded as 20:45
         if not hours & numbers or (minute and minute not in numbers):
             return match.group(0)
+    return None
+
+
+@functools.cache
+def _months(language: str) -> tuple[dict[str, int], re.Pattern[str]]:
+    """Month names of ``language`` and English (Babel's, lower case) -> number, and
+    the pattern of a date said with one: "the 9th of March", "March 9", "9. März", "9 de marzo", "9 maart"."""
+    names: dict[str, int] = {}
+    for lang in dict.fromkeys((language, "en")):
+        for number, name in get_month_names("wide", locale=lang).items():
+            names.setdefault(name.lower(), number)
+    month = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    day = r"(?<![\d.,:/])(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.|º|er|e)?"
+    pattern = re.compile(
+        rf"{day}(?:\s+(?:of|de|di|del))?\s+(?P<m>{month})(?!\w)|(?<!\w)(?P<m2>{month})\.?\s+(?:the\s+)?"
+        rf"(?P<d2>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d:.,]\d|\w)",
+        re.IGNORECASE,
+    )
+    return names, pattern
+
+
+def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None:
+    """The first date of the user's ``text`` said with a month's name ("the 9th of March", "9. März", "March 9")
+    that the Python ``block`` does not use, or None. Used: its day appears in the code as a number, and its
+    month as a number or by name (``datetime.date(2026, 3, 9)``, ``"9 March"``)."""
+    if block.language != "python":
+        return None
+    names, pattern = _months(i18n.normalize(language))
+    code = block.code.lower()
+    numbers = {int(n) for n in re.findall(r"\d+", code)}
+    for match in pattern.finditer(text):
+        day = int(match.group("d") or match.group("d2"))
+        said = match.group("m") or match.group("m2")
+        name = said.lower()
+        month = names.get(name)
+        if month is None or said == "may":  # "I may 5 times": the verb
+            continue
+        if day not in numbers or not (month in numbers or name in code):
+            return match.group(0).strip()
     return None
 
 
