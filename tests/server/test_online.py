@@ -267,3 +267,38 @@ def test_the_home_and_durations_are_not_lookups(text: str, language: str) -> Non
 def test_prices_results_and_pollen_are_lookups(text: str, language: str) -> None:
     """Found by a breaker: a coin or fuel price, a team's result without the word "game", pollen."""
     assert online_topic(text, language) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        # The sun, shops' hours asked with a verb, officeholders, currencies "doing", prices at a named shop.
+        ("what time is sunset today", "en"),
+        ("when does the sun go down tonight", "en"),
+        ("how's the pound doing against the euro", "en"),
+        ("who is the current prime minister of the UK", "en"),
+        ("how much is a pint of milk at Tesco", "en"),
+        ("Wann hat Lidl auf", "de"),
+        ("Wann geht heute die Sonne unter", "de"),
+        ("à quelle heure se couche le soleil ce soir", "fr"),
+        ("a qué hora se pone el sol hoy", "es"),
+        ("com'è il tempo domani", "it"),
+        ("a che ora tramonta il sole", "it"),
+        ("hoe laat gaat de zon onder", "nl"),
+    ],
+)
+def test_the_sun_shops_and_officeholders_are_lookups(text: str, language: str) -> None:
+    assert online_topic(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("wann macht die Waschmaschine fertig", "de"),
+        ("what's the latest version of my notes file", "en"),
+        ("put sunglasses on my packing list", "en"),
+        ("convert 20 pounds to euros", "en"),
+    ],
+)
+def test_their_look_alikes_are_not(text: str, language: str) -> None:
+    assert online_topic(text, language) is None
