@@ -150,6 +150,11 @@ def test_small_flat_json_is_said_as_phrases() -> None:
         ("de", "Opa Heinz: 1950-09-12\nTante Gabi: 1962-12-28\nMama: 1970-03-05",
          "Opa Heinz: 12. September 1950, Tante Gabi: 28. Dezember 1962, Mama: 5. März 1970"),
         ("de", "Urlaub von 2026-12-01 bis 2026-12-24", "Urlaub von 1. Dezember 2026 bis 24. Dezember 2026"),
+        # An English month after a preposition, or "May" between a day and a year, in another language.
+        ("fr", "Dans 19 semaines, on sera en April", "Dans 19 semaines, on sera en avril"),
+        ("fr", "samedi 29 May 2027", "samedi 29 mai 2027"),
+        ("de", "Im May ist es warm.", "Im Mai ist es warm."),
+        ("de", "March to the beat.", "March to the beat."),
         # Only a size's fields are bytes: a "total" among counts is a count.
         ("en", "{'items': 3, 'total': 45}", "items 3, total 45"),
         ("en", "{'name': 'a.txt', 'size': 1234}", "name a.txt, size 1.23 kilobytes"),

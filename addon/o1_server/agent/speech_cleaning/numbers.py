@@ -154,6 +154,15 @@ _ENGLISH_NAMES = re.compile(
 )
 """A weekday name, or a month name next to a day number ("3. March", "March 3": "March" and "August" are words
 and names too; "May" is never matched), not inside a file name, path, URL, code or quotes."""
+_MONTH_BEFORE = ("en", "in", "im", "au", "el", "de", "di", "nel", "van", "seit", "bis", "vor", "nach", "mois", "mes")
+_ENGLISH_MONTHS = re.compile(
+    "(?:"
+    + "|".join(rf"(?<=\b{w} )" for w in (*_MONTH_BEFORE, *(w.capitalize() for w in _MONTH_BEFORE)))
+    + r")(January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"(?![\w/\-`'\"]|\.\w)|(?<=\d )(May)(?= \d)|(?<=\d\. )(May)(?![\w/\-`'\"])"
+)
+"""An English month name after a preposition of o1's other languages ("on sera en April", "im May"), or "May"
+between a day and a year ("29 May 2027"): in a text in another language it is not an English word."""
 
 
 def names_for_speech(text: str, language: str = "en") -> str:
@@ -170,7 +179,7 @@ def names_for_speech(text: str, language: str = "en") -> str:
         name = match.group(0)
         return days.get(name) or months.get(name) or name
 
-    return _ENGLISH_NAMES.sub(said, text)
+    return _ENGLISH_MONTHS.sub(said, _ENGLISH_NAMES.sub(said, text))
 
 
 # A number of seconds as code prints a duration: "5460 seconds", "5460.0 Sekunden", "1,234 segundos".
