@@ -357,6 +357,7 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         # A duration's minutes said after its hours get their unit (the model coded "une heure 50" as hours=50).
         ("fr", "le rôti doit cuire une heure cinquante et on mange à 20h15", "le rôti doit cuire 1 h 50 min et on mange à 20:15"),
         ("fr", "il faut deux heures vingt pour y aller", "il faut 2 h 20 min pour y aller"),
+        ("fr", "un film d'une heure cinquante-deux et un de deux heures huit", "un film d'1 h 52 min et 1 de 2 h 8 min"),
         ("de", "Der Braten braucht eine Stunde zwanzig.", "Der Braten braucht 1 h 20 min."),
         ("es", "el asado necesita una hora y cuarenta", "el asado necesita 1 h 40 min"),
         ("it", "ci vuole un'ora e venti", "ci vuole 1 h 20 min"),
