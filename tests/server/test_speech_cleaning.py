@@ -155,6 +155,9 @@ def test_small_flat_json_is_said_as_phrases() -> None:
         ("fr", "samedi 29 May 2027", "samedi 29 mai 2027"),
         ("de", "Im May ist es warm.", "Im Mai ist es warm."),
         ("de", "March to the beat.", "March to the beat."),
+        # A tuple of numbers inside a line is a value: in brackets a comma-decimal language heard "(52,52, 13,405)".
+        ("de", "Koordinaten: (52.52, 13.405)", "Koordinaten: 52,52 und 13,405"),
+        ("en", "Pick one of the options (see page 2, 3) please.", "Pick one of the options (see page 2, 3) please."),
         # Only a size's fields are bytes: a "total" among counts is a count.
         ("en", "{'items': 3, 'total': 45}", "items 3, total 45"),
         ("en", "{'name': 'a.txt', 'size': 1234}", "name a.txt, size 1.23 kilobytes"),

@@ -199,7 +199,7 @@ def _closing(text: str, start: int, limit: int = 20_000) -> int:
 def values_for_speech(text: str, language: str = "en") -> str:
     """Each JSON value and Python repr in ``text`` replaced by its words, or by nothing when it is too big to
     say or is tool-call text (raw JSON is never read out); ordinary brackets ("(see above)") are left alone.
-    A bare tuple "(1, 2)" counts as a value only when it is a whole line."""
+    A bare tuple "(1, 2)" counts as a value when it is a whole line or holds only numbers."""
     out: list[str] = []
     i = 0
     decoder = json.JSONDecoder()
@@ -215,6 +215,16 @@ def values_for_speech(text: str, language: str = "en") -> str:
             i = end
     out.append(text[i:])
     return "".join(out)
+
+
+_NUMBER_ITEM = r"\s*-?\d+(?:\.\d+)?\s*"
+_NUMBERS_TUPLE = re.compile(rf"\({_NUMBER_ITEM}(?:,{_NUMBER_ITEM})+,?\s*\)")
+
+
+def _numbers_tuple(segment: str) -> bool:
+    """Whether ``segment`` is a tuple of two or more plain numbers ("(52.52, 13.405)"): a value wherever it
+    stands. Left in brackets, a comma-decimal language heard "(52,52, 13,405)"."""
+    return _NUMBERS_TUPLE.fullmatch(segment) is not None
 
 
 def _value_at(text: str, start: int, opener: str, language: str, decoder: json.JSONDecoder) -> tuple[str | None, int]:
@@ -242,7 +252,7 @@ def _value_at(text: str, start: int, opener: str, language: str, decoder: json.J
         whole_line = (
             text[line_start:start].strip() == "" and text[end : len(text) if line_end < 0 else line_end].strip() == ""
         )
-        if not whole_line:
+        if not whole_line and not _numbers_tuple(segment):
             return None, -1
     try:
         tree = ast.parse(segment.strip(), mode="eval").body
