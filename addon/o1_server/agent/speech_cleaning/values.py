@@ -199,7 +199,7 @@ def _closing(text: str, start: int, limit: int = 20_000) -> int:
 def values_for_speech(text: str, language: str = "en") -> str:
     """Each JSON value and Python repr in ``text`` replaced by its words, or by nothing when it is too big to
     say or is tool-call text (raw JSON is never read out); ordinary brackets ("(see above)") are left alone.
-    A bare tuple "(1, 2)" counts as a value when it is a whole line or holds only numbers."""
+    A bare tuple "(1, 2)" counts as a value when it is a whole line or holds only numbers, one with decimals."""
     out: list[str] = []
     i = 0
     decoder = json.JSONDecoder()
@@ -222,9 +222,10 @@ _NUMBERS_TUPLE = re.compile(rf"\({_NUMBER_ITEM}(?:,{_NUMBER_ITEM})+,?\s*\)")
 
 
 def _numbers_tuple(segment: str) -> bool:
-    """Whether ``segment`` is a tuple of two or more plain numbers ("(52.52, 13.405)"): a value wherever it
-    stands. Left in brackets, a comma-decimal language heard "(52,52, 13,405)"."""
-    return _NUMBERS_TUPLE.fullmatch(segment) is not None
+    """Whether ``segment`` is a tuple of two or more plain numbers, one with decimals ("(52.52, 13.405)"): a value
+    wherever it stands. Left in brackets, a comma-decimal language heard "(52,52, 13,405)"; "(1, 2)" in prose
+    stays as it is."""
+    return _NUMBERS_TUPLE.fullmatch(segment) is not None and "." in segment
 
 
 def _value_at(text: str, start: int, opener: str, language: str, decoder: json.JSONDecoder) -> tuple[str | None, int]:
