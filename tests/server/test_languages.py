@@ -540,3 +540,35 @@ def test_a_plain_no_or_a_request(language: str, answer: str, plain_no: bool) -> 
     from o1_server.agent.declines import declines
 
     assert declines(answer, language) is plain_no
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "runs"),
+    [
+        # A breaker's finds. Run what was not agreed to: a question whose "?" speech-to-text dropped, thanks
+        # first ("that's fine, thanks": no), a yes that says the file is still needed.
+        ("en", "ok what is it about", False),
+        ("en", "okay now what", False),
+        ("en", "yes is it the right file", False),
+        ("nl", "oké, weet je het zeker", False),
+        ("de", "ja, kann ich die sicher löschen", False),
+        ("de", "Danke, passt schon.", False),
+        ("de", "passt schon, danke", False),
+        ("de", "ja, die datei brauch ich doch", False),
+        ("es", "sí, lo necesito", False),
+        ("it", "sì, il file mi serve", False),
+        # A yes that was missed: its words apart by a sentence's punctuation, a filler before it.
+        ("en", "Yes. Go ahead.", True),
+        ("en", "Okay. Yes.", True),
+        ("en", "Yes…", True),
+        ("de", "Ja! Los!", True),
+        ("nl", "Oké. Ja.", True),
+        ("de", "ähm ja", True),
+        ("fr", "euh oui d'accord", True),
+        ("es", "pues sí", True),
+        ("nl", "nou ja goed", True),
+        ("en", "Yes, go ahead and delete it.", True),
+    ],
+)
+def test_a_question_back_is_no_yes_and_a_yes_with_fillers_is_one(language: str, answer: str, runs: bool) -> None:
+    assert is_yes(answer, language, HELD) is runs

@@ -39,11 +39,20 @@ def _either(phrases: tuple[str, ...] | list[str]) -> str:
 def _yes_start(language: str) -> re.Pattern[str]:
     """Yes and please words at the start, at least one a yes (thanks alone opens a no: "Thanks, I'm fine")."""
     yes = _either(i18n.yes_words(language))
-    please = _either(i18n.words(language, "words.please") + i18n.words(i18n.DEFAULT, "words.please"))
-    sep = r"(?:[\s,.!:;-]+|$)"
+    words = i18n.words(language, "words.please") + i18n.words(i18n.DEFAULT, "words.please")
+    thanks = set(i18n.words(language, "words.thanks") + i18n.words(i18n.DEFAULT, "words.thanks"))
+    please, first = _either(words), _either([w for w in words if w not in thanks])  # "Danke, passt schon": a no
+    sep = r"(?:[\s,.!:;…-]+|$)"
     return re.compile(
-        rf"^[\s¡¿]*(?:(?:{please}){sep})*(?:{yes}){sep}(?:(?:{yes}|{please}){sep})*", re.IGNORECASE | re.UNICODE
+        rf"^[\s¡¿]*(?:(?:{first}){sep})*(?:{yes}){sep}(?:(?:{yes}|{please}){sep})*", re.IGNORECASE | re.UNICODE
     )
+
+
+@functools.cache
+def _asks_back(language: str) -> tuple[re.Pattern[str], ...]:
+    """The translations' ``words.asks_back`` of ``language`` and English: the start of a question."""
+    said = i18n.words(language, "words.asks_back") + i18n.words(i18n.DEFAULT, "words.asks_back")
+    return tuple(re.compile(p, re.IGNORECASE | re.UNICODE) for p in dict.fromkeys(said))
 
 
 @functools.cache
@@ -73,6 +82,8 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     words = re.findall(r"[\w'-]+", rest, re.UNICODE)
     if not words or len(words) > RESTATE_WORDS or _other(lang).search(text):
         return False
+    if any(p.search(rest.lstrip(" ,.!…")) for p in _asks_back(lang)):
+        return False  # "ok what is it about": a question whose "?" speech-to-text dropped
     known = {name.lower() for name in _NAME.findall(f"{held}\n{code}")}
     if not all(name.lower() in known for name in _NAME.findall(rest)):
         return False

@@ -151,7 +151,7 @@ def _yes_pattern(language: str) -> re.Pattern[str]:
     # Thanks first is a no ("Merci, ça va", "Danke, ist gut so"); after a yes it is only polite.
     first = alternatives([w for w in please if w not in thanks])
     return re.compile(
-        rf"^[\s¡¿]*(({first})[\s,]+)?({yes})([\s,]+({yes}|{polite}))*[\s.!]*$", re.IGNORECASE | re.UNICODE
+        rf"^[\s¡¿]*(({first})[\s,.!…]+)*({yes})([\s,.!…]+({yes}|{polite}))*[\s.!…]*$", re.IGNORECASE | re.UNICODE
     )
 
 
