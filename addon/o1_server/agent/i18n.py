@@ -197,7 +197,8 @@ def digits(text: str, language: str | None) -> str:
     plain = _not_numbers(lang)
     words_kept: list[str] = []  # "centesimi" is a word, not 100º
     if plain is not None:
-        text = plain.sub(lambda m: words_kept.append(m.group(0)) or _WORD_GAP, text)
+        words_kept = plain.findall(text)
+        text = plain.sub(_WORD_GAP, text)
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn

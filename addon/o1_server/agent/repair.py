@@ -24,6 +24,7 @@ from babel.dates import get_month_names
 from . import i18n
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
+from .given import UNUSED_DATE, UNUSED_TIME, unused_date, unused_time
 from .language_id import printed_in_english
 from .sandbox import scan_folder
 from .types import CodeBlock
@@ -38,12 +39,6 @@ NUDGE = "It printed nothing. Print the answer."
 COMPUTE = "Do not answer from memory: write one ```python block that computes and prints the answer."
 """The one request of a turn whose model stated a number without running code (a profile that answers from the
 output): a number no code printed and the question did not hold is a guess."""
-UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
-"""The start of the one request of a turn whose block ran but ignored a clock time the question named ("if I
-leave at 8:45"): small models start from ``datetime.datetime.now()`` whatever the question says."""
-UNUSED_DATE = "The question gives the date {date}, and your code does not use it"
-"""The start of the one request of a turn whose block ran but ignored a date the question named ("six weeks
-after the ninth of March" computed from today: dev set, the model printed today plus six weeks)."""
 NEGATIVE_DAYS = "Your code printed a negative number of days ({days})"
 """The start of the one request of a turn whose block printed a count of days below zero: "dans combien de jours
 c'est le 14 juillet" counted to this year's, already past (natural dev set); no one says "in -141 days"."""
@@ -446,68 +441,6 @@ def pattern_hint(error: str) -> str:
     else:
         return ""
     return f" '{path}' is a pattern, not a file or folder: glob.glob('{pattern}') lists the files that match it."
-
-
-_CLOCK = re.compile(
-    r"(?<![\w:.,/\-])([01]?\d|2[0-3])(?:[:h])([0-5]\d)(?![\d:]|\.\w|\s*(?:hours?|hrs?|h\b|minutes?|min\b|Stunden))",
-    re.IGNORECASE,
-)  # not in a file name or a path, not a duration ("1:30 hours")
-
-
-def unused_time(text: str, block: CodeBlock) -> str | None:
-    """The first clock time of the user's ``text`` ("16:11", French "16h11") that the Python ``block`` does
-    not use, or None. Used: its hour and its minute both appear in the code as numbers (``datetime.time(16,
-    11)``, ``"16:11"``, ``hour=16, minute=11``; a minute of 0 may be left out, an hour may be 12 more or less). "How
-    long until 17:00" computed from now uses 17: only a block that ignores the time the question gave is asked
-    again."""
-    if block.language != "python":
-        return None
-    numbers = {int(n) for n in re.findall(r"\d+", block.code)}
-    for match in _CLOCK.finditer(text):
-        hour, minute = int(match.group(1)), int(match.group(2))
-        hours = {hour, hour + 12, hour - 12}  # "8:45 pm" may be coded as 20:45
-        if not hours & numbers or (minute and minute not in numbers):
-            return match.group(0)
-    return None
-
-
-@functools.cache
-def _months(language: str) -> tuple[dict[str, int], re.Pattern[str]]:
-    """Month names of ``language`` and English (Babel's, lower case) -> number, and
-    the pattern of a date said with one: "the 9th of March", "March 9", "9. März", "9 de marzo", "9 maart"."""
-    names: dict[str, int] = {}
-    for lang in dict.fromkeys((language, "en")):
-        for number, name in get_month_names("wide", locale=lang).items():
-            names.setdefault(name.lower(), number)
-    month = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-    day = r"(?<![\d.,:/])(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.|º|er|e)?"
-    pattern = re.compile(
-        rf"{day}(?:\s+(?:of|de|di|del))?\s+(?P<m>{month})(?!\w)|(?<!\w)(?P<m2>{month})\.?\s+(?:the\s+)?"
-        rf"(?P<d2>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d:.,]\d|\w)",
-        re.IGNORECASE,
-    )
-    return names, pattern
-
-
-def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None:
-    """The first date of the user's ``text`` said with a month's name ("the 9th of March", "9. März", "March 9")
-    that the Python ``block`` does not use, or None. Used: its day appears in the code as a number, and its
-    month as a number or by name (``datetime.date(2026, 3, 9)``, ``"9 March"``)."""
-    if block.language != "python":
-        return None
-    names, pattern = _months(i18n.normalize(language))
-    code = block.code.lower()
-    numbers = {int(n) for n in re.findall(r"\d+", code)}
-    for match in pattern.finditer(text):
-        day = int(match.group("d") or match.group("d2"))
-        said = match.group("m") or match.group("m2")
-        name = said.lower()
-        month = names.get(name)
-        if month is None or said == "may":  # "I may 5 times": the verb
-            continue
-        if day not in numbers or not (month in numbers or name in code):
-            return match.group(0).strip()
-    return None
 
 
 def counted(text: str, output: str, folder: Path, language: str | None) -> bool:

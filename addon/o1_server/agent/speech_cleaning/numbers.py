@@ -102,12 +102,12 @@ def _is_duration(match: re.Match[str], language: str) -> bool:
     if _CLOCK_BEFORE.search(before) or _CLOCK_AFTER.match(match.string[match.end() :]):
         return False
     padded = len(hours) == 2
-    for word in reversed(re.findall(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", before)):
-        clock = _cues(language, "clock_cues")
-        if word in clock or any(len(c) >= 6 and word.startswith(c) for c in clock):
+    clock = _cues(language, "clock_cues")
+    for said in reversed(re.findall(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", before)):
+        if said in clock or any(len(c) >= 6 and said.startswith(c) for c in clock):
             return False
-        if _cue(word, _cues(language, "duration_cues"), 5) or (
-            not padded and _cue(word, _cues(language, "duration_words"), 4)
+        if _cue(said, _cues(language, "duration_cues"), 5) or (
+            not padded and _cue(said, _cues(language, "duration_words"), 4)
         ):
             return True
     return not padded and (hours == "0" or float(seconds) != 0)

@@ -23,7 +23,6 @@ from .rules import (
     _WRITERS,
 )
 
-
 # Path queries whose names other objects share: a regex match's .group(), read as Path.group() (the owner's
 # group), refused every `m.group(1)`. They count as path reads only on what is known to be a pathlib path.
 _OTHER_QUERIES = frozenset({"group", "owner"})

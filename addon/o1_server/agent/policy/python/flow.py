@@ -15,7 +15,6 @@ from .base import _ScannerBase
 from .names import _bound_names
 from .values import MAX_VALUES, _combine
 
-
 # Methods that add to a list, set, deque or dict in place.
 _MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
 
