@@ -179,6 +179,8 @@ def test_a_printed_timedelta_is_a_duration_not_a_time_of_day() -> None:
         ("es", "Tiempo de viaje: 2:20:00", "Tiempo de viaje: 2 horas y 20 minutos"),
         ("it", "Ci vogliono 1:45:00", "Ci vogliono 1 ora e 45 minuti"),
         ("nl", "Reistijd: 2:20:00", "Reistijd: 2 uur en 20 minuten"),
+        # A negative timedelta as Python prints it is said as what it is ("-1 day, 23:00:00" was read as 23:00).
+        ("en", "Time until the meeting: -1 day, 23:00:00", "Time until the meeting: -1 hour"),
         # A clock word nearest before it keeps a time of day one, whatever else the sentence says.
         ("en", "Arrival time: 11:05:00", "Arrival time: 11:05"),
         ("en", "Current time: 09:05:00", "Current time: 09:05"),

@@ -115,8 +115,10 @@ def _is_duration(match: re.Match[str], language: str) -> bool:
 
 def _timedelta(match: re.Match[str], language: str) -> str:
     days = match.group(1)
-    if days is not None and int(days) < 0:
-        return match.group(0)  # Python's "-1 day, 23:00:00" means minus one hour: left as printed
+    if days is not None and int(days) < 0:  # Python's "-1 day, 23:00:00" is minus one hour: said so
+        total = int(days) * 86400 + int(match.group(2)) * 3600 + int(match.group(3)) * 60
+        total += int(Decimal(match.group(4)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+        return "-" + say_seconds(-total, language) if total < 0 else say_seconds(total, language)
     if days is None and not _is_duration(match, language):
         return match.group(0)  # "at 9:05:30", "Arrival: 09:05:00": a time of day
     seconds = Decimal(match.group(4))
