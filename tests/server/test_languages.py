@@ -344,6 +344,7 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         # Words text2num read as numbers, and amounts it left apart (a breaker's finds).
         ("it", "dodici euro e cinquanta centesimi", "12.50 euro"),  # was "12 euro e 50 100º"
         ("it", "novantadue centesimi", "0.92"),
+        ("it", "cinquanta centesimi e un venti per cento di sconto", "0.50 e un 20 % di sconto"),  # both kept words
         ("en", "six pounds forty", "6.40 pounds"),
         ("en", "The baby weighs seven pounds eight.", "The baby weighs 7 pounds 8."),  # pounds and ounces
         ("es", "veintiún euros con noventa céntimos", "21.90 euros"),

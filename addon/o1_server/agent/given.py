@@ -43,22 +43,36 @@ def unused_time(text: str, block: CodeBlock) -> str | None:
     return None
 
 
+def month_number(word: str) -> int | None:
+    """The month ``word`` names in one of the languages o1 speaks ("April", "junio", "févr."), or None (Babel's
+    month names, wide and abbreviated)."""
+    return _months().get(i18n.folded(word.strip().rstrip(".")).lower())
+
+
 @functools.cache
-def _dates(language: str) -> tuple[dict[str, int], re.Pattern[str]]:
-    """Month names of ``language`` and English (Babel's, lower case) -> number, and
-    the pattern of a date said with one: "the 9th of March", "March 9", "9. März", "9 de marzo", "9 maart"."""
-    names: dict[str, int] = {}
-    for lang in dict.fromkeys((language, "en")):
-        for number, name in get_month_names("wide", locale=lang).items():
-            names.setdefault(name.lower(), number)
+def _months() -> dict[str, int]:
+    return {
+        i18n.folded(str(name)).lower().rstrip("."): int(number)
+        for language in reversed(i18n.LANGUAGES)  # English's names win a clash
+        for width in ("abbreviated", "wide")
+        for number, name in get_month_names(width, locale=language).items()
+    }
+
+
+@functools.cache
+def _date_pattern(language: str) -> re.Pattern[str]:
+    """A date said with a month's name of ``language`` or English (Babel's wide names): "the 9th of March",
+    "March 9", "9. März", "9 de marzo", "9 maart"."""
+    names = {
+        str(name) for lang in dict.fromkeys((language, "en")) for name in get_month_names("wide", locale=lang).values()
+    }
     month = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
     day = r"(?<![\d.,:/])(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.|º|er|e)?"
-    pattern = re.compile(
+    return re.compile(
         rf"{day}(?:\s+(?:of|de|di|del))?\s+(?P<m>{month})(?!\w)|(?<!\w)(?P<m2>{month})\.?\s+(?:the\s+)?"
         rf"(?P<d2>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\d:.,]\d|\w)",
         re.IGNORECASE,
     )
-    return names, pattern
 
 
 def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None:
@@ -67,14 +81,13 @@ def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None
     month as a number or by name (``datetime.date(2026, 3, 9)``, ``"9 March"``)."""
     if block.language != "python":
         return None
-    names, pattern = _dates(i18n.normalize(language))
     code = block.code.lower()
     numbers = {int(n) for n in re.findall(r"\d+", code)}
-    for match in pattern.finditer(text):
+    for match in _date_pattern(i18n.normalize(language)).finditer(text):
         day = int(match.group("d") or match.group("d2"))
         said = match.group("m") or match.group("m2")
         name = said.lower()
-        month = names.get(name)
+        month = month_number(said)
         if month is None or said == "may":  # "I may 5 times": the verb
             continue
         if day not in numbers or not (month in numbers or name in code):

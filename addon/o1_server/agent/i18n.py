@@ -192,23 +192,22 @@ def digits(text: str, language: str | None) -> str:
         text = re.sub(str(pattern), f" {_APART} ", text, flags=re.IGNORECASE)
     if lang == "es":  # text2num 3.1 knows "veintiuno", not its short form before a noun ("veintiún euros")
         text = re.sub(r"\bveintiún\b", "veintiuno", text, flags=re.IGNORECASE)
-    kept: list[str] = []  # "un veinte por ciento" is a 20 %, not 1 20 %: the articles, in order
+    # Words text2num must not read, in order: an article before a number ("un veinte por ciento" is a 20 %, not
+    # 1 20 %) and the translations' ``words.not_numbers`` ("centesimi" is a word, not 100º).
+    kept: list[str] = []
     text = _ARTICLE.sub(lambda m: _article(m, lang, kept), text)
     plain = _not_numbers(lang)
-    words_kept: list[str] = []  # "centesimi" is a word, not 100º
     if plain is not None:
-        words_kept = plain.findall(text)
-        text = plain.sub(_WORD_GAP, text)
+        text = plain.sub(lambda m: _keep(m.group(0), kept), text)
     try:
         converted = alpha2digit(text, lang)
     except Exception as err:  # noqa: BLE001 - a conversion aid must never break a turn
         _LOGGER.debug("alpha2digit failed on %r: %s", text, err)
         converted = text
     converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and')} ")
-    converted = re.sub(_WORD_GAP, lambda _: words_kept.pop(0) if words_kept else "", converted)
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
-    converted = re.sub(_GAP, lambda _: kept.pop(0) if kept else "", _operands(converted, lang))  # "menos un 20 %"
+    converted = _KEPT.sub(lambda m: kept[ord(m.group(0)) - _KEPT_FIRST], _operands(converted, lang))  # "menos un 20 %"
     converted = _fractions(_halves(converted, lang), lang)
     for pattern in _lookup(lang, "words.year_pairs") or ():  # "born in 19 41" (nineteen forty one): 1941
         converted = re.sub(str(pattern), lambda m: m.group("c") + m.group("y"), converted, flags=re.IGNORECASE)
@@ -228,8 +227,17 @@ def digits(text: str, language: str | None) -> str:
 
 
 _APART = "\ue000"  # a private-use character: text2num reads it as a word that ends a number
-_GAP = "\ue001"  # another: it stands for an article text2num must not read, and is then replaced by it
-_WORD_GAP = "\ue002"  # and another, for a word of the translations' ``words.not_numbers``
+_KEPT_FIRST = 0xE100  # private-use characters from here on stand for the words text2num must not read, in order
+_KEPT = re.compile(f"[{chr(_KEPT_FIRST)}-{chr(_KEPT_FIRST + 0xFF)}]")
+
+
+def _keep(word: str, kept: list[str]) -> str:
+    """A character that stands for ``word`` (appended to ``kept``) while text2num reads the text; ``word`` itself
+    once there are more than 256."""
+    if len(kept) > 0xFF:
+        return word
+    kept.append(word)
+    return chr(_KEPT_FIRST + len(kept) - 1)
 
 
 @functools.cache
@@ -243,9 +251,9 @@ _ARTICLE = re.compile(r"\b(un|una|une|ein|eine|een|an?)(\s+)(?=([^\W\d_]+))", re
 
 
 def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
-    """An indefinite article before a cardinal number word, kept a word (appended to ``kept``, written as
-    ``_GAP``): text2num read "me hacen un treinta por ciento" as "1 30 %", "un millón" as "1 1000000" and "un
-    vingt pour cent" as "1 20 %". An ordinal after it ("un cuarto de", a fraction) is left to text2num."""
+    """An indefinite article before a cardinal number word, kept a word (see :func:`_keep`): text2num read "me
+    hacen un treinta por ciento" as "1 30 %", "un millón" as "1 1000000" and "un vingt pour cent" as "1 20 %". An
+    ordinal after it ("un cuarto de", a fraction) is left to text2num."""
     word = m.group(3)
     value = _number(word, language)
     if word.lower() in _ONE or value is None:
@@ -254,8 +262,7 @@ def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
         return ""
     if m.group(1).lower() in ("a", "an"):
         return m.group(0)  # text2num leaves the English article alone ("a twenty percent tip")
-    kept.append(m.group(1))
-    return f"{_GAP}{m.group(2)}"
+    return _keep(m.group(1), kept) + m.group(2)
 
 
 def _amount(m: re.Match[str]) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import datetime
-import functools
 import mimetypes
 import os
 import posixpath
@@ -19,12 +18,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from babel.dates import get_month_names
-
 from . import i18n
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
-from .given import UNUSED_DATE, UNUSED_TIME, unused_date, unused_time
+from .given import UNUSED_DATE, UNUSED_TIME, month_number, unused_date, unused_time
 from .language_id import printed_in_english
 from .sandbox import scan_folder
 from .types import CodeBlock
@@ -379,7 +376,7 @@ def unmatched(code: str, output: str, folder: Path) -> str | None:
             said = UNMATCHED.format(name=data_field(name), literal=repr(data_field(literal))) + ". Drop that test"
             shape = next((shape for d in _DATE_LIKE.findall(start) if (shape := date_format(d))), None)
             if shape:
-                month = _month(literal)
+                month = month_number(literal)
                 said += (
                     f". Its dates are written as text in the form '{shape}': skip the header row (next(reader)),"
                     f" parse each date with datetime.datetime.strptime(value, '{shape}') and compare"
@@ -390,22 +387,6 @@ def unmatched(code: str, output: str, folder: Path) -> str | None:
                 " Write one corrected ```python block that prints the answer."
             )
     return None
-
-
-def _month(word: str) -> int | None:
-    """The month ``word`` names in one of the languages o1 speaks ("April", "junio", "févr."), or None (Babel's
-    month names, wide and abbreviated)."""
-    return _months().get(i18n.folded(word.strip().rstrip(".")).lower())
-
-
-@functools.cache
-def _months() -> dict[str, int]:
-    return {
-        i18n.folded(str(name)).lower().rstrip("."): int(number)
-        for language in reversed(i18n.LANGUAGES)  # English's names win a clash
-        for width in ("abbreviated", "wide")
-        for number, name in get_month_names(width, locale=language).items()
-    }
 
 
 def _data_seen(code: str, folder: Path) -> tuple[str, str] | None:
