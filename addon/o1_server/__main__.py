@@ -16,11 +16,16 @@ import signal
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from .agent.backend import LLMConfig, preload, prepare_offline_environment
 from .settings import Settings, option_name, settings_from_args
+
+if TYPE_CHECKING:
+    from .agent.service import O1Agent
+    from .llm import EmbeddedLLM
 
 _LOGGER = logging.getLogger("o1_server")
 STOP_SECONDS = 8.0
@@ -130,7 +135,6 @@ async def run(settings: Settings) -> None:
     warm_up: asyncio.Future[None] | None = None
     if embedded is not None:
         await llm_start
-        warm_up = asyncio.ensure_future(embedded.warm_up())  # in the background: the server is ready meanwhile
         default_llm = LLMConfig(
             embedded.model,
             embedded.api_base,
@@ -163,6 +167,10 @@ async def run(settings: Settings) -> None:
         session_max_age_days=settings.session_max_age_days,
         session_max_count=settings.session_max_count,
     )
+    if embedded is not None:
+        # In the background (the server is ready meanwhile): the default profile's prompt evaluated, so that the
+        # first question does not wait for it; else one token asked, to read the model's pages from disk.
+        warm_up = asyncio.ensure_future(_warm_up(agent, embedded))
     # Every listener refuses clients whose socket belongs to generated code (a sandbox uid).
     from .peer_guard import PeerGuard, warn_if_blind
 
@@ -281,6 +289,11 @@ async def run(settings: Settings) -> None:
         if embedded is not None:
             await embedded.stop()
         _LOGGER.info("Stopped")
+
+
+async def _warm_up(agent: O1Agent, embedded: EmbeddedLLM) -> None:
+    if not await agent.warm_up():
+        await embedded.warm_up()
 
 
 def main(argv: list[str] | None = None) -> int:

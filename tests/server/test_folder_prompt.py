@@ -11,6 +11,8 @@ from pathlib import Path
 from o1_server.agent.folder_prompt import DATA_CLOSE, DATA_OPEN, MAX_FILES, folder_prompt
 from o1_server.agent.repair import folder_state
 from o1_server.agent.sandbox import conversation_dir
+from o1_server.agent.profiles import load_profiles
+from tests.server.conftest import REPO
 from tests.support.scripted_llm import ScriptedLLM
 
 
@@ -194,6 +196,50 @@ async def test_the_turn_context_follows_the_examples_so_the_prompt_prefix_is_sha
     # of the newest user message aside).
     assert second_a[: len(first_a) - 1] == first_a[:-1] and "2 plus 2?" in str(second_a[len(first_a) - 1])
     assert sum("Today is " in str(m["content"]) for m in second_a) == 1
+
+
+async def test_a_warm_up_evaluates_the_prompt_a_new_conversation_starts_with(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """After a start the first question also evaluated the system message and the worked examples (about 830
+    tokens, 19.5 s of a 22.6 s turn on 2 cores): the warm-up asks for one token after exactly the messages a new
+    conversation's first request starts with, so a server that reuses the longest evaluated prefix (llama.cpp)
+    has them; nothing runs and nothing is kept."""
+    agent = make_agent(prefill=True)
+    llm.script(code("import os; open('warmed', 'w').write('x'); print('hi')"))
+    assert await agent.warm_up("default") is True
+    [warm] = llm.requests
+    assert warm["max_tokens"] == 1 and warm["messages"][-1] == {"role": "assistant", "content": "```python\n"}
+    assert agent.sessions._sessions == {}  # no conversation was made (nor its folder, where code could run)
+    assert not list(tmp_path.rglob("warmed"))
+    llm.script(code("print('2 plus 2 is', 2 + 2)"))
+    reply = await agent.ask("What is 2 plus 2?", "w1", profile="default")
+    assert "4" in reply.answer
+    [first] = llm.requests
+    shared = warm["messages"][:-2]  # all but the probe and the prefilled fence
+    assert first["messages"][: len(shared)] == shared and first["messages"][len(shared)]["role"] == "user"
+    assert "3 plus 5" in json.dumps(shared) and "Today is " in shared[-1]["content"]  # examples, then the context
+    assert first.get("max_tokens") != 1
+
+
+async def test_a_warm_up_is_skipped_where_it_would_cost_or_run_something(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """A profile with a model of its own (a paid provider, maybe) is never warmed; a failing LLM is logged, not
+    raised; a system message Open Interpreter renders by running the code in it (``{{ }}``) is not sent."""
+    agent = make_agent(prefill=True)
+    (tmp_path / "profiles" / "paid.yaml").write_text(
+        "name: paid\nllm: {model: openai/gpt-4o-mini, api_base: 'http://127.0.0.1:9/v1'}\n"
+    )
+    (tmp_path / "profiles" / "rendered.yaml").write_text(
+        "name: rendered\nsystem_message: \"Files: {{import os; print(os.listdir('/'))}}\"\n"
+    )
+    agent.profiles = load_profiles([REPO / "profiles", tmp_path / "profiles"])
+    llm.script(500)
+    assert await agent.warm_up("paid") is False and await agent.warm_up("rendered") is False
+    assert llm.requests == []
+    assert await agent.warm_up("default") is False and len(llm.requests) == 1  # the 500: logged, not raised
+    assert await agent.warm_up("no-such-profile") is False
 
 
 def test_a_file_the_request_names_is_listed_with_its_start(tmp_path: Path) -> None:

@@ -415,6 +415,7 @@ class OpenInterpreterBackend:
         # Every reply starts with a Python block: its opening fence is given (a prefill), not generated.
         self._prefix = "".join(CODE_PREFIX) if code_first and llm.prefill else ""
         self.pinned = 0  # leading messages (worked examples) never trimmed; set by the session
+        self._warming = False  # warm() is asking for one token
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -430,6 +431,8 @@ class OpenInterpreterBackend:
         closed explicitly at a safe point (before the next request and at the end of the turn).
         """
         self._close_abandoned()
+        if self._warming:
+            params["max_tokens"] = 1
         if self._turn_context:
             params["messages"] = self._with_context(params["messages"])
         if self._prefix:
@@ -549,6 +552,34 @@ class OpenInterpreterBackend:
             return [context, *messages]
         first["content"] = f"{first['content']}\n{self._turn_context}"
         return [first, *messages[1:]]
+
+    def warm(self, probe: str = "Hi") -> bool:
+        """Have the model server evaluate the prompt this backend's conversations start with (the system message,
+        the worked examples, the turn context), asking for one token after a user message ``probe``. Blocking;
+        returns False, doing nothing, for a system message Open Interpreter would render by running code in it
+        (``{{ ... }}``). Raises BackendError when the LLM fails.
+
+        A model server that reuses the longest prompt prefix it already evaluated (llama.cpp) then evaluates only
+        a first question's own tokens: without it, the first question after a start also evaluated about 830
+        tokens of system message and examples, 19.5 s of a 22.6 s turn here (2 cores, qwen2.5-coder-1.5b,
+        benchmarks/README.md "Eleventh round"). The messages go through Open Interpreter's own rendering
+        (``llm.run``), so they are the tokens a real turn sends; nothing is kept in the history and no code runs.
+        """
+        if "{{" in self._oi.system_message:
+            return False
+        # What Open Interpreter's respond() sends for a system message without code in it: the text, stripped.
+        system = {"role": "system", "type": "message", "content": self._oi.system_message.strip()}
+        user = {"role": "user", "type": "message", "content": probe}
+        self._warming = True
+        try:
+            for _ in self._oi.llm.run([system, *self._oi.messages[: self.pinned], user]):
+                pass
+        except Exception as err:  # LiteLLM and Open Interpreter raise plain Exceptions
+            raise BackendError(str(err).strip().splitlines()[-1] if str(err).strip() else repr(err)) from err
+        finally:
+            self._warming = False
+            self._close_abandoned()
+        return True
 
     def stop(self) -> None:
         """Ask the running turn to stop at the next chunk (the generator is closed: no more code runs)."""

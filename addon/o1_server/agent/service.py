@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 from . import i18n
 from .attachments import write_files
 from .audit import AuditLog
-from .backend import LLMConfig, OpenInterpreterBackend
-from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay
+from .backend import BackendError, LLMConfig, OpenInterpreterBackend
+from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay, prompt_for
 from .policy import GrantedFolder
 from .profiles import LANGUAGES, Profile, ProfileStore
 from .sandbox import conversation_uid, resolve_user
-from .session import LOCAL_CHANNEL, Session
+from .session import LOCAL_CHANNEL, Session, turn_context
 from .store import SessionManager
 from .types import MAX_TURN_CHARS, AgentError, AgentReply
 
@@ -40,6 +40,11 @@ VOICE_SYSTEM_MESSAGE = (
     "time now; datetime.date.today() is today. There is no internet: for weather, news, prices or anything "
     "online, print that you can't look that up offline."
 )
+
+
+def _not_run(language: str, code: str) -> str:
+    """The execute step of a backend that only warms the LLM up: nothing runs."""
+    return "(not run)"
 
 
 def folders_line(folders: tuple[GrantedFolder, ...]) -> str:
@@ -138,6 +143,11 @@ class O1Agent:
         )
 
     def _make_backend(self, profile: Profile, session: Session) -> OpenInterpreterBackend:
+        return self._backend_for(profile, self.llm_for(profile, session.llm), session.execute, session.cancelled)
+
+    def _backend_for(
+        self, profile: Profile, llm: LLMConfig, execute: Callable[[str, str], str], cancel: threading.Event
+    ) -> OpenInterpreterBackend:
         system = profile.system_message or VOICE_SYSTEM_MESSAGE
         if profile.persona:
             system += "\n" + profile.persona.strip()
@@ -146,15 +156,45 @@ class O1Agent:
         # Every language we can run is registered, so every block reaches the gate and the audit log; the gate
         # refuses the languages the profile does not allow.
         return OpenInterpreterBackend(
-            self.llm_for(profile, session.llm),
+            llm,
             system,
             LANGUAGES,
-            session.execute,
+            execute,
             profile.limits["output_chars"],
-            cancel=session.cancelled,
+            cancel=cancel,
             # A profile that answers from the output wants a block every time: its fence can be given.
             code_first=profile.answer_from == "output" and "python" in profile.languages,
         )
+
+    async def warm_up(self, profile: str | None = None) -> bool:
+        """Have the server's own LLM evaluate the prompt a new conversation of ``profile`` (None: the default
+        profile) starts with, in the background after a start (see ``OpenInterpreterBackend.warm``): the first
+        question then costs its own tokens only (3 s instead of 22 s here), and the model's pages are read from
+        disk. Only for a profile answered by the server's own LLM (never a request to a paid provider). Best
+        effort: returns False when skipped or failed (logged), never raises."""
+        chosen = self.profiles.get(profile or self.default_profile)
+        if chosen is None:
+            return False
+        llm = self.llm_for(chosen)
+        if (llm.model, llm.api_base) != (self.default_llm.model, self.default_llm.api_base):
+            return False
+        backend = self._backend_for(chosen, llm, _not_run, threading.Event())
+        examples = chosen.example_messages()
+        backend.messages[:] = examples
+        backend.pinned = len(examples)
+        home = ""
+        if chosen.home_assistant in ("read", "control"):  # as a turn without Home Assistant's context gets it
+            home = prompt_for(await asyncio.to_thread(self.home.own_context, "warm-up"), chosen.home_assistant)
+        backend.set_turn_context(turn_context(home))  # a new conversation's folder is empty
+        probe = chosen.message_template.replace("{text}", "Hi")
+        try:
+            warmed = await asyncio.to_thread(backend.warm, probe)
+        except BackendError as err:
+            _LOGGER.warning("Warming up the LLM for profile %s failed: %s", chosen.name, err)
+            return False
+        if warmed:
+            _LOGGER.info("LLM prompt of profile %s evaluated", chosen.name)
+        return warmed
 
     def profile(self, name: str | None, language: str | None = None) -> Profile:
         """Return the profile called ``name`` (default profile when None). Raises AgentError(unknown_profile),

@@ -117,7 +117,6 @@ class Session:
         self._gate: Gate | None = None  # the running turn's safety pipeline (see .gate)
         self._emit: Emit | None = None
         self._started = time.monotonic()  # when the running turn began (its seconds_per_turn count from here)
-        self._contexted = False  # the last turn's system message held a turn context (see _set_turn_context)
         self._named: set[str] = set()  # folder files the requests named: listed with their start (folder_prompt)
         self._declined: dict[str, Any] | None = None  # the held block the user just declined (_cancelled_then)
         self._start_files: dict[str, tuple[int, int]] = {}  # the folder when the running turn began
@@ -232,10 +231,8 @@ class Session:
         self._start_files = folder_state(self.workdir)
         self._named |= named_in(asked, self._start_files)  # kept: a follow-up's context stays the same
         folder = folder_prompt(self.workdir, self._start_files, self._named)
-        texts = [text for text in (today_line(), home, folder, instructions) if text]
-        if (texts or self._contexted) and hasattr(self.backend, "set_turn_context"):
-            self.backend.set_turn_context("\n".join(texts))
-        self._contexted = bool(texts)
+        if hasattr(self.backend, "set_turn_context"):
+            self.backend.set_turn_context(turn_context(home, folder, instructions))
 
     def _open_capability(self, home: HomeTurn | None, emit: Emit | None) -> None:
         if self._home is None:
@@ -745,6 +742,12 @@ class Session:
             self._record(block)
         finally:
             self._emit = emit
+
+
+def turn_context(home: str = "", folder: str = "", instructions: str = "") -> str:
+    """A turn's extra system text (see ``Session._set_turn_context``): :func:`today_line`, then the home's context,
+    the folder's files and the agent's instructions, one per line, each left out when empty."""
+    return "\n".join(text for text in (today_line(), home, folder, instructions) if text)
 
 
 def today_line(today: datetime.date | None = None) -> str:

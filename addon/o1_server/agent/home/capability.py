@@ -176,6 +176,17 @@ class HomeGateway:
         self.user = user
         self._record = record
 
+    def own_context(self, conversation_id: str) -> HomeContext:
+        """The home's context for a turn whose request brought none (Wyoming ``handle``, plain
+        ``POST /api/conversation``): Home Assistant's own, asked through ``direct`` (blocking HTTP); empty without
+        ``direct`` or when that fails (logged with ``conversation_id``)."""
+        if self.direct is not None:
+            try:
+                return self.direct.context()
+            except HomeError as err:
+                _LOGGER.warning("No Home Assistant context for %s: %s", conversation_id, err.message)
+        return HomeContext()
+
     def open(
         self,
         conversation_id: str,
@@ -195,11 +206,8 @@ class HomeGateway:
         turn = turn or HomeTurn()
         relay: Relay | None = turn.relay or self.direct
         context = turn.context
-        if context is None and turn.relay is None and self.direct is not None:
-            try:
-                context = self.direct.context()
-            except HomeError as err:
-                _LOGGER.warning("No Home Assistant context for %s: %s", conversation_id, err.message)
+        if context is None and turn.relay is None:
+            context = self.own_context(conversation_id)
         broker = HomeBroker(
             access,
             context or HomeContext(),
