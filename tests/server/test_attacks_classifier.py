@@ -54,6 +54,24 @@ ATTACKS = [
     ("list-iadd", "python",
      "import os\nnames = os.listdir('.')\nnames += ['{outside}/keep.txt']\nfor n in names:\n    open(n, 'a').write('owned')",
      {W, OUT}),
+    # a function read at its calls (its parameters bound to what each call passes): every way to run its body
+    # with another value must still be seen
+    ("function-parameter", "python",
+     "def save(p):\n    open(p, 'w').write('owned')\nsave('mine.txt')\nsave('{outside}/keep.txt')", {W, OUT}),
+    ("function-alias", "python",
+     "def save(p):\n    open(p, 'w').write('owned')\ng = save\ng('{outside}/keep.txt')", {W, OUT}),
+    ("function-default", "python", "def save(p='{outside}/keep.txt'):\n    open(p, 'w').write('owned')\nsave()", {W, OUT}),
+    ("function-keyword", "python",
+     "def save(a, p):\n    open(p, 'w').write('owned')\nsave('x', p='{outside}/keep.txt')", {W, OUT}),
+    ("function-starred", "python",
+     "def save(p):\n    open(p, 'w').write('owned')\nsave(*['{outside}/keep.txt'])", {W, OUT}),
+    ("function-recursion", "python",
+     "import os\ndef save(d, n):\n    if n:\n        save(os.path.join(d, '..'), n - 1)\n    else:\n"
+     "        open(os.path.join(d, '{outside_rel}/keep.txt'), 'w').write('owned')\nsave('.', 40)", {W, OUT}),
+    ("function-many-calls", "python",
+     "def save(p):\n    open(p, 'a').write('owned')\n" + "".join(f"save('n{i}.txt')\n" for i in range(20))
+     + "save('{outside}/keep.txt')",
+     {W, OUT}),
     ("raw-socket", "python",
      "import _socket\ns = _socket.socket()\ns.connect(('127.0.0.1', {port}))\ns.send(b'owned')", {N}),
     # --- neighbours: code run by another route

@@ -61,6 +61,7 @@ class _Calls(_ScannerBase):
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 self.check_strings(arg)
         self.generic_visit(node)
+        self.read_call(node)
 
     def call_handler(self, node: ast.Call, qualname: str | None) -> Callable[[ast.Call, str], None] | None:
         """The method that analyses this call's arguments, or None."""

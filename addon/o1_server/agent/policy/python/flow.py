@@ -31,6 +31,8 @@ class _Flow(_ScannerBase):
         returns = getattr(node, "returns", None)
         if returns is not None:
             self.visit(returns)
+        if self.is_inlined(node):
+            return  # read at its calls (.functions)
         params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         body: list[ast.AST] = list(node.body) if isinstance(node.body, list) else [node.body]
         self.deferred(params, body, self.lambda_values.pop(id(node), {}))

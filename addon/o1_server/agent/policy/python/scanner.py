@@ -13,6 +13,7 @@ from ..findings import _Event, _Report
 from .calls import _Calls
 from .files import _Files
 from .flow import _Flow
+from .functions import _Functions, inlined_functions
 from .names import _bind_counts, _bound_names, _user_attrs
 from .references import _References
 from .values import _Scope
@@ -32,7 +33,9 @@ def _scan_python(code: str, report: _Report, depth: int) -> None:
                 "unparseable", f"Python syntax error{where}", _Event("unparseable", "run Python code I can't check")
             )
             return
-    _PythonScanner(report, depth, tree).visit(tree)
+    scanner = _PythonScanner(report, depth, tree)
+    scanner.visit(tree)
+    scanner.read_uncalled()
 
 
 def _parse_ipython(code: str, report: _Report, depth: int) -> ast.Module | None:
@@ -98,7 +101,7 @@ def _split_ipython(code: str) -> tuple[str, list[str], list[str]] | None:
     return "\n".join(python), shell, magics
 
 
-class _PythonScanner(_References, _Flow, _Calls, _Files):
+class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
     """Walks a Python AST: imports, names, calls, assignments and loops."""
 
     def __init__(self, report: _Report, depth: int, tree: ast.AST | None = None) -> None:
@@ -120,6 +123,11 @@ class _PythonScanner(_References, _Flow, _Calls, _Files):
         self.scope.rebound = frozenset(n for n, count in self.bind_counts.items() if count > 1)
         self.attr_bases: set[int] = set()  # names that start a dotted module name
         self.mutations: list[tuple[str, tuple[str, ...]]] = []  # collections changed in place (see _Flow.mutate)
+        self.inlined = inlined_functions(tree) if tree is not None else {}  # functions read at their calls
+        self.reading: list[str] = []
+        self.read: set[str] = set()
+        self.unknown_read: set[str] = set()
+        self.call_reads = 0
 
 
 nested.register("python", _scan_python)

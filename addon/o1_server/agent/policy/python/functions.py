@@ -1,0 +1,126 @@
+"""Mixin of the Python scanner: a function the block defines and only ever calls by name is read at each call,
+its parameters bound to what that call passes.
+
+``def count_lines(path): return len(open(path).readlines())`` then ``count_lines('notes.txt')``: read where it is
+defined, ``path`` is unknown and the ``open`` counted as outside the sandbox (a false refusal of a common style,
+found by the classifier breaker: "a path passed as a function parameter"). Read at the call, ``path`` is
+``notes.txt``. It holds only where every run of the body is a call the scanner sees:
+
+- the name is bound once in the block (the ``def``; no ``global``, no other assignment), with no decorator, not
+  a method, not ``async``;
+- every other use of the name is the function of a call without ``*args`` or ``**kwargs`` (passed as a value,
+  returned, stored or deleted, it could run with anything: then the body is read as before, parameters unknown).
+
+A call inside the function's own body (recursion), a call past :data:`MAX_CALL_READS` reads, and a function
+never called read the body once with its parameters unknown (fail closed). Part of
+:class:`.scanner._PythonScanner`; see docs/policy.md.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .base import _ScannerBase
+from .names import _bind_counts
+
+MAX_CALL_READS = 16
+"""Bodies read at calls per block (a call inside an inlined body is read again: the count bounds the work)."""
+
+
+def inlined_functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
+    """The functions of ``tree`` read at their calls, by name (see the module's docstring)."""
+    counts = _bind_counts(tree)
+    methods = {id(s) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for s in n.body}
+    found = {
+        node.name: node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and not node.decorator_list
+        and counts.get(node.name) == 1
+        and id(node) not in methods
+    }
+    if not found:
+        return {}
+    calls = {
+        id(node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+        and all(k.arg is not None for k in node.keywords)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in found and id(node) not in calls:
+            found.pop(node.id)
+    return found
+
+
+class _Functions(_ScannerBase):
+    """Functions read at their calls."""
+
+    inlined: dict[str, ast.FunctionDef]  # set by the scanner: inlined_functions(tree)
+    reading: list[str]  # the inlined functions whose body is being read, innermost last
+    read: set[str]  # inlined functions whose body was read at least once
+    unknown_read: set[str]  # inlined functions whose body was read with unknown parameters
+    call_reads: int  # bodies read at calls so far
+
+    def is_inlined(self, node: ast.AST) -> bool:
+        """Whether ``node`` is a def whose body is read at its calls instead of here."""
+        return isinstance(node, ast.FunctionDef) and self.inlined.get(node.name) is node
+
+    def read_call(self, node: ast.Call) -> None:
+        """At a call of an inlined function: read its body with the values the call passes."""
+        function = self.inlined.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if function is None:
+            return
+        if function.name in self.reading or self.call_reads >= MAX_CALL_READS:
+            self.read_unknown(function)
+            return
+        self.call_reads += 1
+        known, collections = self.arguments(function, node)
+        self.reading.append(function.name)
+        try:
+            self.read_body(function, known, collections)
+        finally:
+            self.reading.pop()
+
+    def read_unknown(self, function: ast.FunctionDef) -> None:
+        """Read ``function``'s body once with its parameters unknown."""
+        if function.name not in self.unknown_read:
+            self.unknown_read.add(function.name)
+            self.read_body(function, {}, set())
+
+    def read_uncalled(self) -> None:
+        """After the block: the inlined functions no call read are read with unknown parameters."""
+        for function in list(self.inlined.values()):
+            if function.name not in self.read:
+                self.read_unknown(function)
+
+    def read_body(self, function: ast.FunctionDef, known: dict[str, tuple[str, ...]], collections: set[str]) -> None:
+        self.read.add(function.name)
+        params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        added = collections - self.scope.collections
+        self.scope.collections |= added
+        try:
+            self.deferred(params, list(function.body), known)
+        finally:
+            self.scope.collections -= added
+
+    def arguments(self, function: ast.FunctionDef, call: ast.Call) -> tuple[dict[str, tuple[str, ...]], set[str]]:
+        """The values each parameter gets from ``call`` (a parameter left to a constant default gets that), and
+        the parameters given a collection (a list, a listing...)."""
+        given: dict[str, ast.expr] = {}
+        positional = [*function.args.posonlyargs, *function.args.args]
+        for param, arg in zip(positional, call.args, strict=False):
+            given[param.arg] = arg
+        keyword = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]}
+        for kw in call.keywords:
+            if kw.arg in keyword:
+                given[kw.arg] = kw.value
+        defaults = zip(reversed(positional), reversed(function.args.defaults), strict=False)
+        kw_defaults = zip(function.args.kwonlyargs, function.args.kw_defaults, strict=True)
+        for param, default in [*defaults, *kw_defaults]:
+            if param.arg not in given and isinstance(default, ast.Constant):
+                given[param.arg] = default
+        known = {name: self.scope.values(value) for name, value in given.items()}
+        return known, {name for name, value in given.items() if self.scope.is_collection(value)}
