@@ -159,6 +159,11 @@ class _Flow(_ScannerBase):
     def bind(self, target: ast.AST, value: ast.AST | None, values: tuple[str, ...]) -> None:
         """Remember what a name now holds; names in a tuple target get their element, or nothing known."""
         if isinstance(target, (ast.Tuple, ast.List)):
+            parts = self.scope.splitext_parts(value) if value is not None else None
+            if parts is not None and len(target.elts) == 2 and all(isinstance(e, ast.Name) for e in target.elts):
+                for element, part in zip(target.elts, parts, strict=True):
+                    self.bind(element, None, part)
+                return
             elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             if (
                 elements is not None

@@ -209,7 +209,29 @@ class _Scope(_Names):
     def values_Subscript(self, node: ast.Subscript) -> tuple[str, ...]:
         if self.qualname(node.value) == "os.environ" and self.values(node.slice) == ("HOME",):
             return ("~",)
+        parts = self.splitext_parts(node.value)
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if parts is not None and index in (0, 1, -1, -2) and isinstance(index, int):
+            return parts[index]
         return ()
+
+    def splitext_parts(self, node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """(roots, extensions) of ``os.path.splitext(x)``, or None for another expression. A listed name's root
+        keeps it a listed name (Python ignores leading dots, so a root is never ".." and holds no "/"), and so
+        does its extension; a run-time part stays one."""
+        if not (isinstance(node, ast.Call) and self.callee(node.func) == "os.path.splitext" and len(node.args) == 1):
+            return None
+        roots: list[str] = []
+        extensions: list[str] = []
+        for value in self.values(node.args[0]) or (HOLE,):
+            if HOLE in value or NAME in value:
+                roots.append(value)
+                extensions.append(HOLE if HOLE in value else NAME)
+            else:
+                root, extension = posixpath.splitext(value)
+                roots.append(root)
+                extensions.append(extension)
+        return tuple(dict.fromkeys(roots)), tuple(dict.fromkeys(extensions))
 
     def values_Attribute(self, node: ast.Attribute) -> tuple[str, ...]:
         name = self.qualname(node)
@@ -294,6 +316,8 @@ class _Scope(_Names):
             return tuple(posixpath.join(b, NAME) for b in base)
         if method in ("resolve", "absolute", "expanduser", "with_suffix"):
             return base
+        if method == "with_name" and len(arg_values) == 1:
+            return _combine([tuple(posixpath.dirname(b) for b in base), arg_values[0]], lambda p: posixpath.join(*p))
         if base == (NAME,) and method in ("isoformat", "date", "time", "timestamp") and not args:
             return (NAME,)  # of a date (or of a listed name, which has no such method)
         if base == (NAME,) and method == "strftime" and len(arg_values) == 1 and len(arg_values[0]) == 1:
@@ -305,6 +329,8 @@ class _Scope(_Names):
             literal = [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, (str, int))]
             if len(literal) != len(args):
                 return ()
+            if method == "replace" and base == (NAME,) and len(literal) >= 2 and _keeps_name(literal[1]):
+                return (NAME,)
             if method not in _CASE_METHODS and any(HOLE in b or NAME in b for b in base):
                 # A listed name or a run-time part may hold what the method acts on (" ..".strip() is "..",
                 # "a".replace("a", "/") is "/"): only a change of case leaves such a value inside.
@@ -339,6 +365,13 @@ _COLLECTION_WRAPPERS = frozenset({"sorted", "list", "tuple", "set", "frozenset",
 _COLLECTION_METHODS = frozenset(
     {"split", "rsplit", "splitlines", "readlines", "iterdir", "glob", "rglob", "keys", "values", "items"}
 )
+
+
+def _keeps_name(new: object) -> bool:
+    """Whether ``name.replace(old, new)`` of a listed name is still one: ``new`` holds no character that leaves the
+    folder and something besides dots (".txt.txt".replace(".txt", ".") is ".."; a result that holds ``new``
+    once is never ".." then, and one that holds it never is the name unchanged)."""
+    return isinstance(new, str) and not any(c in new for c in _PATH_CHARACTERS + "\\") and new.strip(".") != ""
 
 
 def items_of(values: tuple[str, ...], collection: bool) -> tuple[str, ...]:
