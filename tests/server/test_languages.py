@@ -341,11 +341,21 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "what day of the week is the fourth of July twenty twenty seven", "what day of the week is the 4th of July 2027"),
         ("en", "the house was built in nineteen sixty five", "the house was built in 1965"),
         ("en", "between twelve fifteen and one", "between 12 15 and 1"),  # not a year
+        # ... also before a comma or a full stop (it was left "19 41, how old is he": the model said 64)
+        ("en", "born on the second of November nineteen forty one, how old is he now",
+         "born on the second of November 1941, how old is he now"),
+        ("nl", "geboren in negentien zesenzestig.", "geboren in 1966."),
+        ("en", "it was 19 41.5 degrees", "it was 19 41.5 degrees"),  # a decimal after it: not a year
         # Words text2num read as numbers, and amounts it left apart (a breaker's finds).
         ("it", "dodici euro e cinquanta centesimi", "12.50 euro"),  # was "12 euro e 50 100º"
         ("it", "novantadue centesimi", "0.92"),
         ("it", "cinquanta centesimi e un venti per cento di sconto", "0.50 e un 20 % di sconto"),  # both kept words
         ("en", "six pounds forty", "6.40 pounds"),
+        # an amount's cents before what the money is for (a deposit, a fee): "3 Euro 30 Pfand" was left apart
+        ("de", "plus drei Euro dreißig Pfand", "plus 3.30 Euro Pfand"),
+        ("en", "plus two dollars fifty shipping", "plus 2.50 dollars shipping"),
+        ("fr", "plus quatre euros vingt de frais", "plus 4.20 euros de frais"),
+        ("nl", "plus drie euro tien statiegeld", "plus 3.10 euro statiegeld"),
         ("en", "The baby weighs seven pounds eight.", "The baby weighs 7 pounds 8."),  # pounds and ounces
         ("es", "veintiún euros con noventa céntimos", "21.90 euros"),
         ("en", "I paid a hundred and twelve dollars for three tickets", "I paid 112 dollars for 3 tickets"),
