@@ -325,3 +325,15 @@ async def test_what_the_code_printed_is_heard_with_its_value(make_agent, llm: Sc
     llm.script(code("import shutil\nprint(shutil.disk_usage('.'))"))
     said = (await agent.ask("how much disk is free", "c-v3", profile="spoken")).answer
     assert re.fullmatch(r"total [\d.]+ \w+bytes, used [\d.]+ \w+bytes, free [\d.]+ \w+bytes", said), said
+
+
+async def test_thousands_grouped_by_the_code_are_not_heard_as_decimals(make_agent, llm) -> None:
+    """``f"{n:,}"`` prints 45,678 (Python groups thousands with ","), which a German, French, Spanish, Dutch or
+    Italian voice reads as 45.678; a block that swaps the signs itself printed a decimal comma, kept as it is."""
+    agent = make_agent()
+    llm.script("```python\nprint(f'Die Stadt hat {45678:,} Einwohner.')\n```")
+    reply = await agent.ask("Wie viele Einwohner hat die Stadt laut Liste?", "g1", profile="default", language="de")
+    assert "45678 Einwohner" in reply.answer and "45,678" not in reply.answer
+    llm.script("```python\nprint(f'Die Wurzel ist {1.4142:.3f}'.replace('.', ','))\n```")
+    reply = await agent.ask("Wurzel aus zwei auf drei Stellen", "g2", profile="default", language="de")
+    assert "1,414" in reply.answer

@@ -58,7 +58,7 @@ from .speech_cleaning import (
     speakable,
     speakable_parts,
 )
-from .speech_cleaning.numbers import ASKED_DECIMALS
+from .speech_cleaning.numbers import ASKED_DECIMALS, GROUPED, groups_thousands
 from .types import AgentError, AgentReply, CodeBlock, TokenUsage
 
 _LOGGER = logging.getLogger(__name__)
@@ -351,10 +351,15 @@ class Session:
         usage: TokenUsage | None = take() if take is not None else None
         return usage
 
-    def _said(self, text: str, sentences: int, chars: int) -> str:
+    def _said(self, text: str, sentences: int, chars: int, code: str = "") -> str:
         """``text`` as it is said at the end of a turn, at most ``sentences`` sentences and about ``chars``
-        characters; what is cut off is kept for :meth:`_finish` (and a later "read on")."""
-        said, self._unsaid = speakable_parts(text, sentences, chars, language=self.language)
+        characters; what is cut off is kept for :meth:`_finish` (and a later "read on"). ``code``: the block
+        that printed it (how it formats numbers tells what "45,678" is)."""
+        grouped = GROUPED.set(groups_thousands(code))
+        try:
+            said, self._unsaid = speakable_parts(text, sentences, chars, language=self.language)
+        finally:
+            GROUPED.reset(grouped)
         return said
 
     def _finish(self, answer: AnswerStream, tail: str | None) -> str:
@@ -598,7 +603,7 @@ class Session:
             return None if answer.live else self._said(answer.model_raw, 3, 400) or i18n.t(self.language, "answer.none")
         if ran:
             last = ran[-1]
-            output = self._said(last.output, 2, 200)
+            output = self._said(last.output, 2, 200, last.code)
             if last.exit_status == -9:
                 return i18n.t(self.language, "code.too_slow")
             if last.exit_status:
@@ -653,7 +658,7 @@ class Session:
             return AgentReply(self.conversation_id, self.profile.name, said, [block], continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
-        said = self._said(block.output, 2, 200)
+        said = self._said(block.output, 2, 200, block.code)
         if said and printed_in_english(said, self.language):
             said = self._changes(files_before) or said  # what it did in the conversation's language
         changes = None if said else self._changes(files_before)

@@ -25,6 +25,21 @@ KEPT_DECIMALS = 4  # a number printed with up to this many decimals was rounded 
 ASKED_DECIMALS: contextvars.ContextVar[int | None] = contextvars.ContextVar("asked_decimals", default=None)
 """The decimal places the running turn's request asked for (``i18n.asked_decimals``; the session sets it):
 a number printed with more is said rounded to that many ("4.3076923" -> "4.308" for "to 3 decimal places")."""
+GROUPED: contextvars.ContextVar[bool] = contextvars.ContextVar("grouped", default=False)
+"""Whether the code that printed the text groups thousands with "," (:func:`groups_thousands`): then a lone
+"45,678" is 45678, where a language with a decimal comma would read it as 45.678."""
+# A format spec with "," grouping (Python's mini-language: [[fill]align][sign][z][#][0][width],[.precision][type]),
+# in a replacement field or as format()'s second argument.
+_GROUPING_SPEC = re.compile(r"""(?::|\bformat\([^()]*,\s*['"])(?:.?[<>=^])?[-+ ]?z?#?0?\d*,(?:\.\d+)?[a-zA-Z%]?[}'"]""")
+_SWAPS_SIGNS = re.compile(r"""\.replace\(\s*['"][.,]['"]""")
+
+
+def groups_thousands(code: str) -> bool:
+    """Whether Python ``code`` formats numbers with "," between thousands (``f"{n:,}"``, ``"{:,.2f}".format``,
+    ``format(n, ",")``: Python's format spec mini-language) and does not swap "." and "," itself (a model writing
+    German often prints ``f"{x:.2f}".replace('.', ',')``)."""
+    return bool(_GROUPING_SPEC.search(code)) and not _SWAPS_SIGNS.search(code)
+
 
 # ---------------------------------------------------------------- dates and times (ISO 8601, as Python prints them)
 _ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
@@ -370,6 +385,8 @@ class _Numbers:
         if _EN_GROUPED.fullmatch(digits) and (digits.count(",") > 1 or "." in digits):
             whole, _, decimals = digits.replace(",", "").partition(".")
             return sign + self.dotted(whole, decimals, money)
+        if self.point == "," and GROUPED.get() and re.fullmatch(r"\d{1,3},\d{3}", digits):
+            return sign + self.decimal(digits.replace(",", ""), "")  # f"{n:,}" in a decimal-comma language
         if digits.count(".") != 1 or "," in digits:
             return match.group(0)  # a version, an address, a date, a number in the locale's own writing
         if _VERSION_WORD.search(self.text[max(0, start - 12) : start]):
