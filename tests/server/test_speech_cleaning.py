@@ -163,6 +163,16 @@ def test_small_flat_json_is_said_as_phrases() -> None:
         ("en", "{'name': 'a.txt', 'size': 1234}", "name a.txt, size 1.23 kilobytes"),
         ("en", "usage(total=500107862016, used=422379409408, free=77728452608)",
          "total 500 gigabytes, used 422 gigabytes, free 77.7 gigabytes"),
+        # Reprs of the libraries models reach for (a breaker's finds): NumPy 2's scalars and arrays, paths,
+        # fractions, a defaultdict (its factory looked like an HTML tag), an OrderedDict's pairs.
+        ("en", "The max is np.float64(3.5)", "The max is 3.5"),
+        ("de", "Werte: [np.float64(2.5), np.int64(3)]", "Werte: 2,5 und 3"),
+        ("en", "array([1, 2, 3], dtype=int8)", "1, 2 and 3"),
+        ("en", "[PosixPath('notes.txt'), PosixPath('todo.txt')]", "notes.txt and todo.txt"),
+        ("en", "Fraction(3, 4)", "3/4"),
+        ("en", "Counts: defaultdict(<class 'int'>, {'a': 2, 'b': 1})", "Counts: a 2, b 1"),
+        ("en", "OrderedDict([('a', 1), ('b', 2)])", "a 1, b 2"),
+        ("en", "Use <b>bold</b> here", "Use bold here"),
     ],
 )
 def test_lines_booleans_and_sizes_keep_their_value(language: str, printed: str, said: str) -> None:

@@ -24,7 +24,7 @@ from .numbers import (
     seconds_for_speech,
     shorten,
 )
-from .values import say_bytes, values_for_speech
+from .values import say_bytes, values_for_speech, without_factories
 
 READ_ON_SENTENCES = 3
 """Sentences said of a long answer's rest for each "read on" (and at most ``READ_ON_CHARS`` characters)."""
@@ -127,7 +127,7 @@ def plain(text: str, language: str = "en", *, group: bool = False) -> str:
     text = _TOOL_CALL.sub(" ", text)
     text = _FENCE.sub("\n", text)
     text = _FENCE_INLINE.sub(" ", text)
-    text = _HTML_COMMENT.sub(" ", text)
+    text = without_factories(_HTML_COMMENT.sub(" ", text))
     text = _AUTOLINK.sub(r" \1 ", text)
     text = _TABLE_RULE.sub("", text)
     text = _TABLE_ROW.sub(_table_row, text)

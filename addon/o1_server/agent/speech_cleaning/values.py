@@ -21,7 +21,19 @@ _SIZE_FIELDS = frozenset({"size", "bytes", "st_size"})  # alone they name a byte
 _SPACE_FIELDS = frozenset({"total", "used", "free", "available", "avail"})  # two of them: a disk's usage
 _UNITS = ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte", "petabyte")
 _START = re.compile(r"[\[{(]|(?<![\w.])(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*\(")
-_CONTAINERS = {"set", "frozenset", "list", "tuple", "dict_keys", "dict_values", "deque", "Counter", "OrderedDict"}
+_CONTAINERS = {
+    "set", "frozenset", "list", "tuple", "dict_keys", "dict_values", "dict_items", "deque", "Counter", "OrderedDict",
+    "defaultdict",
+}  # fmt: skip
+# A defaultdict's repr names its factory as "<class 'int'>" (or "<function <lambda> at 0x...>"), not Python (and
+# read as an HTML tag): see without_factories.
+_FACTORY = re.compile(r"\bdefaultdict\(<[^()]*?>,\s*")
+
+
+def without_factories(text: str) -> str:
+    """``text`` with each defaultdict repr's factory left out ("defaultdict(<class 'int'>, {'a': 2})" ->
+    "defaultdict({'a': 2})"), so that the rest is read as a dict."""
+    return _FACTORY.sub("defaultdict(", text)
 
 
 class NotSaid(Exception):
@@ -146,8 +158,22 @@ class _Sayer:
             return self.duration(fields | {str(k.arg): ast.literal_eval(k.value) for k in node.keywords})
         if short == "Decimal" and len(node.args) == 1 and not node.keywords:
             return self.scalar(str(ast.literal_eval(node.args[0])))
+        if short == "OrderedDict" and len(node.args) == 1 and isinstance(node.args[0], ast.List):
+            pairs = node.args[0].elts  # OrderedDict([('a', 1), ('b', 2)]): its items, said as a dict's
+            if all(isinstance(p, ast.Tuple) and len(p.elts) == 2 for p in pairs):
+                keys: list[ast.expr | None] = [p.elts[0] for p in pairs if isinstance(p, ast.Tuple)]
+                return self.node(ast.Dict(keys, [p.elts[1] for p in pairs if isinstance(p, ast.Tuple)]), depth)
         if short in _CONTAINERS and len(node.args) <= 1 and not node.keywords:
             return self.node(node.args[0], depth) if node.args else word(self.language, "none")
+        if (short in _NUMPY_SCALARS or short in _PATHS) and len(node.args) == 1 and not node.keywords:
+            return self.node(node.args[0], depth)  # np.float64(3.5) (NumPy 2's repr), PosixPath('notes.txt')
+        if short == "array" and len(node.args) == 1 and all(k.arg == "dtype" for k in node.keywords):
+            return self.node(node.args[0], depth)  # NumPy's array([1, 2, 3], dtype=int8)
+        if short == "Fraction" and len(node.args) == 2 and not node.keywords:
+            numerator, denominator = (ast.literal_eval(a) for a in node.args)
+            if isinstance(numerator, int) and isinstance(denominator, int):
+                self.leaves += 1
+                return f"{numerator}/{denominator}"
         if node.keywords and not node.args and all(k.arg for k in node.keywords):
             return self.fields(
                 [str(k.arg) for k in node.keywords],
@@ -157,6 +183,12 @@ class _Sayer:
 
 
 _DATES = {"date", "datetime", "time"}
+_NUMPY_SCALARS = {
+    *(f"float{bits}" for bits in (16, 32, 64, 128)),
+    *(f"{kind}{bits}" for kind in ("int", "uint") for bits in (8, 16, 32, 64)),
+    *("bool_", "str_", "longdouble", "intc", "intp"),
+}  # NumPy 2 writes its scalars' reprs as np.float64(3.5)
+_PATHS = {"Path", "PosixPath", "PurePath", "PurePosixPath", "WindowsPath", "PureWindowsPath"}
 
 
 def _is_tool_call(value: object) -> bool:
