@@ -566,6 +566,18 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
     ),
     (
         re.compile(
+            r"'[\w.]*(reader|DictReader|generator|map|filter|zip|enumerate|dict_keys|dict_values)' object is not"
+            r" subscriptable"
+        ),
+        " It cannot be indexed or sliced: make a list of it first (rows = list(reader)), then rows[1:] or rows[0].",
+    ),
+    (
+        re.compile(r"'(?:float|int)' object has no attribute '(?:strftime|hour|minute|date|weekday|day|month|year)'"),
+        " That value is a number, not a date or a time: make a datetime (datetime.datetime.strptime('19:30',"
+        " '%H:%M'), datetime.date(2026, 5, 1)) and add a datetime.timedelta(minutes=...) to it.",
+    ),
+    (
+        re.compile(
             r"(type object 'datetime\.datetime'|'method_descriptor' object) has no attribute "
             r"'(date|datetime|timedelta|time|today|timezone)'"
         ),
