@@ -99,6 +99,48 @@ async def test_a_syntax_error_is_repaired_and_the_good_output_answers(make_agent
     assert broken not in later and repair not in later and fixed in later
 
 
+GAS = "week;gas m3\n05.01.2026;18,4\n12.01.2026;21,05\n02.02.2026;15,2\n"
+READ_GAS = (
+    "import csv\nwith open('verbruik.csv', newline='') as f:\n    rows = list(csv.reader(f, delimiter=';'))[1:]\n"
+    "total = sum(float(r[1]) for r in rows if float(r[1]) > 0 and r[0][3:5] == '01')\n"
+    "print(f'In januari: {total:.2f} kuub')"
+)
+
+
+async def test_a_decimal_comma_is_read_by_the_server_without_asking_the_model(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """float('18,4') fails; told the fix, the model applied it to one of two calls and failed again until the
+    repairs ran out. The block runs once more with every float() reading a decimal comma: decided, audited and
+    run as a block of its own, no LLM request, the right sum said."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-comma", {"verbruik.csv": GAS})
+    llm.script(code(READ_GAS), "This reply must never be requested.")
+    reply = await agent.ask("Hoeveel kuub gas in januari?", "c-comma", profile="default", language="nl")
+    assert "39,45" in reply.answer, reply.answer
+    assert len(llm.requests) == 1 and reply.retries == 0
+    [(first, _), (second, completed)] = audited(agent, "c-comma")
+    assert first == second == "allow" and "float(str(r[1]).replace(',', '.'))" in completed
+    assert [b.exit_status for b in reply.code_blocks] == [1, 0]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "week;gas\n05.01.2026;1,234\n",  # three digits after the comma: maybe an English thousands group
+        "week;gas\n05.01.2026;1.018,40\n",  # grouped thousands: still fails, the model is asked
+    ],
+)
+async def test_a_comma_that_may_group_thousands_goes_to_the_model(
+    make_agent, llm: ScriptedLLM, tmp_path: Path, data: str
+) -> None:
+    agent = make_agent()
+    conversation_files(tmp_path, "c-kilo", {"verbruik.csv": data})
+    llm.script(code(READ_GAS.replace("[3:5] == '01'", "[3:5] != 'xx'")), code("print(f'In januari: {3 - 2} kuub')"))
+    reply = await agent.ask("Hoeveel kuub gas in januari?", "c-kilo", profile="default", language="nl")
+    assert len(llm.requests) == 2 and reply.retries == 1 and "1 kuub" in reply.answer
+
+
 async def test_an_invented_helper_is_repaired(make_agent, llm: ScriptedLLM) -> None:
     agent = make_agent()
     days = "import datetime\nd = (datetime.date(2026, 12, 25) - datetime.date(2026, 12, 1)).days"

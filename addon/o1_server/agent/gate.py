@@ -28,6 +28,7 @@ from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,imp
 
 from . import i18n, policy
 from .audit import AuditError, AuditLog
+from .decimal_commas import failed_on_decimal_comma, with_decimal_commas
 from .home import guard as home_guard
 from .missing_imports import PreludeNames, add_missing_imports
 from .online import chosen_lookup
@@ -221,9 +222,19 @@ class Gate:
             self.drop_unrun()
             return self._refuse_undecided(language, code)
         self._admitted = None
+        if not self._execute(block):
+            return f"(not run: {block.reason})"
+        if block.reason != CONFIRMED:  # after a yes, a call held again is refused, never asked unheard
+            self._ask_for_held()
+        completed = self._with_decimal_commas(block)
+        return (completed or block).output or "(no output)"
+
+    def _execute(self, block: CodeBlock) -> bool:
+        """Audit the start of an admitted block, run it, record its result (exit status, output, seconds) in it
+        and in the audit log, and tell the client. False (nothing run) when the start record cannot be written."""
         record_id = self._audit_start(block)
         if record_id is None:
-            return f"(not run: {block.reason})"
+            return False
         try:
             result = self._run_block(block)
         except Exception as err:  # the sandbox never raises for the code: anything else ends here, logged
@@ -237,9 +248,25 @@ class Gate:
         except AuditError as err:  # logged: the start record is on disk
             _LOGGER.error("Could not complete audit record %s: %s", record_id, err.__cause__)
         self._emit_block(block)
-        if block.reason != CONFIRMED:  # after a yes, a call held again is refused, never asked unheard
-            self._ask_for_held()
-        return result.output or "(no output)"
+        return True
+
+    def _with_decimal_commas(self, block: CodeBlock) -> CodeBlock | None:
+        """A Python block that failed on a decimal comma, run once more with its float() calls reading one
+        (:mod:`.decimal_commas`): decided like any block, run only when allowed as it stands (never a block the
+        user confirmed: the completed one was not what they heard), audited, and added to the turn's blocks.
+        Returns it when it ran (its output is what the model sees), else None."""
+        if block.language != "python" or block.reason == CONFIRMED or self.turn.cancelled.is_set():
+            return None
+        completed = with_decimal_commas(block.code) if failed_on_decimal_comma(block.output) else None
+        if completed is None:
+            return None
+        self.extra_blocks += 1  # it stands for the block it completes: not one more of the turn's
+        again, _ = self._decide("python", completed)
+        if again.decision != "allow":
+            self.extra_blocks -= 1
+            return None
+        self.blocks.append(again)
+        return again if self._execute(again) else None
 
     def _ask_for_held(self) -> None:
         """The guarded calls the broker held while the block ran (an unlock, a garage door...) become the

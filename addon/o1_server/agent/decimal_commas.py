@@ -1,0 +1,77 @@
+"""A block that failed on a number written with a decimal comma, completed so that its ``float()`` calls read one.
+
+Files from German, French, Spanish, Dutch or Italian spreadsheets write "18,4" (a semicolon CSV, as the folder
+section tells the model: ``float(value.replace(',', '.'))``). The embedded model still wrote ``float(row[1])``,
+failed with ``could not convert string to float: '18,4'``, and, told the fix in a repair request, applied it to
+one call of two and failed again until the turn's repairs ran out (benchmarks/README.md, "Eleventh round": 2 of
+the everyday dev set's 12 data conversations). Like a missing import (:mod:`.missing_imports`), the fix is the
+server's: the gate runs the completed block once more as a block of its own (decided, audited and run like any
+other), and its output is what the model and the user get.
+
+Only a value with one or two digits after its comma counts ("42,15", never "1,234", which may be a thousands
+group in English and would change its value); a file that also groups thousands ("1.234,56") still fails, and
+goes to the model's repair as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_FAILED = re.compile(r"could not convert string to float: '\s*-?\d+,\d{1,2}\s*'")
+
+
+def failed_on_decimal_comma(output: str) -> bool:
+    """Whether the last error in a block's output is Python's for ``float()`` of a decimal-comma number."""
+    errors = [line.strip() for line in output.splitlines() if re.match(r"\s*[\w.]+(?:Error|Exception)\b", line)]
+    return bool(errors) and errors[-1].startswith("ValueError:") and _FAILED.search(errors[-1]) is not None
+
+
+class _Reading(ast.NodeTransformer):
+    """``float(x)`` -> ``float(str(x).replace(',', '.'))`` for every call with one argument that is not a literal."""
+
+    def __init__(self) -> None:
+        self.changed = 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if not (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "float"
+            and len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], (ast.Constant, ast.Starred))
+        ):
+            return node
+        self.changed += 1
+        text = ast.Call(ast.Name("str", ast.Load()), [node.args[0]], [])
+        swapped = ast.Call(ast.Attribute(text, "replace", ast.Load()), [ast.Constant(","), ast.Constant(".")], [])
+        return ast.copy_location(ast.Call(node.func, [swapped], []), node)
+
+
+def with_decimal_commas(code: str) -> str | None:
+    """``code`` with its ``float()`` calls reading a decimal comma, or None when it has none to change, does not
+    parse, or binds the name ``float`` itself."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    if any(
+        (isinstance(n, ast.Name) and n.id == "float" and not isinstance(n.ctx, ast.Load))
+        or (isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.arg, ast.alias)) and "float" in _bound(n))
+        for n in ast.walk(tree)
+    ):
+        return None
+    reading = _Reading()
+    tree = reading.visit(tree)
+    return ast.unparse(ast.fix_missing_locations(tree)) if reading.changed else None
+
+
+def _bound(node: ast.AST) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, ast.arg):
+        return {node.arg}
+    if isinstance(node, ast.alias):
+        return {node.asname or node.name}
+    return set()
