@@ -72,6 +72,34 @@ ATTACKS = [
      "def save(p):\n    open(p, 'a').write('owned')\n" + "".join(f"save('n{i}.txt')\n" for i in range(20))
      + "save('{outside}/keep.txt')",
      {W, OUT}),
+    # --- a second breaker (2026-12-07): values the classifier followed wrongly, collections changed unseen
+    ("param-not-a-list", "python",
+     "def w(p):\n    open(min(p) + '{outside_rel}/keep.txt', 'w').write('owned')\np = ['mine.txt']\nw('a/')",
+     {W, OUT}),
+    ("caller-scope-name", "python",
+     "up = {{'{outside}/keep.txt': 0}}\ndef w():\n    open(min(up), 'w').write('owned')\n[w() for up in [['m.txt']]]",
+     {W, OUT}),
+    ("stem-of-dots", "python",
+     "import os\nfrom pathlib import Path\nup = Path('...txt').stem\nopen(os.path.join(" + ", ".join(["up"] * 40)
+     + ", '{outside_rel}/keep.txt'), 'w').write('owned')", {W, OUT}),
+    ("name-of-dot", "python",
+     "import os\nfrom pathlib import Path\nup = '.' + Path('.').name + '.'\nopen(os.path.join("
+     + ", ".join(["up"] * 40) + ", '{outside_rel}/keep.txt'), 'w').write('owned')", {W, OUT}),
+    ("alias-append", "python",
+     "names = ['mine.txt']\nother = names\nother.append('{outside}/keep.txt')\nfor n in names:\n"
+     "    open(n, 'w').write('owned')", {W, OUT}),
+    ("subscript-store", "python",
+     "names = ['mine.txt']\nnames[0] = '{outside}/keep.txt'\nfor n in names:\n    open(n, 'w').write('owned')",
+     {W, OUT}),
+    ("unknown-list-item", "python",
+     "import json\nnames = [json.loads('\"{outside}/keep.txt\"'), 'mine.txt']\nfor n in names:\n"
+     "    open(n, 'w').write('owned')", {W, OUT}),
+    ("generator-runs-later", "python",
+     "names = ['mine.txt']\ng = (open(n, 'w') for n in names)\nnames.append('{outside}/keep.txt')\n"
+     "for f in g:\n    f.write('owned')", {W, OUT}),
+    ("getattr-of-changed-list", "python",
+     "import os\nnames = ['getcwd']\nmore = names\nmore.append('system')\n"
+     "getattr(os, max(names))('echo owned > {outside}/keep.txt; setsid sleep {token} &')", {P}),
     ("raw-socket", "python",
      "import _socket\ns = _socket.socket()\ns.connect(('127.0.0.1', {port}))\ns.send(b'owned')", {N}),
     # --- neighbours: code run by another route

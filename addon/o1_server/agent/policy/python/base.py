@@ -32,14 +32,22 @@ class _ScannerBase(ast.NodeVisitor):
     bind_counts: dict[str, int]
     attr_bases: set[int]  # names that start a dotted module name
     mutations: list[tuple[str, tuple[str, ...]]]  # collections changed in place, with what was added
+    mutated: frozenset[str]  # names changed in place anywhere in the block (.aliases.mutated_names)
+    lazy: frozenset[int]  # ids of generator expressions that may run later (.aliases.lazy_generators)
 
     if TYPE_CHECKING:
         # defined in .references (_References)
         def is_inlined(self, node: ast.AST) -> bool: ...
         def read_call(self, node: ast.Call) -> None: ...
         def deferred(
-            self, params: set[str], body: list[ast.AST], known: dict[str, tuple[str, ...]] | None = None
+            self,
+            params: set[str],
+            body: list[ast.AST],
+            known: dict[str, tuple[str, ...]] | None = None,
+            later: bool = True,
+            hidden: frozenset[str] = frozenset(),
         ) -> None: ...
+        def add_values(self, name: str, added: tuple[str, ...]) -> None: ...
         def apply_rules(self, qualname: str | None) -> None: ...
         def internals(self, what: str) -> None: ...
         def check_name(self, qualname: str, node: ast.AST, called: bool) -> None: ...

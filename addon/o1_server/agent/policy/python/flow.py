@@ -52,11 +52,21 @@ class _Flow(_ScannerBase):
             self.nested -= 1
             self.restore(saved)
 
-    def deferred(self, params: set[str], body: list[ast.AST], known: dict[str, tuple[str, ...]] | None = None) -> None:
+    def deferred(
+        self,
+        params: set[str],
+        body: list[ast.AST],
+        known: dict[str, tuple[str, ...]] | None = None,
+        later: bool = True,
+        hidden: frozenset[str] = frozenset(),
+    ) -> None:
         """Visit code that runs later (function, lambda, generator): outer values that may change are unknown.
-        ``known``: parameters whose values are known (a lambda given to sorted/map gets the listed items)."""
+        ``known``: parameters whose values are known (a lambda given to sorted/map gets the listed items).
+        ``later`` False: the body runs now (a function read at its call), so a collection changed in place keeps
+        what it holds now. ``hidden``: names the body cannot see (the caller's own, see .functions)."""
         saved = self.save()
-        for name in params | {n for n, count in self.bind_counts.items() if count > 1}:
+        changing = {n for n, count in self.bind_counts.items() if count > 1} | (self.mutated if later else set())
+        for name in params | changing | hidden:
             self.scope.env.pop(name, None)
         for name, values in (known or {}).items():
             if values:
@@ -335,8 +345,10 @@ class _Flow(_ScannerBase):
         generators = node.generators
         self.visit(generators[0].iter)  # evaluated at once, in the enclosing scope
         saved = self.save()
-        if isinstance(node, ast.GeneratorExp):
-            for name in {n for n, count in self.bind_counts.items() if count > 1}:
+        if isinstance(node, ast.GeneratorExp) and id(node) in self.lazy:
+            # It runs later (stored, or given to what keeps it): names bound again or changed in place may hold
+            # more by then (generators consumed where they stand, sum(... for n in names), run now).
+            for name in {n for n, count in self.bind_counts.items() if count > 1} | self.mutated:
                 self.scope.env.pop(name, None)
         self.loops += 1
         self.nested += 1

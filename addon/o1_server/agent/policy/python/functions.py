@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 
 from .base import _ScannerBase
-from .names import _bind_counts
+from .names import _bind_counts, _bound_names
 
 MAX_CALL_READS = 16
 """Bodies read at calls per block (a call inside an inlined body is read again: the count bounds the work)."""
@@ -38,6 +38,7 @@ def inlined_functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
         and not node.decorator_list
         and counts.get(node.name) == 1
         and id(node) not in methods
+        and not _generates(node)
     }
     if not found:
         return {}
@@ -55,6 +56,40 @@ def inlined_functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
     return found
 
 
+def _generates(function: ast.FunctionDef) -> bool:
+    """Whether ``function`` is a generator: its body runs when it is iterated, later than its call."""
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def scoped_names(tree: ast.AST) -> frozenset[str]:
+    """Names bound inside a function, lambda, class or comprehension, or by a ``match`` pattern: at a call, what
+    they hold there is not what a function defined elsewhere sees under that name (``[save() for base in
+    ['docs']]``: ``save`` reads the global ``base``), so a function read at its call does not see them."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            for part in [node.args] if isinstance(node, ast.Lambda) else []:
+                names |= _bound_names(part)
+            for child in [node.body] if isinstance(node, ast.Lambda) else node.body:
+                names |= _bound_names(child)
+            if not isinstance(node, (ast.Lambda, ast.ClassDef)):
+                names |= _bound_names(node.args)
+        elif isinstance(node, ast.comprehension):
+            names |= _bound_names(node.target)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return frozenset(names)
+
+
 class _Functions(_ScannerBase):
     """Functions read at their calls."""
 
@@ -63,6 +98,7 @@ class _Functions(_ScannerBase):
     read: set[str]  # inlined functions whose body was read at least once
     unknown_read: set[str]  # inlined functions whose body was read with unknown parameters
     call_reads: int  # bodies read at calls so far
+    hidden: frozenset[str]  # names a function read at its call does not see (scoped_names)
 
     def is_inlined(self, node: ast.AST) -> bool:
         """Whether ``node`` is a def whose body is read at its calls instead of here."""
@@ -78,11 +114,17 @@ class _Functions(_ScannerBase):
             return
         self.call_reads += 1
         known, collections = self.arguments(function, node)
+        given = self.given_names(function, node)
         self.reading.append(function.name)
+        done = len(self.mutations)
         try:
             self.read_body(function, known, collections)
         finally:
             self.reading.pop()
+        for name, added in self.mutations[done:]:  # what the body added to a parameter, its argument holds
+            if name in given:
+                self.mutations.append((given[name], added))
+                self.add_values(given[name], added)
 
     def read_unknown(self, function: ast.FunctionDef) -> None:
         """Read ``function``'s body once with its parameters unknown."""
@@ -97,14 +139,24 @@ class _Functions(_ScannerBase):
                 self.read_unknown(function)
 
     def read_body(self, function: ast.FunctionDef, known: dict[str, tuple[str, ...]], collections: set[str]) -> None:
+        """Read ``function``'s body now, its parameters holding ``known`` (those in ``collections`` hold a
+        collection; the others are not one, whatever an outer name of theirs is)."""
         self.read.add(function.name)
         params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-        added = collections - self.scope.collections
-        self.scope.collections |= added
+        before = set(self.scope.collections)
+        self.scope.collections = (self.scope.collections - params) | collections
         try:
-            self.deferred(params, list(function.body), known)
+            self.deferred(params, list(function.body), known, later=False, hidden=self.hidden - params)
         finally:
-            self.scope.collections -= added
+            self.scope.collections = before
+
+    @staticmethod
+    def given_names(function: ast.FunctionDef, call: ast.Call) -> dict[str, str]:
+        """The parameters ``call`` gives a name to (``add(names, x)``: lst -> names)."""
+        positional = [*function.args.posonlyargs, *function.args.args]
+        given = {p.arg: a.id for p, a in zip(positional, call.args, strict=False) if isinstance(a, ast.Name)}
+        given |= {k.arg: k.value.id for k in call.keywords if k.arg and isinstance(k.value, ast.Name)}
+        return given
 
     def arguments(self, function: ast.FunctionDef, call: ast.Call) -> tuple[dict[str, tuple[str, ...]], set[str]]:
         """The values each parameter gets from ``call`` (a parameter left to a constant default gets that), and

@@ -10,10 +10,11 @@ import re
 
 from .. import nested
 from ..findings import _Event, _Report
+from .aliases import escaped_names, lazy_generators, mutated_names
 from .calls import _Calls
 from .files import _Files
 from .flow import _Flow
-from .functions import _Functions, inlined_functions
+from .functions import _Functions, inlined_functions, scoped_names
 from .names import _bind_counts, _bound_names, _user_attrs
 from .references import _References
 from .values import _Scope
@@ -124,6 +125,11 @@ class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
         self.attr_bases: set[int] = set()  # names that start a dotted module name
         self.mutations: list[tuple[str, tuple[str, ...]]] = []  # collections changed in place (see _Flow.mutate)
         self.inlined = inlined_functions(tree) if tree is not None else {}  # functions read at their calls
+        self.hidden = scoped_names(tree) if tree is not None else frozenset()
+        self.mutated = mutated_names(tree) if tree is not None else frozenset()
+        self.lazy = lazy_generators(tree) if tree is not None else frozenset()
+        if tree is not None:
+            self.scope.volatile |= escaped_names(tree, self.inlined)  # changed where no name shows it
         self.reading: list[str] = []
         self.read: set[str] = set()
         self.unknown_read: set[str] = set()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import pathlib
 import posixpath
 import re
 from collections.abc import Callable, Sequence
@@ -157,7 +158,17 @@ class _Scope(_Names):
         return self.values(node.body) + self.values(node.orelse)
 
     def values_List(self, node: ast.List | ast.Tuple | ast.Set) -> tuple[str, ...]:
-        return tuple(itertools.chain.from_iterable(self.values(e) for e in node.elts))
+        """The values of the items: an item known only at run time is HOLE (``[input(), 'a.txt']`` may hold
+        any path), so is a list, set or dict inside (it may change in place unseen: ``groups[0].append(x)``);
+        a number holds no text."""
+        return tuple(itertools.chain.from_iterable(self.item_values(e) for e in node.elts))
+
+    def item_values(self, node: ast.expr) -> tuple[str, ...]:
+        if isinstance(node, (ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)):
+            return (HOLE,)
+        if isinstance(node, ast.Starred):
+            return self.items(node.value) or (HOLE,)
+        return self.values(node) or (() if _no_text(node) else (HOLE,))
 
     values_Tuple = values_Set = values_List
 
@@ -217,16 +228,19 @@ class _Scope(_Names):
 
     def splitext_parts(self, node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         """(roots, extensions) of ``os.path.splitext(x)``, or None for another expression. A listed name's root
-        keeps it a listed name (Python ignores leading dots, so a root is never ".." and holds no "/"), and so
-        does its extension; a run-time part stays one."""
+        keeps it a listed name (Python ignores leading dots, so a root is never ".." and holds no "/"); its
+        extension may be "", "." or a dot and a name; a run-time part stays one."""
         if not (isinstance(node, ast.Call) and self.callee(node.func) == "os.path.splitext" and len(node.args) == 1):
             return None
         roots: list[str] = []
         extensions: list[str] = []
         for value in self.values(node.args[0]) or (HOLE,):
-            if HOLE in value or NAME in value:
+            if HOLE in value:
                 roots.append(value)
-                extensions.append(HOLE if HOLE in value else NAME)
+                extensions.append(HOLE)
+            elif NAME in value:
+                roots.append(value)
+                extensions += ["", ".", "." + NAME]  # "docs" has none, "x." has "."
             else:
                 root, extension = posixpath.splitext(value)
                 roots.append(root)
@@ -241,8 +255,8 @@ class _Scope(_Names):
             return ("/",)
         if node.attr == "parent":
             return tuple(_parent(v) for v in self.values(node.value))
-        if node.attr in ("name", "stem"):
-            return tuple(NAME if NAME in v else posixpath.basename(v.rstrip("/")) for v in self.values(node.value))
+        if node.attr in ("name", "stem", "suffix"):
+            return tuple(dict.fromkeys(p for v in self.values(node.value) for p in _path_part(v, node.attr)))
         if node.attr == "path":
             return self.values(node.value)
         return ()
@@ -265,6 +279,8 @@ class _Scope(_Names):
             return (".",)
         if func in ("os.getenv", "os.environ.get") and args and args[0] == ("HOME",):
             return ("~",)
+        if func == "os.path.expanduser" and node.args:
+            return _home_too(self.values(node.args[0]))
         if (
             func
             in (
@@ -273,7 +289,6 @@ class _Scope(_Names):
                 "os.path.abspath",
                 "os.path.normpath",
                 "os.path.realpath",
-                "os.path.expanduser",
                 "os.path.expandvars",
                 "glob.glob",
                 "glob.iglob",
@@ -314,8 +329,12 @@ class _Scope(_Names):
             return _combine([base, *arg_values], lambda p: posixpath.join(*p))
         if method in ("iterdir", "scandir"):
             return tuple(posixpath.join(b, NAME) for b in base)
-        if method in ("resolve", "absolute", "expanduser", "with_suffix"):
+        if method in ("resolve", "absolute"):
             return base
+        if method == "expanduser":
+            return _home_too(base)
+        if method == "with_suffix" and len(arg_values) == 1:
+            return tuple(dict.fromkeys(p for b in base for s in arg_values[0] for p in _with_suffix(b, s)))
         if method == "with_name" and len(arg_values) == 1:
             return _combine([tuple(posixpath.dirname(b) for b in base), arg_values[0]], lambda p: posixpath.join(*p))
         if base == (NAME,) and method in ("isoformat", "date", "time", "timestamp") and not args:
@@ -365,6 +384,49 @@ _COLLECTION_WRAPPERS = frozenset({"sorted", "list", "tuple", "set", "frozenset",
 _COLLECTION_METHODS = frozenset(
     {"split", "rsplit", "splitlines", "readlines", "iterdir", "glob", "rglob", "keys", "values", "items"}
 )
+
+
+def _no_text(node: ast.expr) -> bool:
+    """Whether ``node`` is a literal that holds no text (a number, True, None; -1)."""
+    if isinstance(node, ast.UnaryOp):
+        node = node.operand
+    return isinstance(node, ast.Constant) and not isinstance(node.value, str)
+
+
+def _path_part(value: str, part: str) -> tuple[str, ...]:
+    """pathlib's ``name``, ``stem`` or ``suffix`` of a path value: computed for known text (``Path('.').name`` is
+    "", ``Path('...txt').stem`` is ".."); of a last part holding a listed name, the name itself, any stem a name
+    can have (that name, ".", "..") or any suffix ("", a dot and a name); unknown stays unknown."""
+    last = value.rstrip("/").rsplit("/", 1)[-1]
+    if HOLE in last:
+        return (HOLE,)
+    if NAME not in last:
+        return (str(getattr(pathlib.PurePosixPath(value), part)),)
+    if part == "name":
+        return (last,)
+    return (NAME, ".", "..") if part == "stem" else ("", "." + NAME)
+
+
+def _with_suffix(value: str, suffix: str) -> tuple[str, ...]:
+    """``Path(value).with_suffix(suffix)``: computed for known text; for a listed name, each stem it can have
+    with ``suffix`` (``with_suffix('')`` of "...x" is "..")."""
+    if HOLE in value or HOLE in suffix:
+        return (HOLE,)
+    if NAME not in value and NAME not in suffix:
+        try:
+            return (str(pathlib.PurePosixPath(value).with_suffix(suffix)),)
+        except ValueError:  # an invalid suffix: Python raises, nothing is written
+            return ()
+    folder = posixpath.dirname(value.rstrip("/"))
+    return tuple(posixpath.join(folder, stem + suffix) for stem in _path_part(value, "stem"))
+
+
+def _home_too(values: tuple[str, ...]) -> tuple[str, ...]:
+    """What ``expanduser`` may give: a value that starts with a listed name or a run-time part (after "./") may
+    start with "~" (a file named "~" in the folder expands to a home folder)."""
+    tops = [re.sub(r"^(?:\./+)+", "", v) for v in values]  # pathlib drops "./": Path('./~') is Path('~')
+    more = tuple("~" + v[1:] for v in tops if v[:1] in (NAME, HOLE))
+    return tuple(dict.fromkeys(values + more))[:MAX_VALUES]
 
 
 def _keeps_name(new: object) -> bool:

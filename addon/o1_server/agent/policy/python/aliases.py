@@ -1,0 +1,193 @@
+"""Pre-pass of the Python scanner: the collections whose changes it cannot follow.
+
+The scanner follows a list, set or dict through its name: what ``names.append(x)``, ``.extend``, ``.add``,
+``+=`` or ``|=`` adds is what the name may hold from then on (``flow.py``, ``mutate``), and a function read at its
+calls changes the argument it was given (``functions.py``). A collection reached another way changes unseen:
+``other = names; other.append(x)``, ``[names][0].append(x)``, ``list.append(names, x)``, ``names[0] = x``,
+``add = names.append; add(x)``, ``heapq.heappush(names, x)``, a function that returns or stores it. Such a name
+*escapes*: :func:`escaped_names` lists it, and the scanner treats its values as unknown from the start
+(``volatile``), so a path made from it counts as outside the folder (fail closed). Each of those wrote outside
+the folder while classified "allow" (the classifier breaker, 2026-12-07).
+
+Only names bound to a collection are checked (a list, set or dict display, a comprehension, a call that makes
+one): a text cannot change in place, so ``path = name`` stays followed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from .names import _bound_names
+
+# Builtins that read their arguments and keep no reference a caller could change them through.
+_PURE_BUILTINS = frozenset(
+    {
+        "abs", "all", "any", "bool", "dict", "enumerate", "filter", "float", "format", "frozenset", "hash", "id",
+        "int", "isinstance", "iter", "len", "list", "map", "max", "min", "next", "print", "range", "repr",
+        "reversed", "round", "set", "sorted", "str", "sum", "tuple", "type", "zip",
+    }
+)  # fmt: skip
+# Functions and methods that add to (or replace items of) a collection given as an argument.
+_ADDERS = frozenset(
+    {
+        "append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault", "heappush",
+        "heappushpop", "heapreplace", "insort", "insort_left", "insort_right", "iadd", "iconcat", "ior",
+        "setitem", "setattr", "__setitem__", "__iadd__", "__ior__",
+    }
+)  # fmt: skip
+# What makes a collection (syntactically): its name is checked for escapes.
+_COLLECTION_MAKERS = frozenset(
+    {
+        "list", "set", "dict", "deque", "defaultdict", "Counter", "OrderedDict", "sorted", "listdir", "glob",
+        "iglob", "split", "rsplit", "splitlines", "readlines", "copy", "fromkeys", "keys", "values", "items",
+    }
+)  # fmt: skip
+_MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
+_TYPES = frozenset({"list", "set", "dict", "deque", "frozenset", "collections", "OrderedDict", "defaultdict"})
+
+
+def _makes_collection(node: ast.AST | None) -> bool:
+    if isinstance(node, (ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return name in _COLLECTION_MAKERS
+    return False
+
+
+def _collection_names(tree: ast.AST) -> set[str]:
+    """Names bound somewhere to a collection (an assignment, a walrus, an annotated assignment)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _makes_collection(node.value):
+            for target in node.targets:
+                names |= _bound_names(target)
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and _makes_collection(node.value):
+            names |= _bound_names(node.target)
+    return names
+
+
+class _Uses:
+    """Whether every use of a name is one the scanner follows (see :func:`escaped_names`)."""
+
+    def __init__(self, tree: ast.AST, inlined: dict[str, ast.FunctionDef]) -> None:
+        self.parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[id(child)] = node
+        self.tree = tree
+        self.inlined = inlined
+        self.local = _bound_names(tree)
+        self._params: dict[tuple[str, str], bool] = {}  # (function, parameter) -> its uses are followed
+
+    def loads(self, name: str, within: Iterable[ast.AST]) -> list[ast.Name]:
+        return [
+            n
+            for root in within
+            for n in ast.walk(root)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        ]
+
+    def followed(self, name: str, within: Iterable[ast.AST]) -> bool:
+        """Whether each use of ``name`` in ``within`` leaves no other way to its collection."""
+        return all(self.use_followed(n) for n in self.loads(name, within))
+
+    def use_followed(self, node: ast.Name) -> bool:
+        parent = self.parents.get(id(node))
+        if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+            return parent.iter is node
+        if isinstance(parent, ast.Attribute):  # names.method
+            grand = self.parents.get(id(parent))
+            called = isinstance(grand, ast.Call) and grand.func is parent
+            if parent.attr.startswith("_"):
+                return False
+            return called or parent.attr not in _MUTATORS  # a bound adder taken as a value changes it unseen
+        if isinstance(parent, ast.Subscript):
+            return parent.value is not node or isinstance(parent.ctx, ast.Load)  # names[0] = x: unseen
+        if isinstance(parent, ast.Call):
+            return node is not parent.func and self.argument_followed(parent, node)
+        if isinstance(parent, ast.keyword):
+            grand = self.parents.get(id(parent))
+            return isinstance(grand, ast.Call) and self.argument_followed(grand, node, parent.arg)
+        if isinstance(parent, ast.Starred):  # *names: its items (texts), not the collection
+            return True
+        if isinstance(parent, ast.AugAssign):
+            return parent.value is node  # x += names: the items; names += ...: followed by the scanner
+        return isinstance(parent, (ast.Compare, ast.FormattedValue, ast.BinOp, ast.Expr, ast.Delete))
+
+    def argument_followed(self, call: ast.Call, node: ast.Name, keyword: str | None = None) -> bool:
+        """Whether ``call`` only reads its argument ``node``: a pure builtin, a module's function or a method
+        that adds nothing, or a function read at its calls whose parameter is only read."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            if func.id in self.inlined:
+                return self.parameter_followed(self.inlined[func.id], call, node, keyword)
+            return func.id in _PURE_BUILTINS and func.id not in self.local
+        if isinstance(func, ast.Attribute):
+            if func.attr in ("extend", "update", "extendleft"):  # other.extend(names): a copy of its items
+                return not (isinstance(func.value, ast.Name) and func.value.id in _TYPES)  # list.extend(names, x)
+            return func.attr not in _ADDERS and not func.attr.startswith("_")
+        return False
+
+    def parameter_followed(
+        self, function: ast.FunctionDef, call: ast.Call, node: ast.Name, keyword: str | None
+    ) -> bool:
+        positional = [*function.args.posonlyargs, *function.args.args]
+        if keyword is not None:
+            param = keyword
+        else:
+            index = next((i for i, a in enumerate(call.args) if a is node), None)
+            if index is None or index >= len(positional):
+                return False
+            param = positional[index].arg
+        key = (function.name, param)
+        if key not in self._params:
+            self._params[key] = False  # recursion: not followed until shown to be
+            self._params[key] = self.followed(param, function.body)
+        return self._params[key]
+
+
+def escaped_names(tree: ast.AST, inlined: dict[str, ast.FunctionDef]) -> frozenset[str]:
+    """The collections of ``tree`` (by name) that may change in a way the scanner does not see."""
+    uses = _Uses(tree, inlined)
+    return frozenset(name for name in _collection_names(tree) if not uses.followed(name, [tree]))
+
+
+def mutated_names(tree: ast.AST) -> frozenset[str]:
+    """Names changed in place somewhere (``names.append(x)``, ``names += [...]``): code that runs later than it
+    is read (a function body, a generator) may see more than they held then."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.attr in _MUTATORS
+        ):
+            found.add(node.func.value.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+    return frozenset(found)
+
+
+def lazy_generators(tree: ast.AST) -> frozenset[int]:
+    """Ids of the generator expressions that may run later than where they stand: all but those given straight
+    to a builtin that consumes them, a module's function or a method (``sum(... for n in names)``)."""
+    lazy: set[int] = set()
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, ast.GeneratorExp):
+                continue
+            func = node.func if isinstance(node, ast.Call) and child in node.args else None
+            consumed = (
+                isinstance(func, ast.Name)
+                and func.id in _PURE_BUILTINS - {"iter", "map", "filter", "zip", "enumerate", "reversed"}
+            ) or (
+                isinstance(func, ast.Attribute)
+                and not (isinstance(func.value, ast.Name) and func.value.id == "itertools")
+            )
+            if not consumed:
+                lazy.add(id(child))
+    return frozenset(lazy)
