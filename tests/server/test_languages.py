@@ -351,6 +351,15 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("it", "novantadue centesimi", "0.92"),
         ("it", "cinquanta centesimi e un venti per cento di sconto", "0.50 e un 20 % di sconto"),  # both kept words
         ("en", "six pounds forty", "6.40 pounds"),
+        # a price said after "for" with no currency word ("a kilo and a half for 3 75" was two numbers); a clock
+        # time or a count after it stays ("for ten thirty", "for three twenty minutes")
+        ("en", "a kilo and a half for three seventy five? and what", "a kilo and a half for 3.75? and what"),
+        ("en", "I bought it for twelve fifty", "I bought it for 12.50"),
+        ("en", "book it for ten thirty", "book it for 10 30"),
+        ("en", "I waited for three twenty minutes", "I waited for 3 20 minutes"),
+        # a small number said before a percent word ("un dos por ciento" was "un 2 por 100")
+        ("es", "la casa de cambio se queda un dos por ciento", "la casa de cambio se queda un 2 %"),
+        ("fr", "un deux pour cent de frais", "un 2 % de frais"),
         # an amount's cents before what the money is for (a deposit, a fee): "3 Euro 30 Pfand" was left apart
         ("de", "plus drei Euro dreißig Pfand", "plus 3.30 Euro Pfand"),
         ("en", "plus two dollars fifty shipping", "plus 2.50 dollars shipping"),

@@ -206,6 +206,7 @@ def digits(text: str, language: str | None) -> str:
         converted = text
     converted = converted.replace(f" {_APART} ", f" {_lookup(lang, 'summary.and')} ")
     for pattern in _lookup(lang, "words.percent") or ():  # "5 pour 100" (from "cinq pour cent"): 5 %
+        converted = _small_percent(str(pattern), converted, lang)
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = _KEPT.sub(lambda m: kept[ord(m.group(0)) - _KEPT_FIRST], _operands(converted, lang))  # "menos un 20 %"
     converted = _fractions(_halves(converted, lang), lang)
@@ -263,6 +264,20 @@ def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
     if m.group(1).lower() in ("a", "an"):
         return m.group(0)  # text2num leaves the English article alone ("a twenty percent tip")
     return _keep(m.group(1), kept) + m.group(2)
+
+
+def _small_percent(pattern: str, text: str, language: str) -> str:
+    """A small number said before a percent word, which text2num leaves a word ("un dos por ciento" was "un dos
+    por 100", then "un 2 por 100"), as digits, so that the ``words.percent`` ``pattern`` (which follows a digit)
+    makes it "2 %"."""
+    if not pattern.startswith("(?<=\\d)"):
+        return text
+    follows = pattern[len("(?<=\\d)") :]
+
+    def digit(m: re.Match[str]) -> str:
+        return _number(m.group(1), language) or m.group(1)
+
+    return re.sub(rf"\b([^\W\d_]+)(?={follows})", digit, text, flags=re.IGNORECASE)
 
 
 def _amount(m: re.Match[str]) -> str:
