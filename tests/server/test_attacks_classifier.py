@@ -100,6 +100,11 @@ ATTACKS = [
     ("getattr-of-changed-list", "python",
      "import os\nnames = ['getcwd']\nmore = names\nmore.append('system')\n"
      "getattr(os, max(names))('echo owned > {outside}/keep.txt; setsid sleep {token} &')", {P}),
+    # what a function read at its call returns, and % or format() on known texts, are the values they make
+    ("function-returns-outside", "python",
+     "def target():\n    return '{outside}/keep.txt'\nwith open(target(), 'w') as f:\n    f.write('owned')", {W, OUT}),
+    ("percent-format", "python", "open('%s/%s' % ('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
+    ("str-format", "python", "open('{{}}/{{}}'.format('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
     ("raw-socket", "python",
      "import _socket\ns = _socket.socket()\ns.connect(('127.0.0.1', {port}))\ns.send(b'owned')", {N}),
     # --- neighbours: code run by another route

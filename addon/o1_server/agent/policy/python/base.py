@@ -34,10 +34,13 @@ class _ScannerBase(ast.NodeVisitor):
     mutations: list[tuple[str, tuple[str, ...]]]  # collections changed in place, with what was added
     mutated: frozenset[str]  # names changed in place anywhere in the block (.aliases.mutated_names)
     lazy: frozenset[int]  # ids of generator expressions that may run later (.aliases.lazy_generators)
+    returning: list[list[tuple[str, ...]] | None]  # per function body being read: its returns (.functions)
+    early: set[int]  # calls visited before the call they stand in (.functions)
 
     if TYPE_CHECKING:
         # defined in .references (_References)
         def is_inlined(self, node: ast.AST) -> bool: ...
+        def read_arguments_first(self, node: ast.Call) -> None: ...
         def read_call(self, node: ast.Call) -> None: ...
         def deferred(
             self,

@@ -45,6 +45,10 @@ class _Calls(_ScannerBase):
     """Calls: which rule reads a call's arguments, and the rules for commands, code and Home Assistant."""
 
     def visit_Call(self, node: ast.Call) -> None:
+        if id(node) in self.early:
+            self.early.discard(id(node))  # read already, before the call it stands in (.functions)
+            return
+        self.read_arguments_first(node)
         self.mutate(node)
         qualname = self.scope.qualname(node.func)
         self.apply_rules(qualname)

@@ -35,7 +35,11 @@ class _Flow(_ScannerBase):
             return  # read at its calls (.functions)
         params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         body: list[ast.AST] = list(node.body) if isinstance(node.body, list) else [node.body]
-        self.deferred(params, body, self.lambda_values.pop(id(node), {}))
+        self.returning.append(None)  # its returns are not the values of any call
+        try:
+            self.deferred(params, body, self.lambda_values.pop(id(node), {}))
+        finally:
+            self.returning.pop()
 
     visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
 

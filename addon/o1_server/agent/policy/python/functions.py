@@ -22,6 +22,7 @@ import ast
 
 from .base import _ScannerBase
 from .names import _bind_counts, _bound_names
+from .values import _no_text
 
 MAX_CALL_READS = 16
 """Bodies read at calls per block (a call inside an inlined body is read again: the count bounds the work)."""
@@ -99,6 +100,8 @@ class _Functions(_ScannerBase):
     unknown_read: set[str]  # inlined functions whose body was read with unknown parameters
     call_reads: int  # bodies read at calls so far
     hidden: frozenset[str]  # names a function read at its call does not see (scoped_names)
+    returning: list[list[tuple[str, ...]] | None]  # per function body being read: what its returns give
+    early: set[int]  # calls visited before the call they stand in (read_arguments_first), skipped once after
 
     def is_inlined(self, node: ast.AST) -> bool:
         """Whether ``node`` is a def whose body is read at its calls instead of here."""
@@ -116,21 +119,54 @@ class _Functions(_ScannerBase):
         known, collections = self.arguments(function, node)
         given = self.given_names(function, node)
         self.reading.append(function.name)
+        self.returning.append([])
         done = len(self.mutations)
         try:
             self.read_body(function, known, collections)
         finally:
             self.reading.pop()
+            returned = self.returning.pop()
+        if returned is not None and returned and all(returned):
+            self.scope.returned[id(node)] = tuple(dict.fromkeys(v for r in returned for v in r))
         for name, added in self.mutations[done:]:  # what the body added to a parameter, its argument holds
             if name in given:
                 self.mutations.append((given[name], added))
                 self.add_values(given[name], added)
 
+    def read_arguments_first(self, node: ast.Call) -> None:
+        """Visit the calls of functions read at their calls that stand in ``node``'s arguments before ``node`` is
+        judged: what they return is the argument's value (``open(todo_file(), 'a')``). Not inside a lambda or a
+        comprehension of the arguments (their names are bound there)."""
+        if not self.inlined:
+            return
+        todo: list[ast.AST] = [*node.args, *(k.value for k in node.keywords)]
+        while todo:
+            child = todo.pop()
+            if isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in self.inlined:
+                self.visit(child)
+                self.early.add(id(child))
+                continue
+            todo.extend(ast.iter_child_nodes(child))
+
+    def visit_Return(self, node: ast.Return) -> None:
+        """What a function read at its call returns (a text's values; None and numbers hold none): the values of
+        that call (``open(path_for('notes'))``); one return with unknown values makes the call's unknown."""
+        self.generic_visit(node)
+        frame = self.returning[-1] if self.returning else None
+        if frame is not None and node.value is not None and not _no_text(node.value):
+            frame.append(self.scope.values(node.value))
+
     def read_unknown(self, function: ast.FunctionDef) -> None:
         """Read ``function``'s body once with its parameters unknown."""
         if function.name not in self.unknown_read:
             self.unknown_read.add(function.name)
-            self.read_body(function, {}, set())
+            self.returning.append(None)  # what it returns here is no call's value
+            try:
+                self.read_body(function, {}, set())
+            finally:
+                self.returning.pop()
 
     def read_uncalled(self) -> None:
         """After the block: the inlined functions no call read are read with unknown parameters."""
@@ -149,6 +185,17 @@ class _Functions(_ScannerBase):
             self.deferred(params, list(function.body), known, later=False, hidden=self.hidden - params)
         finally:
             self.scope.collections = before
+
+    def constant_name(self, node: ast.expr | None) -> bool:
+        """Whether a default is a name bound once, never changed in place and not one a call site may shadow
+        (``DATA = 'data.json'`` then ``def lookup(name, path=DATA)``): it holds at the call what it held then."""
+        return (
+            isinstance(node, ast.Name)
+            and self.bind_counts.get(node.id) == 1
+            and node.id not in self.mutated
+            and node.id not in self.hidden
+            and node.id not in self.scope.volatile
+        )
 
     @staticmethod
     def given_names(function: ast.FunctionDef, call: ast.Call) -> dict[str, str]:
@@ -172,7 +219,7 @@ class _Functions(_ScannerBase):
         defaults = zip(reversed(positional), reversed(function.args.defaults), strict=False)
         kw_defaults = zip(function.args.kwonlyargs, function.args.kw_defaults, strict=True)
         for param, default in [*defaults, *kw_defaults]:
-            if param.arg not in given and isinstance(default, ast.Constant):
-                given[param.arg] = default
+            if param.arg not in given and (isinstance(default, ast.Constant) or self.constant_name(default)):
+                given[param.arg] = default  # type: ignore[assignment]  # not None: checked just above
         known = {name: self.scope.values(value) for name, value in given.items()}
         return known, {name for name, value in given.items() if self.scope.is_collection(value)}

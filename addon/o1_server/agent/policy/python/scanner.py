@@ -134,6 +134,8 @@ class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
         self.read: set[str] = set()
         self.unknown_read: set[str] = set()
         self.call_reads = 0
+        self.returning: list[list[tuple[str, ...]] | None] = []
+        self.early: set[int] = set()
 
 
 nested.register("python", _scan_python)

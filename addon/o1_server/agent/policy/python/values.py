@@ -53,6 +53,7 @@ class _Scope(_Names):
         self.path_names: set[str] = set()  # names bound to pathlib paths
         self.rebound: frozenset[str] = frozenset()  # names bound more than once in the block
         self.collections: set[str] = set()  # names last bound to a list, a listing, a comprehension...
+        self.returned: dict[int, tuple[str, ...]] = {}  # id of a call of a function read at it -> its returns
 
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
@@ -152,7 +153,23 @@ class _Scope(_Names):
             return _combine([left or (HOLE,), right or (HOLE,)], "".join)
         if isinstance(node.op, ast.Div):
             return _combine([left or (HOLE,), right or (HOLE,)], lambda p: posixpath.join(*p))
+        if isinstance(node.op, ast.Mod) and left and not any(HOLE in t or NAME in t for t in left):
+            return self.printf(left, node.right)  # '%s.txt' % name
         return ()
+
+    def printf(self, templates: tuple[str, ...], right: ast.expr) -> tuple[str, ...]:
+        """``template % args`` for literal templates: each ``%s`` filled with each value its argument may have
+        (a run-time part stays HOLE); anything Python would not format is unknown."""
+        args = right.elts if isinstance(right, ast.Tuple) else [right]
+        parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
+        said: list[str] = []
+        for template in templates:
+            for combo in itertools.islice(itertools.product(*parts), MAX_VALUES):
+                try:
+                    said.append(template % (combo if isinstance(right, ast.Tuple) else combo[0]))
+                except (TypeError, ValueError, KeyError, OverflowError):
+                    return ()
+        return tuple(dict.fromkeys(said))[:MAX_VALUES]
 
     def values_IfExp(self, node: ast.IfExp) -> tuple[str, ...]:
         return self.values(node.body) + self.values(node.orelse)
@@ -224,7 +241,66 @@ class _Scope(_Names):
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if parts is not None and index in (0, 1, -1, -2) and isinstance(index, int):
             return parts[index]
+        if isinstance(index, int) and not isinstance(index, bool):
+            return self.split_part(node.value, index)
+        if isinstance(node.slice, ast.Slice):
+            return self.sliced(node.value, node.slice)
         return ()
+
+    def split_part(self, node: ast.AST, index: int) -> tuple[str, ...]:
+        """``x.split(sep)[i]`` (or ``rsplit``) of text values with a literal ``sep``: computed for known text; a
+        part of a listed name may be empty, and "." or ".." unless ``sep`` holds a dot."""
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("split", "rsplit")
+            and len(node.args) >= 1
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and node.args[0].value
+        ):
+            return ()
+        sep = node.args[0].value
+        limit = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else -1
+        if not isinstance(limit, int):
+            return ()
+        said: list[str] = []
+        for value in self.values(node.func.value) or (HOLE,):
+            if HOLE in value or (NAME in value and "/" in value):
+                said.append(HOLE)
+            elif NAME in value:
+                said += [NAME, "", *(() if "." in sep else (".", ".."))]
+            else:
+                pieces = getattr(value, node.func.attr)(sep, limit)
+                if -len(pieces) <= index < len(pieces):
+                    said.append(pieces[index])
+        return tuple(dict.fromkeys(said))[:MAX_VALUES]
+
+    def sliced(self, node: ast.AST, part: ast.Slice) -> tuple[str, ...]:
+        """``x[a:b]`` of text values with literal bounds: computed for known text; a piece of a listed name may
+        be empty, "." or ".." ("...txt"[:-4])."""
+        bounds: list[int | None] = []
+        for bound in (part.lower, part.upper, part.step):
+            if isinstance(bound, ast.UnaryOp) and isinstance(bound.op, ast.USub):
+                bound = bound.operand if isinstance(bound.operand, ast.Constant) else bound
+                negative = True
+            else:
+                negative = False
+            value = bound.value if isinstance(bound, ast.Constant) else bound
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                return ()
+            bounds.append(-value if negative and value is not None else value)
+        if not isinstance(node, ast.Name) or node.id in self.collections:
+            return ()  # a list's slice: its items, followed elsewhere
+        said: list[str] = []
+        for value in self.values(node):
+            if HOLE in value or (NAME in value and "/" in value):
+                said.append(HOLE)
+            elif NAME in value:
+                said += [NAME, "", ".", ".."]
+            else:
+                said.append(value[slice(*bounds)])
+        return tuple(dict.fromkeys(said))[:MAX_VALUES]
 
     def splitext_parts(self, node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         """(roots, extensions) of ``os.path.splitext(x)``, or None for another expression. A listed name's root
@@ -269,6 +345,8 @@ class _Scope(_Names):
         return name
 
     def values_Call(self, node: ast.Call) -> tuple[str, ...]:
+        if id(node) in self.returned:
+            return self.returned[id(node)]
         func = self.callee(node.func)
         args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
         if func in _PATH_BUILDERS:
@@ -281,6 +359,12 @@ class _Scope(_Names):
             return ("~",)
         if func == "os.path.expanduser" and node.args:
             return _home_too(self.values(node.args[0]))
+        if func == "os.path.basename" and len(node.args) == 1:
+            return tuple(dict.fromkeys(_last_part(v) for v in self.values(node.args[0]) or (HOLE,)))
+        if func == "time.strftime" and node.args:
+            fmt = self.values(node.args[0])
+            plain = len(fmt) == 1 and HOLE not in fmt[0] and NAME not in fmt[0]
+            return (NAME,) if plain and not any(c in fmt[0] for c in _PATH_CHARACTERS + ".\\") else ()
         if (
             func
             in (
@@ -318,6 +402,23 @@ class _Scope(_Names):
         if isinstance(node.func, ast.Attribute):
             return self.method_values(node.func.attr, node.func.value, node.args)
         return ()
+
+    def formatting(self, templates: tuple[str, ...], args: list[ast.expr]) -> tuple[str, ...]:
+        """``template.format(*args)`` for literal templates and positional arguments; a replacement field with a
+        format spec is computed only for known texts (a fill character can be "/")."""
+        if any(isinstance(a, ast.Starred) for a in args):
+            return ()
+        parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
+        said: list[str] = []
+        for template in templates:
+            for combo in itertools.islice(itertools.product(*parts), MAX_VALUES):
+                if re.search(r"\{[^{}]*:", template) and any(HOLE in c or NAME in c for c in combo):
+                    return ()
+                try:
+                    said.append(template.format(*combo))
+                except (IndexError, KeyError, ValueError, AttributeError):
+                    return ()
+        return tuple(dict.fromkeys(said))[:MAX_VALUES]
 
     def method_values(self, method: str, receiver: ast.AST, args: list[ast.expr]) -> tuple[str, ...]:
         """Path and string methods: joinpath, glob, iterdir, resolve, str.join ..."""
@@ -358,6 +459,8 @@ class _Scope(_Names):
                 return tuple(getattr(str, method)(b, *literal) for b in base)
             except (TypeError, ValueError, OverflowError):
                 return ()
+        if method == "format" and not any(HOLE in b or NAME in b for b in base):
+            return self.formatting(base, args)
         if method == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
             parts = [self.values(e) or (HOLE,) for e in args[0].elts]
             return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
@@ -384,6 +487,12 @@ _COLLECTION_WRAPPERS = frozenset({"sorted", "list", "tuple", "set", "frozenset",
 _COLLECTION_METHODS = frozenset(
     {"split", "rsplit", "splitlines", "readlines", "iterdir", "glob", "rglob", "keys", "values", "items"}
 )
+
+
+def _last_part(value: str) -> str:
+    """``os.path.basename`` of a value: its last part, HOLE when a run-time part reaches into it."""
+    last = value.rsplit("/", 1)[-1]
+    return HOLE if HOLE in last else last
 
 
 def _no_text(node: ast.expr) -> bool:
