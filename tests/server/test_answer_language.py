@@ -116,7 +116,9 @@ async def test_a_yes_that_restates_the_deletion_runs_it(make_agent, llm: Scripte
 @pytest.mark.parametrize(
     ("language", "answer"),
     [("en", "Yes, delete notes.txt"), ("en", "Yes, but keep a copy"), ("de", "Ja, aber erst morgen"),
-     ("fr", "Oui, et aussi notes.txt")],
+     ("fr", "Oui, et aussi notes.txt"),
+     # more than the held block would do: it was run as held (one file gone, the user told "all")
+     ("en", "yes delete all the files"), ("es", "sí, borra todos los archivos")],
 )
 async def test_a_yes_that_asks_for_something_else_keeps_the_file(make_agent, llm: ScriptedLLM, tmp_path, language,
                                                                  answer) -> None:

@@ -220,10 +220,23 @@ def test_a_yes_that_says_what_it_agrees_to(language: str, answer: str) -> None:
         ("es", "Sí, pero solo el primero"),
         ("it", "Sì, ma prima fammi vedere"),
         ("nl", "Ja, maar niet nu"),
+        # more than the one held file: a new request (it was run as held, one file deleted of "all")
+        ("en", "yes delete all the files"),
+        ("en", "Yes, delete everything"),
+        ("es", "sí, borra todos los archivos"),
+        ("de", "Ja, lösch alle Dateien"),
+        ("fr", "Oui, supprime tous les fichiers"),
+        ("it", "Sì, cancella tutti i file"),
+        ("nl", "Ja, verwijder alle bestanden"),
     ],
 )
 def test_a_yes_that_asks_for_something_else_is_not_one(language: str, answer: str) -> None:
     assert not is_yes(answer, language, HELD)
+
+
+def test_all_agrees_when_the_held_block_names_several_files() -> None:
+    held = "I'm about to delete a.txt and b.txt. Shall I?"
+    assert is_yes("yes, delete them all", "en", held) and is_yes("Ja, lösch alle", "de", "Ich lösche a.txt und b.txt.")
 
 
 def test_a_yes_that_names_another_device_is_not_one() -> None:

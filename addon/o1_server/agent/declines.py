@@ -4,7 +4,8 @@
 with a yes (thanks alone opens a no: "Merci, ça va"), and the rest (at most ``RESTATE_WORDS`` words, no
 question) holds no word of ``declines`` or ``words.but`` (a reply that asks for something else), no file name
 or number that is not a whole one of the held block's, and no word of two letters or more that is neither one
-of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes).
+of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes), and no word of
+``words.widening`` when the held question names one file at most ("yes, delete all the files").
 :func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
 in the kitchen?", "no, delete b.txt instead"): a reply declines when it is no question and names no file, and
 is a single word or short (at most ``SHORT_WORDS`` words) with one of the ``declines`` words of its language or
@@ -87,11 +88,22 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     known = {name.lower() for name in _NAME.findall(f"{held}\n{code}")}
     if not all(name.lower() in known for name in _NAME.findall(rest)):
         return False
+    if len(set(_FILE.findall(held))) <= 1 and _widens(rest, lang):
+        return False  # "yes, delete all the files" to one held file asks for more than it would do
     agree, held_words = _agree(lang), {w for w in re.findall(r"[^\W\d_]+", i18n.folded(held)) if len(w) >= 3}
     return all(
         len(word) < 2 or any(_same_word(word, known) for known in agree | held_words)
         for word in re.findall(r"[^\W\d_]+", i18n.folded(_NAME.sub(" ", rest)))
     )
+
+
+def _widens(rest: str, language: str) -> bool:
+    """Whether the words after a yes hold one of ``words.widening`` ("all", "alle", "todos"...) of ``language``
+    or English."""
+    widening = {
+        i18n.folded(w) for w in i18n.words(language, "words.widening") + i18n.words(i18n.DEFAULT, "words.widening")
+    }
+    return any(word in widening for word in re.findall(r"[^\W\d_]+", i18n.folded(rest)))
 
 
 def _same_word(said: str, held: str) -> bool:
