@@ -103,6 +103,10 @@ ATTACKS = [
     # what a function read at its call returns, and % or format() on known texts, are the values they make
     ("function-returns-outside", "python",
      "def target():\n    return '{outside}/keep.txt'\nwith open(target(), 'w') as f:\n    f.write('owned')", {W, OUT}),
+    # past the reads' budget a call's return was an earlier read's (a review's find): now unknown
+    ("function-stale-return", "python",
+     "import json\ndef ident(p):\n    return p\ndef use(x):\n    open(ident(x), 'w').write('owned')\n"
+     + "".join(f"use('n{i}.txt')\n" for i in range(10)) + "use(json.loads('\"{outside}/keep.txt\"'))", {W, OUT}),
     ("percent-format", "python", "open('%s/%s' % ('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
     ("str-format", "python", "open('{{}}/{{}}'.format('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
     ("raw-socket", "python",

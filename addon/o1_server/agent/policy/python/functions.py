@@ -112,6 +112,7 @@ class _Functions(_ScannerBase):
         function = self.inlined.get(node.func.id) if isinstance(node.func, ast.Name) else None
         if function is None:
             return
+        self.scope.returned.pop(id(node), None)  # an earlier read's returns were that read's (another context)
         if function.name in self.reading or self.call_reads >= MAX_CALL_READS:
             self.read_unknown(function)
             return
