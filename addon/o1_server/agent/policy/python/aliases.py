@@ -97,7 +97,7 @@ class _Uses:
     def use_followed(self, node: ast.Name) -> bool:
         parent = self.parents.get(id(node))
         if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
-            return parent.iter is node
+            return parent.iter is node or self.tested(node)
         if isinstance(parent, ast.Attribute):  # names.method
             grand = self.parents.get(id(parent))
             called = isinstance(grand, ast.Call) and grand.func is parent
@@ -115,7 +115,22 @@ class _Uses:
             return True
         if isinstance(parent, ast.AugAssign):
             return parent.value is node  # x += names: the items; names += ...: followed by the scanner
+        if isinstance(parent, (ast.BoolOp, ast.UnaryOp, ast.If, ast.While, ast.Assert, ast.IfExp)):
+            return self.tested(node)  # if not names: ...; x = names or []: another name for it
         return isinstance(parent, (ast.Compare, ast.FormattedValue, ast.BinOp, ast.Expr, ast.Delete))
+
+    def tested(self, node: ast.AST) -> bool:
+        """Whether ``node`` is only tested for truth: the test of an ``if``, ``while``, ``assert``, conditional
+        expression or comprehension filter, or under ``not``, through ``and``/``or`` that are themselves tested
+        (``names or []`` as a value is the collection itself)."""
+        parent = self.parents.get(id(node))
+        if isinstance(parent, ast.UnaryOp):
+            return isinstance(parent.op, ast.Not)
+        if isinstance(parent, ast.BoolOp):
+            return self.tested(parent)
+        if isinstance(parent, (ast.If, ast.While, ast.Assert, ast.IfExp)):
+            return parent.test is node
+        return isinstance(parent, ast.comprehension) and node in parent.ifs
 
     def argument_followed(self, call: ast.Call, node: ast.Name, keyword: str | None = None) -> bool:
         """Whether ``call`` only reads its argument ``node``: a pure builtin, a module's function or a method

@@ -241,6 +241,9 @@ class _Scope(_Names):
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if parts is not None and index in (0, 1, -1, -2) and isinstance(index, int):
             return parts[index]
+        whole = isinstance(node.value, ast.Name) and self.is_collection(node.value)
+        if whole and not isinstance(node.slice, ast.Slice):
+            return self.items(node.value)  # files[0]: one of its items
         if isinstance(index, int) and not isinstance(index, bool):
             return self.split_part(node.value, index)
         if isinstance(node.slice, ast.Slice):
