@@ -107,6 +107,18 @@ ATTACKS = [
     ("function-stale-return", "python",
      "import json\ndef ident(p):\n    return p\ndef use(x):\n    open(ident(x), 'w').write('owned')\n"
      + "".join(f"use('n{i}.txt')\n" for i in range(10)) + "use(json.loads('\"{outside}/keep.txt\"'))", {W, OUT}),
+    # a third breaker: %c and {:c} make a number a "/", a dict's values are not its keys, min() of two and a
+    # keyword argument hand back the collection
+    ("percent-c", "python", "open(('%c' % 47) + '{outside_rel}/keep.txt', 'w').write('owned')", {W, OUT}),
+    ("fstring-c", "python", "open(f'{{47:c}}{outside_rel}/keep.txt', 'w').write('owned')", {W, OUT}),
+    ("dict-comprehension-value", "python",
+     "d = {{'mine.txt': '{outside}/keep.txt' for _ in [1]}}\nopen(d['mine.txt'], 'w').write('owned')", {W, OUT}),
+    ("min-of-two-alias", "python",
+     "names = ['mine.txt']\no = min(names, names)\no.append('{outside}/keep.txt')\nfor n in names:\n"
+     "    open(n, 'w').write('owned')", {W, OUT}),
+    ("keyword-alias", "python",
+     "names = ['mine.txt']\ndict(k=names)['k'].append('{outside}/keep.txt')\nfor n in names:\n"
+     "    open(n, 'w').write('owned')", {W, OUT}),
     ("percent-format", "python", "open('%s/%s' % ('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
     ("str-format", "python", "open('{{}}/{{}}'.format('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
     ("raw-socket", "python",

@@ -44,6 +44,17 @@ _COLLECTION_MAKERS = frozenset(
     }
 )  # fmt: skip
 _MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
+# Methods and module functions that read a collection given to them and return something new (or nothing).
+_READERS = frozenset(
+    {
+        "join", "dumps", "dump", "writerow", "writerows", "write", "writelines", "shuffle", "choice", "choices",
+        "sample", "mean", "median", "mode", "multimode", "stdev", "pstdev", "variance", "pvariance", "fmean",
+        "fsum", "prod", "nlargest", "nsmallest", "Counter", "chain", "islice", "groupby", "combinations",
+        "permutations", "product", "bisect", "bisect_left", "bisect_right", "deepcopy", "pprint", "count", "index",
+        "union", "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
+        "fromkeys", "accumulate", "starmap", "zip_longest", "pairwise", "quantiles", "most_common",
+    }
+)  # fmt: skip
 _TYPES = frozenset({"list", "set", "dict", "deque", "frozenset", "collections", "OrderedDict", "defaultdict"})
 
 
@@ -133,17 +144,23 @@ class _Uses:
         return isinstance(parent, ast.comprehension) and node in parent.ifs
 
     def argument_followed(self, call: ast.Call, node: ast.Name, keyword: str | None = None) -> bool:
-        """Whether ``call`` only reads its argument ``node``: a pure builtin, a module's function or a method
-        that adds nothing, or a function read at its calls whose parameter is only read."""
+        """Whether ``call`` only reads its argument ``node`` and returns or keeps nothing that is it: a builtin
+        of :data:`_PURE_BUILTINS` (``min``, ``max``, ``sum``, ``next`` given it alone: ``min(names, names)`` is it), a
+        method or module function of :data:`_READERS`, or a function read at its calls whose parameter is only
+        read. As a keyword argument it escapes (``dict(k=names)``, ``SimpleNamespace(l=names)``)."""
         func = call.func
+        if isinstance(func, ast.Name) and func.id in self.inlined:
+            return self.parameter_followed(self.inlined[func.id], call, node, keyword)
+        if keyword is not None:
+            return False
         if isinstance(func, ast.Name):
-            if func.id in self.inlined:
-                return self.parameter_followed(self.inlined[func.id], call, node, keyword)
+            if func.id in ("min", "max", "sum", "next", "iter", "getattr") and call.args != [node]:
+                return False  # min(names, names), sum([], names), next(it, names): it may come back
             return func.id in _PURE_BUILTINS and func.id not in self.local
         if isinstance(func, ast.Attribute):
             if func.attr in ("extend", "update", "extendleft"):  # other.extend(names): a copy of its items
                 return not (isinstance(func.value, ast.Name) and func.value.id in _TYPES)  # list.extend(names, x)
-            return func.attr not in _ADDERS and not func.attr.startswith("_")
+            return func.attr in _READERS
         return False
 
     def parameter_followed(
@@ -206,3 +223,25 @@ def lazy_generators(tree: ast.AST) -> frozenset[int]:
             if not consumed:
                 lazy.add(id(child))
     return frozenset(lazy)
+
+
+_DICT_MAKERS = frozenset({"dict", "defaultdict", "Counter", "OrderedDict", "fromkeys", "load", "loads", "DictReader"})
+
+
+def dict_names(tree: ast.AST) -> frozenset[str]:
+    """Names bound somewhere to a dict (a display, a comprehension, ``dict(...)``, ``json.load``): their items
+    are keys, so ``d[0]`` is not one of the values the scanner knows for ``d``."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        value: ast.expr | None = None
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            value, targets = node.value, list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
+            value, targets = node.value, [node.target]
+        func = value.func if isinstance(value, ast.Call) else None
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if isinstance(value, (ast.Dict, ast.DictComp)) or called in _DICT_MAKERS:
+            for target in targets:
+                names |= _bound_names(target)
+    return frozenset(names)

@@ -10,7 +10,7 @@ import re
 
 from .. import nested
 from ..findings import _Event, _Report
-from .aliases import escaped_names, lazy_generators, mutated_names
+from .aliases import dict_names, escaped_names, lazy_generators, mutated_names
 from .calls import _Calls
 from .files import _Files
 from .flow import _Flow
@@ -130,6 +130,7 @@ class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
         self.lazy = lazy_generators(tree) if tree is not None else frozenset()
         if tree is not None:
             self.scope.volatile |= escaped_names(tree, self.inlined)  # changed where no name shows it
+            self.scope.dicts = set(dict_names(tree))
         self.reading: list[str] = []
         self.read: set[str] = set()
         self.unknown_read: set[str] = set()

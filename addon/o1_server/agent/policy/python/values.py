@@ -54,6 +54,7 @@ class _Scope(_Names):
         self.rebound: frozenset[str] = frozenset()  # names bound more than once in the block
         self.collections: set[str] = set()  # names last bound to a list, a listing, a comprehension...
         self.returned: dict[int, tuple[str, ...]] = {}  # id of a call of a function read at it -> its returns
+        self.dicts: set[str] = set()  # names bound to a dict somewhere (their items are keys, not values)
 
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
@@ -127,6 +128,8 @@ class _Scope(_Names):
             text = "".join(str(v.value) for v in spec.values if isinstance(v, ast.Constant))  # all are, see above
             if re.fullmatch(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?[bdoxXneEfFgG%]", text) and node.conversion == -1:
                 return True
+        if spec is not None:
+            return False  # another spec ("c" makes 47 a "/"; a fill character can be one)
         value = node.value
         if isinstance(value, ast.Constant):
             return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
@@ -160,6 +163,8 @@ class _Scope(_Names):
     def printf(self, templates: tuple[str, ...], right: ast.expr) -> tuple[str, ...]:
         """``template % args`` for literal templates: each ``%s`` filled with each value its argument may have
         (a run-time part stays HOLE); anything Python would not format is unknown."""
+        if any(re.search(r"%[-#0 +\d.*hlL]*[c*(]", t.replace("%%", "")) for t in templates):
+            return ()  # %c makes 47 a "/"; * widths and %(key)s mappings are not followed
         args = right.elts if isinstance(right, ast.Tuple) else [right]
         parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
         said: list[str] = []
@@ -241,9 +246,10 @@ class _Scope(_Names):
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if parts is not None and index in (0, 1, -1, -2) and isinstance(index, int):
             return parts[index]
-        whole = isinstance(node.value, ast.Name) and self.is_collection(node.value)
-        if whole and not isinstance(node.slice, ast.Slice):
-            return self.items(node.value)  # files[0]: one of its items
+        number = isinstance(index, int) and not isinstance(index, bool)
+        listed = isinstance(node.value, ast.Name) and node.value.id not in self.dicts
+        if listed and number and self.is_collection(node.value):
+            return self.items(node.value)  # files[0]: one of a list's items (a dict's are its keys: not followed)
         if isinstance(index, int) and not isinstance(index, bool):
             return self.split_part(node.value, index)
         if isinstance(node.slice, ast.Slice):
@@ -419,7 +425,7 @@ class _Scope(_Names):
                     return ()
                 try:
                     said.append(template.format(*combo))
-                except (IndexError, KeyError, ValueError, AttributeError):
+                except (IndexError, KeyError, ValueError, AttributeError, TypeError):
                     return ()
         return tuple(dict.fromkeys(said))[:MAX_VALUES]
 
