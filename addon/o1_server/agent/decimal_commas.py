@@ -1,16 +1,10 @@
 """A block that failed on a number written with a decimal comma, completed so that its ``float()`` calls read one.
 
-Files from German, French, Spanish, Dutch or Italian spreadsheets write "18,4" (a semicolon CSV, as the folder
-section tells the model: ``float(value.replace(',', '.'))``). The embedded model still wrote ``float(row[1])``,
-failed with ``could not convert string to float: '18,4'``, and, told the fix in a repair request, applied it to
-one call of two and failed again until the turn's repairs ran out (benchmarks/README.md, "Eleventh round": 2 of
-the everyday dev set's 12 data conversations). Like a missing import (:mod:`.missing_imports`), the fix is the
-server's: the gate runs the completed block once more as a block of its own (decided, audited and run like any
-other), and its output is what the model and the user get.
-
-Only a value with one or two digits after its comma counts ("42,15", never "1,234", which may be a thousands
-group in English and would change its value); a file that also groups thousands ("1.234,56") still fails, and
-goes to the model's repair as before.
+Files from German, French, Spanish, Dutch or Italian spreadsheets write "18,4"; told the fix, the embedded model
+applied it to one call of two and failed again until its repairs ran out. Like a missing import, the fix is the
+server's: the gate runs the completed block once more as a block of its own (decided, audited, run like any
+other). Only a value with one or two digits after its comma counts ("1,234" may be an English thousands group).
+Rules and measurements: docs/architecture.md ("Repair"), benchmarks/README.md ("Eleventh round").
 """
 
 from __future__ import annotations

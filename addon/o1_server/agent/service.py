@@ -19,8 +19,9 @@ from .home import HomeContext, HomeGateway, HomeTurn, RestRelay, StreamRelay, pr
 from .policy import GrantedFolder
 from .profiles import LANGUAGES, Profile, ProfileStore
 from .sandbox import conversation_uid, resolve_user
-from .session import LOCAL_CHANNEL, Session, turn_context
+from .session import LOCAL_CHANNEL, Session
 from .store import SessionManager
+from .turn_context import turn_context
 from .types import MAX_TURN_CHARS, AgentError, AgentReply
 
 _LOGGER = logging.getLogger(__name__)

@@ -1,16 +1,10 @@
 """Pre-pass of the Python scanner: the collections whose changes it cannot follow.
 
-The scanner follows a list, set or dict through its name: what ``names.append(x)``, ``.extend``, ``.add``,
-``+=`` or ``|=`` adds is what the name may hold from then on (``flow.py``, ``mutate``), and a function read at its
-calls changes the argument it was given (``functions.py``). A collection reached another way changes unseen:
-``other = names; other.append(x)``, ``[names][0].append(x)``, ``list.append(names, x)``, ``names[0] = x``,
-``add = names.append; add(x)``, ``heapq.heappush(names, x)``, a function that returns or stores it. Such a name
-*escapes*: :func:`escaped_names` lists it, and the scanner treats its values as unknown from the start
-(``volatile``), so a path made from it counts as outside the folder (fail closed). Each of those wrote outside
-the folder while classified "allow" (the classifier breaker, 2026-12-07).
-
-Only names bound to a collection are checked (a list, set or dict display, a comprehension, a call that makes
-one): a text cannot change in place, so ``path = name`` stays followed.
+The scanner follows a list, set or dict through its name (``names.append(x)``, ``+=``). A collection reached
+another way changes unseen (``other = names``, ``names[0] = x``, ``list.append(names, x)``, ``add =
+names.append``, ``min(names, names)``...): such a name *escapes* (:func:`escaped_names`) and its values are
+unknown from the start, so a path made from it counts as outside the folder (fail closed). Only names bound to a
+collection are checked: a text cannot change in place. The rules: docs/policy.md.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Mixin of the Python scanner: a function the block defines and only ever calls by name is read at each call,
-its parameters bound to what that call passes.
+its parameters bound to what that call passes, and what it returns is the call's value.
 
-``def count_lines(path): return len(open(path).readlines())`` then ``count_lines('notes.txt')``: read where it is
-defined, ``path`` is unknown and the ``open`` counted as outside the sandbox (a false refusal of a common style,
-found by the classifier breaker: "a path passed as a function parameter"). Read at the call, ``path`` is
-``notes.txt``. It holds only where every run of the body is a call the scanner sees:
-
-- the name is bound once in the block (the ``def``; no ``global``, no other assignment), with no decorator, not
-  a method, not ``async``;
-- every other use of the name is the function of a call without ``*args`` or ``**kwargs`` (passed as a value,
-  returned, stored or deleted, it could run with anything: then the body is read as before, parameters unknown).
-
-A call inside the function's own body (recursion), a call past :data:`MAX_CALL_READS` reads, and a function
-never called read the body once with its parameters unknown (fail closed). Part of
-:class:`.scanner._PythonScanner`; see docs/policy.md.
+``def count_lines(path)`` then ``count_lines('notes.txt')``: read where it is defined, ``path`` was unknown and the
+``open`` counted as outside the sandbox. It holds only where every run of the body is a call the scanner sees:
+the name bound once, no decorator, not a method, not ``async``, not a generator, and every other use a call
+without ``*``/``**``. A recursive call, a call past :data:`MAX_CALL_READS` reads and a function never called
+read the body with unknown parameters (fail closed). The rules: docs/policy.md.
 """
 
 from __future__ import annotations
