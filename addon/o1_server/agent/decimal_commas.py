@@ -50,22 +50,23 @@ def with_decimal_commas(code: str) -> str | None:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return None
-    if any(
-        (isinstance(n, ast.Name) and n.id == "float" and not isinstance(n.ctx, ast.Load))
-        or (isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.arg, ast.alias)) and "float" in _bound(n))
-        for n in ast.walk(tree)
-    ):
+    if "float" in _bound(tree):
         return None
     reading = _Reading()
     tree = reading.visit(tree)
     return ast.unparse(ast.fix_missing_locations(tree)) if reading.changed else None
 
 
-def _bound(node: ast.AST) -> set[str]:
-    if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-        return {node.name}
-    if isinstance(node, ast.arg):
-        return {node.arg}
-    if isinstance(node, ast.alias):
-        return {node.asname or node.name}
-    return set()
+def _bound(tree: ast.AST) -> set[str]:
+    """Every name ``tree`` binds (assigned, a parameter, a def or class, an import)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name)
+    return names

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from .flow import _MUTATORS
 from .names import _bound_names
 
 # Builtins that read their arguments and keep no reference a caller could change them through.
@@ -37,7 +38,6 @@ _COLLECTION_MAKERS = frozenset(
         "iglob", "split", "rsplit", "splitlines", "readlines", "copy", "fromkeys", "keys", "values", "items",
     }
 )  # fmt: skip
-_MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
 # Methods and module functions that read a collection given to them and return something new (or nothing).
 _READERS = frozenset(
     {
@@ -177,8 +177,11 @@ class _Uses:
 
 def escaped_names(tree: ast.AST, inlined: dict[str, ast.FunctionDef]) -> frozenset[str]:
     """The collections of ``tree`` (by name) that may change in a way the scanner does not see."""
+    names = _collection_names(tree)
+    if not names:
+        return frozenset()
     uses = _Uses(tree, inlined)
-    return frozenset(name for name in _collection_names(tree) if not uses.followed(name, [tree]))
+    return frozenset(name for name in names if not uses.followed(name, [tree]))
 
 
 def mutated_names(tree: ast.AST) -> frozenset[str]:

@@ -13,16 +13,16 @@ from __future__ import annotations
 import ast
 
 from .base import _ScannerBase
-from .names import _bind_counts, _bound_names
+from .names import _bound_names
 from .values import _no_text
 
 MAX_CALL_READS = 16
 """Bodies read at calls per block (a call inside an inlined body is read again: the count bounds the work)."""
 
 
-def inlined_functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
-    """The functions of ``tree`` read at their calls, by name (see the module's docstring)."""
-    counts = _bind_counts(tree)
+def inlined_functions(tree: ast.AST, counts: dict[str, int]) -> dict[str, ast.FunctionDef]:
+    """The functions of ``tree`` read at their calls, by name (see the module's docstring); ``counts``: how many
+    places bind each name (``names._bind_counts``)."""
     methods = {id(s) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for s in n.body}
     found = {
         node.name: node
@@ -109,8 +109,7 @@ class _Functions(_ScannerBase):
             self.read_unknown(function)
             return
         self.call_reads += 1
-        known, collections = self.arguments(function, node)
-        given = self.given_names(function, node)
+        known, collections, given = self.arguments(function, node)
         self.reading.append(function.name)
         self.returning.append([])
         done = len(self.mutations)
@@ -190,17 +189,12 @@ class _Functions(_ScannerBase):
             and node.id not in self.scope.volatile
         )
 
-    @staticmethod
-    def given_names(function: ast.FunctionDef, call: ast.Call) -> dict[str, str]:
-        """The parameters ``call`` gives a name to (``add(names, x)``: lst -> names)."""
-        positional = [*function.args.posonlyargs, *function.args.args]
-        given = {p.arg: a.id for p, a in zip(positional, call.args, strict=False) if isinstance(a, ast.Name)}
-        given |= {k.arg: k.value.id for k in call.keywords if k.arg and isinstance(k.value, ast.Name)}
-        return given
-
-    def arguments(self, function: ast.FunctionDef, call: ast.Call) -> tuple[dict[str, tuple[str, ...]], set[str]]:
-        """The values each parameter gets from ``call`` (a parameter left to a constant default gets that), and
-        the parameters given a collection (a list, a listing...)."""
+    def arguments(
+        self, function: ast.FunctionDef, call: ast.Call
+    ) -> tuple[dict[str, tuple[str, ...]], set[str], dict[str, str]]:
+        """The values each parameter gets from ``call`` (a parameter left to a constant default gets that), the
+        parameters given a collection (a list, a listing...), and those given a name (``add(names, x)``: lst ->
+        names; what the body adds to the parameter, that name holds)."""
         given: dict[str, ast.expr] = {}
         positional = [*function.args.posonlyargs, *function.args.args]
         for param, arg in zip(positional, call.args, strict=False):
@@ -215,4 +209,5 @@ class _Functions(_ScannerBase):
             if param.arg not in given and (isinstance(default, ast.Constant) or self.constant_name(default)):
                 given[param.arg] = default  # type: ignore[assignment]  # not None: checked just above
         known = {name: self.scope.values(value) for name, value in given.items()}
-        return known, {name for name, value in given.items() if self.scope.is_collection(value)}
+        collections = {name for name, value in given.items() if self.scope.is_collection(value)}
+        return known, collections, {name: v.id for name, v in given.items() if isinstance(v, ast.Name)}

@@ -124,7 +124,9 @@ class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
         self.scope.rebound = frozenset(n for n, count in self.bind_counts.items() if count > 1)
         self.attr_bases: set[int] = set()  # names that start a dotted module name
         self.mutations: list[tuple[str, tuple[str, ...]]] = []  # collections changed in place (see _Flow.mutate)
-        self.inlined = inlined_functions(tree) if tree is not None else {}  # functions read at their calls
+        self.inlined = (
+            inlined_functions(tree, self.bind_counts) if tree is not None else {}
+        )  # functions read at their calls
         self.hidden = scoped_names(tree) if tree is not None else frozenset()
         self.mutated = mutated_names(tree) if tree is not None else frozenset()
         self.lazy = lazy_generators(tree) if tree is not None else frozenset()
