@@ -152,19 +152,35 @@ async def test_an_invented_helper_is_repaired(make_agent, llm: ScriptedLLM) -> N
     assert [d for d, _ in audited(agent, "c-helper")] == [INVALID, "allow"]
 
 
-async def test_a_follow_up_that_uses_the_last_blocks_variable_is_told_blocks_run_alone(
+async def test_a_follow_up_uses_the_last_blocks_plain_values(make_agent, llm: ScriptedLLM) -> None:
+    """Found on the natural dev set: "and in euros?" after "what's that in total" used the first block's
+    ``total`` as if it still existed (as in a notebook), and its repair did the same again. Every block is a new
+    process: the box reports its plain values at exit and the next block that reads one gets it as a literal,
+    decided and audited with it."""
+    agent = make_agent()
+    llm.script(code("total = 3 * 120\nnights = ['fri', 'sat', 'sun']\nprint('That is', total, 'dollars')"))
+    await agent.ask("Three nights at 120 dollars, what's that in total?", "c-var", profile="default")
+    llm.script(code("print('That is', total * 0.92, 'euros for', len(nights), 'nights')"))
+    reply = await agent.ask("And in euros, at 92 cents a dollar?", "c-var", profile="default")
+    assert reply.retries == 0 and reply.answer == "That is 331.20 euros for 3 nights"
+    ran = [r for r in agent.audit.read("c-var") if r["decision"] == "allow"][-1]
+    assert ran["code"].splitlines()[0] == "nights = ['fri', 'sat', 'sun']; total = 360"
+    assert reply.code_blocks[-1].output == "That is 331.2 euros for 3 nights"  # without the box's report
+
+
+async def test_a_value_that_is_not_plain_is_not_carried_and_the_model_is_told(
     make_agent, llm: ScriptedLLM
 ) -> None:
-    """Found on the natural dev set: "and in euros?" after "what's that in total" used the first block's
-    ``total`` as if it still existed, and its repair did the same again. Every block is a new process."""
+    """A date (or a file, a reader) does not survive JSON: it is not carried, and the repair says which values
+    do."""
     agent = make_agent()
-    llm.script(code("total = 3 * 120\nprint('That is', total, 'dollars')"))
-    await agent.ask("Three nights at 120 dollars, what's that in total?", "c-var", profile="default")
-    llm.script(code("print('That is', total * 0.92, 'euros')"), code("print('That is', 3 * 120 * 0.92, 'euros')"))
-    reply = await agent.ask("And in euros, at 92 cents a dollar?", "c-var", profile="default")
-    assert reply.retries == 1 and reply.answer == "That is 331.20 euros"
+    llm.script(code("import datetime\nstart = datetime.date(2026, 3, 1)\nprint('It starts on', start)"))
+    await agent.ask("When does it start?", "c-date", profile="default")
+    llm.script(code("print('It is a', start.strftime('%A'))"), code("print('It is a Sunday')"))
+    reply = await agent.ask("Which weekday is that?", "c-date", profile="default")
+    assert reply.retries == 1 and reply.answer == "It is a Sunday"
     told = sent(llm, 1)[-1]
-    assert "name 'total' is not defined" in told and "Each block runs on its own" in told and "Define total" in told
+    assert "name 'start' is not defined" in told and "only plain values" in told and "Define start" in told
 
 
 async def test_an_exception_is_repaired_within_one_block_per_turn(make_agent, llm: ScriptedLLM) -> None:

@@ -19,7 +19,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,imp
 
 from . import i18n, policy
 from .audit import AuditError, AuditLog
+from .carried import reported, with_carried
 from .decimal_commas import failed_on_decimal_comma, with_decimal_commas
 from .home import guard as home_guard
 from .missing_imports import PreludeNames, add_missing_imports
@@ -56,7 +57,8 @@ short error as its reason ("line 2: name 'foo' is not defined")."""
 
 @dataclass(frozen=True)
 class Turn:
-    """Who a gate answers to: the conversation, its profile and folder, and the turn's stop flag."""
+    """Who a gate answers to: the conversation, its profile and folder, and the turn's stop flag. ``values``:
+    the conversation's carried values (:mod:`.carried`), updated by each Python block that reports them."""
 
     conversation_id: str
     profile: Profile
@@ -64,6 +66,7 @@ class Turn:
     audit: AuditLog
     cancelled: threading.Event
     channel: str
+    values: dict[str, Any] = field(default_factory=dict)
 
     def folders(self) -> tuple[GrantedFolder, ...]:
         """The profile's granted folders that may be used now (none holding or inside the sandbox root or the
@@ -152,11 +155,17 @@ class Gate:
         if refused is not None:
             return refused, ""
         error = code_error(name, code)
-        # Only a block with an undefined name can lack an import: completed, it is decided, audited and run so.
+        # Only a block with an undefined name can lack a carried value or an import: completed, it is decided,
+        # audited and run so (what the model wrote -> what the gate decided, in self.completed).
+        written = code
+        if error is not None and name == "python" and (carried := with_carried(code, self.turn.values)) is not None:
+            code = carried
+            error = code_error(name, code)
         if error is not None and name == "python" and (completed := add_missing_imports(code)) is not None:
-            self.completed.append((code, completed))
             code = completed
             error = code_error(name, code)
+        if code != written:
+            self.completed.append((written, code))
         if error is not None:
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
         found = policy.classify(name, code, self.turn.workdir, self.existing, self.turn.folders())
@@ -243,6 +252,8 @@ class Gate:
         block.exit_status = result.exit_status
         block.output = result.output
         block.seconds = result.seconds
+        if block.language == "python" and (values := reported(result.report)) is not None:
+            self.turn.values.update(values)
         try:
             self.turn.audit.finish(record_id, block)
         except AuditError as err:  # logged: the start record is on disk

@@ -594,11 +594,12 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
         " .strftime('%H:%M').",
     ),
     (
-        # A follow-up's block used a variable of the last turn's ("total_cost"): every block is a new process.
+        # A follow-up's block used a variable of the last turn's that was not carried (a date, an open file: only
+        # plain values are, see carried.py): every block is a new process.
         re.compile(r"name '(\w{1,40})' is not defined"),
         lambda found: (
-            f" Each block runs on its own: nothing an earlier block defined exists in this one. Define"
-            f" {found.group(1)} in this block (or write its value in)."
+            f" Each block runs on its own: only plain values (numbers, texts, lists, dicts) of earlier blocks"
+            f" carry over. Define {found.group(1)} in this block (or write its value in)."
         ),
     ),
     (

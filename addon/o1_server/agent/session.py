@@ -19,6 +19,7 @@ from typing import Any, cast
 from . import i18n
 from .audit import AuditLog
 from .backend import AgentBackend, BackendError, LLMConfig
+from .carried import accepted
 from .declines import declines, is_yes
 from .folder_prompt import folder_prompt, named_in
 from .gate import INVALID, Gate, Turn, record
@@ -104,6 +105,7 @@ class Session:
         self.language = i18n.normalize((state or {}).get("language"))  # the conversation's last language
         more = (state or {}).get("more")
         self.more = more if isinstance(more, str) else ""  # the unsaid rest of the last answer (see _read_on)
+        self.values = accepted((state or {}).get("values"))  # what its Python blocks left behind (.carried)
         self._unsaid = ""  # what the running turn cut off the output it says (see _said)
         self.last_used = time.monotonic()
         self.lock = threading.Lock()
@@ -135,6 +137,7 @@ class Session:
             "pending": self.pending,
             "language": self.language,
             "more": self.more,
+            "values": self.values,
         }
 
     @property
@@ -185,7 +188,7 @@ class Session:
 
     def _gate_for(self, channel: str) -> Gate:
         """A gate for this conversation's blocks asked on ``channel`` (see :mod:`.gate`)."""
-        turn = Turn(self.conversation_id, self.profile, self.workdir, self.audit, self.cancelled, channel)
+        turn = Turn(self.conversation_id, self.profile, self.workdir, self.audit, self.cancelled, channel, self.values)
         return Gate(turn, self._run_block, self._emit_block, self._hold, self._broker)
 
     def _broker(self) -> Any:

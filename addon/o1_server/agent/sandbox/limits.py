@@ -41,10 +41,12 @@ class Limits:
 @dataclass(frozen=True)
 class ExecResult:
     """What one code block did. exit_status is the exit code, -9 when it was killed at a limit, -1 when it
-    was refused before starting (the output says why)."""
+    was refused before starting (the output says why). report: the JSON text of a Python block's top-level
+    values, split off its output (helpers/o1_values.py), None when it wrote none."""
 
     exit_status: int
     output: str
     seconds: float
     timed_out: bool = False
     truncated: bool = False
+    report: str | None = None

@@ -33,6 +33,8 @@ from .uids import conversation_uid, dedicated
 from .view import HELPERS_DIR, environment
 
 _LOGGER = logging.getLogger(__package__)
+VALUES_MARKER = "\x1eo1-values "
+"""How the values report of a Python block starts (helpers/o1_values.py writes it, agent/carried.py reads it)."""
 DISK_CHECK_SECONDS = 1.0
 """Longest time (seconds) between two measures of a running block's folder: what its per-file write budget
 cannot bound (many files) is polled, never enforced by the kernel (docs/sandbox.md, "Disk")."""
@@ -45,7 +47,11 @@ def command_for(language: str, code: str) -> list[str]:
     if language == "python":
         # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path, and import
         # o1_ha so the model can use it without importing it (it only talks to the turn's broker socket).
-        prelude = f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha\n"
+        # o1_values reports the block's top-level values when it ends (VALUES_MARKER, ExecResult.report).
+        prelude = (
+            f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha, o1_values as _o1_values; "
+            "_o1_values.keep()\n"
+        )
         return [sys.executable, "-I", "-c", prelude + code]
     if language == "shell":
         return ["/bin/bash", "--noprofile", "--norc", "-c", code]
@@ -301,7 +307,7 @@ def _result(
     proc: subprocess.Popen[bytes], output: _Output, ending: _Ending, limits: Limits, start: float
 ) -> ExecResult:
     """The ExecResult of a block that has ended: its output, cut to size, and why it was stopped."""
-    text = output.text()
+    text, report = split_report(output.text())
     flooded = output.flooded
     truncated = flooded.is_set() or len(text) > limits.output_chars
     if len(text) > limits.output_chars:
@@ -316,4 +322,19 @@ def _result(
         text += "\n[stopped: the code printed too much]"
     killed = ending.timed_out or ending.cancelled or ending.over_disk or flooded.is_set()
     status = KILLED if killed else proc.returncode
-    return ExecResult(status, text.strip(), time.monotonic() - start, ending.timed_out, truncated)
+    return ExecResult(status, text.strip(), time.monotonic() - start, ending.timed_out, truncated, report)
+
+
+def split_report(text: str) -> tuple[str, str | None]:
+    """``text`` (a block's output) without the values report that helpers/o1_values.py writes as its last
+    line, and the report's JSON text (None: there is none, as when the block was killed or its output cut)."""
+    if text.startswith(VALUES_MARKER):
+        start = 0
+    elif (found := text.rfind("\n" + VALUES_MARKER)) >= 0:
+        start = found + 1
+    else:
+        return text, None
+    report = text[start + len(VALUES_MARKER) :]
+    if "\n" in report.rstrip("\n"):
+        return text, None
+    return text[:start].rstrip("\n"), report.strip()

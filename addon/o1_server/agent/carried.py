@@ -1,0 +1,100 @@
+"""The values a conversation's Python blocks leave behind, carried into its later blocks as literals.
+
+Every block runs in a new process, but models write follow-ups as in a notebook ("and for four people?" ->
+``print(total_cost / 4)``). At exit the box reports its top-level names whose values are plain JSON
+(helpers/o1_values.py; the sandbox splits the report off the output), :func:`reported` keeps what is valid of
+it, and :func:`with_carried` writes assignments of those values before a block that uses them without
+defining them, so the classifier, the audit log and the sandbox all see the literals (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import keyword
+from collections.abc import Mapping
+from typing import Any
+
+from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+from .missing_imports import PreludeNames
+
+MAX_REPORT_CHARS = 20_000
+MAX_NAMES = 32
+MAX_VALUE_CHARS = 2000
+"""Longest value carried, as JSON: a list of a folder's names, a sum, a short text; not a whole file."""
+MAX_DEPTH = 6
+"""Deepest nesting of lists and dicts carried (Python's parser refuses a literal nested about 200 deep)."""
+_RESERVED = frozenset(dir(builtins)) | {"sys", "o1_ha"}
+
+
+def reported(report: str | None) -> dict[str, Any] | None:
+    """The values in the box's report (``ExecResult.report``, JSON text), :func:`accepted`; None when there is no
+    report (a killed block) or it is not JSON of at most :data:`MAX_REPORT_CHARS`."""
+    if report is None or len(report) > MAX_REPORT_CHARS:
+        return None
+    try:
+        values = json.loads(report)
+    except (ValueError, RecursionError):
+        return None
+    return accepted(values)
+
+
+def accepted(values: Any) -> dict[str, Any]:
+    """The carried values in ``values`` (a report, or a saved conversation's): names that are identifiers, not
+    keywords, builtins, private or the prelude's, each with a JSON value of at most :data:`MAX_VALUE_CHARS`
+    nested at most :data:`MAX_DEPTH` deep; at most :data:`MAX_NAMES`. Anything else is dropped."""
+    kept: dict[str, Any] = {}
+    if not isinstance(values, dict):
+        return kept
+    for name, value in values.items():
+        if len(kept) >= MAX_NAMES:
+            break
+        if not _name_ok(name):
+            continue
+        try:
+            text = json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            continue
+        if len(text) <= MAX_VALUE_CHARS and _depth(value) <= MAX_DEPTH:
+            kept[name] = value
+    return kept
+
+
+def _name_ok(name: Any) -> bool:
+    return (
+        isinstance(name, str)
+        and name.isidentifier()
+        and name.isascii()
+        and not keyword.iskeyword(name)
+        and not name.startswith("_")
+        and name not in _RESERVED
+    )
+
+
+def with_carried(code: str, values: Mapping[str, Any]) -> str | None:
+    """``code`` (Python) with one first line assigning the carried ``values`` it reads but never defines
+    (``total_cost = 116.45; files = ['a.txt']``), or None when it needs none or does not parse."""
+    if not values:
+        return None
+    try:
+        tree = ast.parse(code, "<block>")
+        messages = PreludeNames(tree, filename="<block>").messages
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    undefined = sorted({m.message_args[0] for m in messages if isinstance(m, UndefinedName)} & values.keys())
+    if not undefined:
+        return None
+    return "; ".join(f"{name} = {values[name]!r}" for name in undefined) + "\n" + code
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and dicts nest in ``value`` (a number or a text: 0), counted up to MAX_DEPTH + 1."""
+    stack, deepest = [(value, 0)], 0
+    while stack and deepest <= MAX_DEPTH:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
