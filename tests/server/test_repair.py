@@ -531,6 +531,10 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
         ("print([{'a': 1}]['a'])", "loop over its items"),
         ("import datetime\nprint(datetime.time(20, 15) + datetime.timedelta(hours=2))", "strptime('20:15'"),
         ("import datetime\nprint(datetime.time(6, 40) - datetime.timedelta(minutes=55))", "make it a datetime"),
+        # strptime on the header row (its repair wrote the same block again), on a note's title, on another shape
+        ("import datetime\ndatetime.datetime.strptime('date', '%d/%m/%Y')", "skip the header row"),
+        ("import datetime\ndatetime.datetime.strptime('Elternabend 3b', '%Y-%m-%d')", "is not a date: parse only"),
+        ("import datetime\ndatetime.datetime.strptime('2026-03-04', '%d/%m/%Y')", "written as '%Y-%m-%d'"),
     ],
 )
 def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:

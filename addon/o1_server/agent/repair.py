@@ -521,7 +521,31 @@ def _date_hint(found: re.Match[str]) -> str | None:
     return None if shape is None else _DATE_TEXT.format(shape=shape)
 
 
+def _strptime_hint(found: re.Match[str]) -> str | None:
+    """The hint for ``strptime`` given a text that is not a date in its format (groups: the text, the format):
+    a header word ('date'), a date written another way ('2026-03-04' for '%d/%m/%Y'), or no date at all (a
+    note's title line)."""
+    value, wanted = found.group(1), found.group(2)
+    if (shape := date_format(value)) is not None:
+        return None if shape == wanted else f" That date is written as '{shape}', not '{wanted}': use that format."
+    said = data_field(value)  # a file's text: one line, no delimiters
+    if not any(c.isdigit() for c in value):
+        return (
+            f" '{said}' is a header (a column's name), not a date: skip the header row (next(reader)), or read"
+            " the rows with csv.DictReader and parse row['column']."
+        )
+    return (
+        f" '{said}' is not a date: parse only the text that holds the date (look at how the file begins in the"
+        " folder section: which line or column has it, and how it is written)."
+    )
+
+
 _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]], ...] = (
+    (
+        # The header row's 'date' parsed as a date (its repair wrote the same code again); a note's title line.
+        re.compile(r"time data '([^']{1,60})' does not match format '([^']{1,30})'"),
+        _strptime_hint,
+    ),
     (
         # A German or French spreadsheet's file read with commas: "invalid literal for int(): 'Januar;187'".
         re.compile(r"(?:could not convert string to float|invalid literal for int\(\) with base 10): '[^';]*;"),
