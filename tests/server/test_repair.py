@@ -542,7 +542,7 @@ def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:
     import subprocess
     import sys
 
-    from o1_server.agent.repair import error_hint, error_line
+    from o1_server.agent.error_hints import error_hint, error_line
 
     failed = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=30)
     assert failed.returncode == 1
@@ -560,7 +560,7 @@ def test_a_date_read_as_a_number_is_told_its_format(value: str, shape: str) -> N
     import subprocess
     import sys
 
-    from o1_server.agent.repair import error_hint, error_line
+    from o1_server.agent.error_hints import error_hint, error_line
 
     for convert in ("float", "int"):
         failed = subprocess.run([sys.executable, "-c", f"{convert}({value!r})"], capture_output=True, text=True,
@@ -590,7 +590,7 @@ def test_a_request_for_a_change_is_heard_with_its_pronouns(text: str, language: 
 
 
 def test_a_semicolon_file_read_with_commas_is_told_its_delimiter() -> None:
-    from o1_server.agent.repair import error_hint
+    from o1_server.agent.error_hints import error_hint
 
     assert "delimiter=';'" in error_hint("ValueError: invalid literal for int() with base 10: 'Januar;187'")
     assert "delimiter=';'" in error_hint("ValueError: could not convert string to float: '19;2'")
@@ -598,7 +598,7 @@ def test_a_semicolon_file_read_with_commas_is_told_its_delimiter() -> None:
 
 
 def test_other_errors_get_no_hint() -> None:
-    from o1_server.agent.repair import error_hint
+    from o1_server.agent.error_hints import error_hint
 
     assert error_hint("ZeroDivisionError: division by zero") == ""
     assert error_hint("ValueError: invalid literal for int() with base 10: '1,234'") == ""  # float() fails too
@@ -907,6 +907,36 @@ async def test_a_filter_on_text_the_file_holds_is_not_repaired(make_agent, llm: 
     llm.script(code(MONTH_FILTER.format(test="row[0][3:5] == '04' and row[1] == 'Lebensmittel'")))
     reply = await agent.ask("Wie viel Lebensmittel im April? konto.csv", "c-matched", profile="default", language="de")
     assert reply.retries == 0 and len(llm.requests) == 1, reply.answer
+
+
+BOOKS = "title,finished\nDune,2026-03-14\nEmma,2026-03-02\nKim,2026-04-01\n"
+BOOK_COUNT = (
+    "import csv\nwith open('books.csv', newline='') as f:\n"
+    "    print(sum(1 for row in csv.DictReader(f) if {test}))"
+)
+
+
+async def test_an_equality_with_part_of_a_value_is_told_what_the_values_hold(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """``row['finished'] == '2026-03'`` over dates 2026-03-14 counted 0 (everyday dev set): the text is in the
+    file, so no line "lacks" it, but no value equals it. The repair says so with a value that holds it; the
+    repaired count is said. A test equal to whole values that counts 0 is the answer, not repaired."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-part", {"books.csv": BOOKS})
+    llm.script(
+        code(BOOK_COUNT.format(test="row['finished'] == '2026-03'")),
+        code(BOOK_COUNT.format(test="row['finished'].startswith('2026-03')")),
+    )
+    reply = await agent.ask("How many books did I finish in March? books.csv", "c-part", profile="default")
+    assert reply.retries == 1 and reply.answer == "The result is 2", reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "no value of books.csv equals '2026-03'" in repair and "'2026-03-14'" in repair, repair
+    llm.script(code(BOOK_COUNT.format(test="row['finished'] == '2026-05-01'")))
+    reply = await agent.ask("And on the first of May?", "c-part", profile="default")
+    llm.script(code(BOOK_COUNT.format(test="row['title'] == 'Emma' and row['finished'] == '2026-04-01'")))
+    reply = await agent.ask("Did I finish Emma on the first of April?", "c-part", profile="default")
+    assert reply.retries == 0 and reply.answer == "The result is 0", reply.answer
 
 
 NOTES = {"vet_stuff.txt": "Biscuit needs her booster\nbuy Flea Drops at the pet shop\n", "car_notes.txt": "MOT in January\n"}

@@ -12,13 +12,15 @@ from __future__ import annotations
 import ast
 import re
 
+from .error_hints import error_line
+
 _FAILED = re.compile(r"could not convert string to float: '\s*-?\d+,\d{1,2}\s*'")
 
 
 def failed_on_decimal_comma(output: str) -> bool:
     """Whether the last error in a block's output is Python's for ``float()`` of a decimal-comma number."""
-    errors = [line.strip() for line in output.splitlines() if re.match(r"\s*[\w.]+(?:Error|Exception)\b", line)]
-    return bool(errors) and errors[-1].startswith("ValueError:") and _FAILED.search(errors[-1]) is not None
+    error = error_line("python", output)
+    return error.startswith("ValueError:") and _FAILED.search(error) is not None
 
 
 class _Reading(ast.NodeTransformer):
