@@ -961,6 +961,31 @@ async def test_a_search_of_the_names_for_what_a_file_holds_is_told_to_read_the_f
     assert "Biscuit" not in repair  # the request says where to look, not what the files hold
 
 
+LINE_SEARCH = "for line in open({name!r}):\n    if {test!r} in line.lower():\n        print({name!r}, line.strip())"
+
+
+async def test_a_search_in_the_wrong_file_is_told_to_read_every_file(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """"En qué archivo apunté el teléfono del fontanero": the block searched one file it guessed and printed
+    nothing; another file holds the text (everyday dev set). The repair says so without naming it or saying
+    what it holds; a search in the right file that found nothing (the text is nowhere) is only nudged."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-wrong", NOTES)
+    llm.script(
+        code(LINE_SEARCH.format(name="car_notes.txt", test="flea drops")),
+        code(NAME_SEARCH.format(test="'flea drops' in open(name).read().lower()")),
+    )
+    reply = await agent.ask("Where did I write down the flea drops?", "c-wrong", profile="default")
+    assert reply.retries == 1 and "vet_stuff.txt" in reply.answer.replace(" ", "_"), reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "looked for 'flea drops' in car_notes.txt, and it is not there" in repair, repair
+    assert "vet_stuff" not in repair and "Biscuit" not in repair
+    llm.script(code(LINE_SEARCH.format(name="vet_stuff.txt", test="dentist")), code("print('none')"))
+    await agent.ask("Where did I write down the dentist?", "c-wrong", profile="default")
+    assert sent(llm, 1)[-1].endswith("It printed nothing. Print the answer."), sent(llm, 1)[-1]
+
+
 async def test_a_name_search_that_a_file_name_answers_or_nothing_holds_is_only_nudged(
     make_agent, llm: ScriptedLLM, tmp_path: Path
 ) -> None:

@@ -76,6 +76,9 @@ IN_NAMES = "Your code looked for {literal} in the file names, and no name holds 
 """The start of the one request of a turn whose block searched the folder's names for a text that only a file's
 content holds and printed nothing (:func:`in_names`): "which file did I write the flea drops in" (natural dev
 set)."""
+IN_FILE = "Your code looked for {literal} in {name}, and it is not there: it is written in another file"
+"""The start of the one request of a turn whose block searched files it opened by name for a text only another
+folder file holds and printed nothing: "en qué archivo apunté el teléfono del fontanero" (everyday dev set)."""
 MAX_QUESTION = 300  # characters of the user's message restated in a COMPUTE request
 MAX_NAMED_FILES = 20  # files named to the model after it opened one that does not exist
 
@@ -348,23 +351,33 @@ _LISTED = re.compile(r"\b(?:listdir|glob|iterdir|scandir|walk)\s*\(")
 
 
 def in_names(code: str, folder: Path) -> str | None:
-    """The repair request for a block that listed the folder and tested its names for a text (``'flea drops' in
-    file``) that no name holds and a file's content does; None otherwise."""
-    if not _LISTED.search(code):
+    """The repair request for a block that printed nothing after looking for a text (``'flea drops' in file``)
+    that a folder file's content holds, in the wrong place: the folder's names (listed) when no name holds it,
+    or the files it opened by name when none of them does; None otherwise."""
+    listed = _LISTED.search(code) is not None
+    opened = list(dict.fromkeys(_OPENED.findall(code)))
+    if not listed and not opened:
         return None
     try:
         names = sorted(n for n in os.listdir(folder) if not n.startswith("."))[:MAX_NAMED_FILES]
     except OSError:
         return None
-    texts = [(head(folder, n) or b"").decode("utf-8", "replace").lower() for n in names]
+    texts = {n: (head(folder, n) or b"").decode("utf-8", "replace").lower() for n in names}
     for found in _COMPARED.finditer(code):
         literal = (found.group(2) or found.group(4)).lower()
-        if not any(literal in n.lower() for n in names) and any(literal in text for text in texts):
-            return (
-                IN_NAMES.format(literal=repr(data_field(literal))) + ": it is written inside a file. Open each file"
-                " of os.listdir('.'), read its text, and print the name of each file whose text holds it (compare"
-                " in lower case). Write one corrected ```python block."
-            )
+        if not any(literal in text for text in texts.values()):
+            continue
+        if listed and not any(literal in n.lower() for n in names):
+            said = IN_NAMES.format(literal=repr(data_field(literal))) + ": it is written inside a file"
+        elif not listed and opened and not any(literal in texts.get(n, "") for n in opened):
+            # "en qué archivo apunté el teléfono del fontanero": one file opened by guess, the text in another.
+            said = IN_FILE.format(literal=repr(data_field(literal)), name=", ".join(data_field(n) for n in opened))
+        else:
+            continue
+        return (
+            said + ". Open each file of os.listdir('.'), read its text, and print the name of each file whose text"
+            " holds it, with that line (compare in lower case). Write one corrected ```python block."
+        )
     return None
 
 
