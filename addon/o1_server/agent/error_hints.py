@@ -191,6 +191,12 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
         ),
     ),
     (
+        # os.path.getmtime(name).strftime(...): a file's time is seconds since 1970 (everyday dev set).
+        re.compile(r"'(?:float|int)' object has no attribute '(?:strftime|date|year|month|day|hour)'"),
+        " That number is seconds since 1970 (os.path.getmtime, os.stat().st_mtime, time.time()): make it a date"
+        " with datetime.datetime.fromtimestamp(seconds), then .strftime(...) or .date().",
+    ),
+    (
         re.compile(r"'str' object has no attribute 'strftime'"),
         " Parse the text first: datetime.datetime.strptime(text, '%H:%M').",
     ),
