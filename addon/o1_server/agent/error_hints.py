@@ -162,7 +162,8 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
     (
         re.compile(r"'(?:float|int)' object has no attribute '(?:strftime|hour|minute|date|weekday|day|month|year)'"),
         " That value is a number, not a date or a time: make a datetime (datetime.datetime.strptime('19:30',"
-        " '%H:%M'), datetime.date(2026, 5, 1)) and add a datetime.timedelta(minutes=...) to it.",
+        " '%H:%M'), datetime.date(2026, 5, 1)) and add a datetime.timedelta(minutes=...) to it. A file's time"
+        " (os.path.getmtime, time.time()) is seconds since 1970: datetime.datetime.fromtimestamp(seconds).",
     ),
     (
         re.compile(
@@ -189,12 +190,6 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
             f" Each block runs on its own: only plain values (numbers, texts, lists, dicts) of earlier blocks"
             f" carry over. Define {found.group(1)} in this block (or write its value in)."
         ),
-    ),
-    (
-        # os.path.getmtime(name).strftime(...): a file's time is seconds since 1970 (everyday dev set).
-        re.compile(r"'(?:float|int)' object has no attribute '(?:strftime|date|year|month|day|hour)'"),
-        " That number is seconds since 1970 (os.path.getmtime, os.stat().st_mtime, time.time()): make it a date"
-        " with datetime.datetime.fromtimestamp(seconds), then .strftime(...) or .date().",
     ),
     (
         re.compile(r"'str' object has no attribute 'strftime'"),
