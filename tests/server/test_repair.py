@@ -963,6 +963,55 @@ async def test_a_search_of_the_names_for_what_a_file_holds_is_told_to_read_the_f
     assert "Biscuit" not in repair  # the request says where to look, not what the files hold
 
 
+SPENDING = "date,shop,amount\n2026-10-30,Tesco,40.00\n2026-11-02,Tesco,12.50\n2026-11-09,Aldi,8.00\n2026-11-20,Tesco,7.25\n"
+SHOP_SUM = (
+    "import csv\nwith open('spending.csv', newline='') as f:\n"
+    "    print('We spent', sum(float(r['amount']) for r in csv.DictReader(f) if {test}), 'at Tesco')"
+)
+
+
+async def test_a_sum_over_a_dated_file_that_ignores_the_month_asked_is_asked_again(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """"How much did we spend at Tesco in November?" summed every month's Tesco rows (everyday dev set): the
+    file has dates of November and of other months, and the code uses neither 11 nor the month's name. The
+    repair says how the file writes its dates; a block that filters by the month, or a file of one month, is
+    not asked again."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-month", {"spending.csv": SPENDING})
+    llm.script(
+        code(SHOP_SUM.format(test="r['shop'] == 'Tesco'")),
+        code(SHOP_SUM.format(test="r['shop'] == 'Tesco' and r['date'][5:7] == '11'")),
+    )
+    reply = await agent.ask("How much did we spend at Tesco in November?", "c-month", profile="default")
+    assert reply.retries == 1 and reply.answer == "We spent 19.75 at Tesco", reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "asks about November" in repair and "'%Y-%m-%d'" in repair and ".month == 11" in repair, repair
+    llm.script(code(SHOP_SUM.format(test="r['shop'] == 'Tesco' and r['date'].startswith('2026-10')")))
+    reply = await agent.ask("And in October?", "c-month", profile="default")
+    assert reply.retries == 0, reply.answer
+    conversation_files(tmp_path, "c-month2", {"spending.csv": SPENDING.replace("2026-10-30", "2026-11-30")})
+    llm.script(code(SHOP_SUM.format(test="r['shop'] == 'Tesco'")))
+    reply = await agent.ask("How much did we spend at Tesco in November?", "c-month2", profile="default")
+    assert reply.retries == 0 and reply.answer == "We spent 59.75 at Tesco", reply.answer
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "month"),
+    [("How much at Tesco in November?", "en", 11), ("Wie viel hat Lukas im Mai ausgegeben?", "de", 5),
+     ("combien de litres en mars ?", "fr", 3), ("cuánto gasté en marzo", "es", 3), ("quanto a luglio?", "it", 7),
+     ("hoeveel in januari?", "nl", 1), ("how much in march 2026", "en", 3), ("what did I spend in may", "en", 5),
+     ("I may pay on the 3rd of November", "en", None), ("am 3. März", "de", None), ("May I ask?", "en", None)],
+)
+def test_a_month_named_on_its_own_is_found_in_six_languages(text: str, language: str, month: int | None) -> None:
+    from o1_server.agent.given import named_month, uses_month
+
+    found = named_month(text, language)
+    assert (found[1] if found else None) == month
+    if month is not None:
+        assert uses_month(f"x.month == {month}", month) and not uses_month("r['shop'] == 'Tesco'", month)
+
+
 LINE_SEARCH = "for line in open({name!r}):\n    if {test!r} in line.lower():\n        print({name!r}, line.strip())"
 
 

@@ -20,6 +20,10 @@ UNUSED_DATE = "The question gives the date {date}, and your code does not use it
 """The start of the one request of a turn whose block ran but ignored a date the question named ("six weeks
 after the ninth of March" computed from today: dev set, the model printed today plus six weeks)."""
 
+UNUSED_MONTH = "The question asks about {month}, and your code does not keep only that month's rows"
+"""The start of the one request of a turn whose block summed a dated file's rows without filtering by the month
+the question named ("how much did we spend at Tesco in November?" summed every month: everyday dev set)."""
+
 _CLOCK = re.compile(
     r"(?<![\w:.,/\-])([01]?\d|2[0-3])(?:[:h])([0-5]\d)(?![\d:]|\.\w|\s*(?:hours?|hrs?|h\b|minutes?|min\b|Stunden))",
     re.IGNORECASE,
@@ -93,3 +97,35 @@ def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None
         if day not in numbers or not (month in numbers or name in code):
             return match.group(0).strip()
     return None
+
+
+@functools.cache
+def _month_pattern(language: str) -> re.Pattern[str]:
+    """A month's name said on its own in ``language`` or English ("in November", "im Mai", "en février"): not
+    next to a day's number (a date: :func:`unused_date`), and English "may" only after in/of/for (the verb)."""
+    names = {
+        str(name) for lang in dict.fromkeys((language, "en")) for name in get_month_names("wide", locale=lang).values()
+    }
+    month = "|".join(sorted((re.escape(n) for n in names if n.lower() != "may"), key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{month}|(?:(?<=\bin\s)|(?<=\bof\s)|(?<=\bfor\s))may)(?!\w)", re.IGNORECASE)
+
+
+def named_month(text: str, language: str | None) -> tuple[str, int] | None:
+    """The first month the user's ``text`` names on its own, as said and as a number ("November", 11), or None.
+    A month in a date ("the 3rd of November", "März 9") is not on its own."""
+    dates = [m.span() for m in _date_pattern(i18n.normalize(language)).finditer(text)]
+    for match in _month_pattern(i18n.normalize(language)).finditer(text):
+        if any(start <= match.start() < end for start, end in dates):
+            continue
+        if (number := month_number(match.group(0))) is not None:
+            return match.group(0), number
+    return None
+
+
+def uses_month(code: str, number: int) -> bool:
+    """Whether ``code`` uses the month ``number``: as a number on its own (``.month == 11``, ``'2026-11'``,
+    ``[5:7] == '11'``) or by a name of it in any language (``'Nov'``, ``'novembre'``)."""
+    if number in {int(n) for n in re.findall(r"\d+", code)}:
+        return True
+    folded = i18n.folded(code).lower()
+    return any(m == number and len(name) >= 3 and name in folded for name, m in _months().items())

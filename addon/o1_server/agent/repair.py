@@ -8,6 +8,7 @@ tells the turn's flow. These messages go to the model, never to the user.
 from __future__ import annotations
 
 import ast
+import datetime
 import mimetypes
 import os
 import posixpath
@@ -21,7 +22,16 @@ from . import i18n
 from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_in, error_hint, error_line
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
-from .given import UNUSED_DATE, UNUSED_TIME, month_number, unused_date, unused_time
+from .given import (
+    UNUSED_DATE,
+    UNUSED_MONTH,
+    UNUSED_TIME,
+    month_number,
+    named_month,
+    unused_date,
+    unused_time,
+    uses_month,
+)
 from .language_id import printed_in_english
 from .sandbox import scan_folder
 from .types import CodeBlock
@@ -164,12 +174,14 @@ def is_soft(message: str) -> str | None:
         return "language"
     if message.startswith(CANNED):
         return "canned"
-    if message.startswith(UNMATCHED.split("{", 1)[0]):
+    if message.startswith((UNMATCHED.split("{", 1)[0], PARTIAL.split("{", 1)[0])):
         return "unmatched"
     if message.startswith(LISTING):
         return "listing"
-    if message.startswith(IN_NAMES.split("{", 1)[0]):
+    if message.startswith((IN_NAMES.split("{", 1)[0], IN_FILE.split("{", 1)[0])):
         return "names"
+    if message.startswith(UNUSED_MONTH.split("{", 1)[0]):
+        return "month"
     if message.startswith(NEGATIVE_DAYS.split("{", 1)[0]):
         return "days"
     return None
@@ -236,6 +248,15 @@ def repair_request(
             UNUSED_DATE.format(date=unused_day) + ": start from that date (datetime.date(year, month, day)), not "
             "from datetime.date.today(). Write one corrected ```python block that prints the answer."
         )
+    elif (
+        last.exit_status == 0
+        and "month" not in told
+        and folder is not None
+        and last.language == "python"
+        and (month := unfiltered_month(text, last.code, folder, language)) is not None
+        and not changed()
+    ):
+        return month
     elif (
         last.exit_status == 0
         and "canned" not in told
@@ -378,6 +399,31 @@ def in_names(code: str, folder: Path) -> str | None:
             said + ". Open each file of os.listdir('.'), read its text, and print the name of each file whose text"
             " holds it, with that line (compare in lower case). Write one corrected ```python block."
         )
+    return None
+
+
+def unfiltered_month(text: str, code: str, folder: Path, language: str | None) -> str | None:
+    """The repair request for a block that read a dated folder file without keeping the rows of the month the
+    question names on its own ("in November"): the file has dates of that month and of others, and the code
+    uses neither the month's number nor its name; None otherwise."""
+    if (named := named_month(text, language)) is None or uses_month(code, named[1]):
+        return None
+    for name in dict.fromkeys(_OPENED.findall(code)):
+        data = head(folder, name)
+        if not data or b"\0" in data:
+            continue
+        dates = DATE_LIKE.findall(data.decode("utf-8", "replace"))
+        shape = next((shape for d in dates if (shape := date_format(d))), None)
+        if shape is None:
+            continue
+        months = {datetime.datetime.strptime(d.strip(), shape).month for d in dates if date_format(d) == shape}
+        if named[1] in months and len(months) > 1:
+            return (
+                UNUSED_MONTH.format(month=data_field(named[0]))
+                + f": {data_field(name)} writes its dates as '{shape}'; parse each row's date with"
+                f" datetime.datetime.strptime(value, '{shape}') and keep the rows whose .month == {named[1]}."
+                " Write one corrected ```python block that prints the answer."
+            )
     return None
 
 
