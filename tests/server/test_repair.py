@@ -1012,6 +1012,33 @@ def test_a_month_named_on_its_own_is_found_in_six_languages(text: str, language:
         assert uses_month(f"x.month == {month}", month) and not uses_month("r['shop'] == 'Tesco'", month)
 
 
+TRIP = [{"persona": "Marta", "importe": 58.40}, {"persona": "Jorge", "importe": 320.00},
+        {"persona": "Marta", "importe": 74.00}, {"persona": "Lucía", "importe": 36.00}]
+TRIP_SUM = (
+    "import json\nwith open('gastos.json') as f:\n    data = json.load(f)\n"
+    "print('Pagó', round(sum(i['importe'] for i in data{test}), 2), 'euros')"
+)
+
+
+async def test_a_sum_that_ignores_the_value_the_question_names_is_asked_again(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """"¿Cuánto pagó Marta en total?" summed everyone's rows (everyday dev set): the question names one value of
+    a text column that holds others, and the code never mentions it. A block that keeps Marta's rows, or a
+    question naming two people of the column (a comparison), is not asked again."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-value", {"gastos.json": json.dumps(TRIP)})
+    llm.script(code(TRIP_SUM.format(test="")), code(TRIP_SUM.format(test=" if i['persona'] == 'Marta'")))
+    reply = await agent.ask("oye, ¿cuánto pagó marta en total? está en gastos.json", "c-value", profile="default",
+                            language="es")
+    assert reply.retries == 1 and reply.answer == "Pagó 132,40 euros", reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "names 'Marta'" in repair and "persona" in repair and "Jorge" not in repair, repair
+    llm.script(code(TRIP_SUM.format(test="")))
+    reply = await agent.ask("¿y cuánto pagaron Jorge y Lucía juntos?", "c-value", profile="default", language="es")
+    assert reply.retries == 0, reply.answer
+
+
 LINE_SEARCH = "for line in open({name!r}):\n    if {test!r} in line.lower():\n        print({name!r}, line.strip())"
 
 

@@ -85,7 +85,7 @@ def _lines(text: str, whole: bool) -> str:
 _DECIMAL_COMMA = re.compile(r"^\s*-?\d+,\d+\s*$")
 
 
-def _delimiter(text: str, default: str) -> str:
+def table_delimiter(text: str, default: str) -> str:
     """The table's delimiter as :class:`csv.Sniffer` finds it among , ; tab and | (a German or French
     spreadsheet writes ``Monat;Betrag`` and ``187,40``), else ``default``."""
     if default != ",":
@@ -100,7 +100,7 @@ def _table(text: str, delimiter: str, whole: bool) -> str:
     """ "columns: ...; N rows after the header", and how the rows are written when that is not plain commas
     ("separated by ';', decimal commas"): told only the columns, the model read a semicolon file with
     csv.reader's comma and summed nothing (benchmarks/agent_dev_multi.py)."""
-    delimiter = _delimiter(text, delimiter)
+    delimiter = table_delimiter(text, delimiter)
     rows = [row for row in csv.reader(text.splitlines(), delimiter=delimiter) if any(c.strip() for c in row)]
     if not rows:
         return "empty"

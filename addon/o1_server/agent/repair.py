@@ -33,6 +33,7 @@ from .given import (
     uses_month,
 )
 from .language_id import printed_in_english
+from .named_values import UNUSED_VALUE, unfiltered_value
 from .sandbox import scan_folder
 from .types import CodeBlock
 
@@ -182,6 +183,8 @@ def is_soft(message: str) -> str | None:
         return "names"
     if message.startswith(UNUSED_MONTH.split("{", 1)[0]):
         return "month"
+    if message.startswith(UNUSED_VALUE.split("{", 1)[0]):
+        return "value"
     if message.startswith(NEGATIVE_DAYS.split("{", 1)[0]):
         return "days"
     return None
@@ -257,6 +260,16 @@ def repair_request(
         and not changed()
     ):
         return month
+    elif (
+        last.exit_status == 0
+        and "value" not in told
+        and folder is not None
+        and last.language == "python"
+        and _NUMBER.search(last.output)
+        and (value := unfiltered_value(text, last.code, list(dict.fromkeys(_OPENED.findall(last.code))), folder))
+        and not changed()
+    ):
+        return value
     elif (
         last.exit_status == 0
         and "canned" not in told
