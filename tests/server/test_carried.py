@@ -53,7 +53,7 @@ def test_only_valid_names_and_small_plain_values_are_accepted() -> None:
     for _ in range(MAX_DEPTH + 1):
         deep = [deep]
     values = {"ok": 1, "print": 2, "__import__": 3, "_private": 4, "class": 5, "o1_ha": 6, "sys": 7,
-              "naïve": 8, "big": "x" * 5000, "deep": deep, "nested": [[1, 2], {"a": [3]}]}
+              "naïve": 8, "os": "x", "datetime": 9, "big": "x" * 5000, "deep": deep, "nested": [[1, 2], {"a": [3]}]}
     assert accepted(values) == {"ok": 1, "nested": [[1, 2], {"a": [3]}]}
     assert len(accepted({f"v{i}": i for i in range(100)})) == MAX_NAMES
     assert accepted(["not", "a", "dict"]) == {}

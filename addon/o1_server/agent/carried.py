@@ -13,6 +13,7 @@ import ast
 import builtins
 import json
 import keyword
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +27,9 @@ MAX_VALUE_CHARS = 2000
 """Longest value carried, as JSON: a list of a folder's names, a sum, a short text; not a whole file."""
 MAX_DEPTH = 6
 """Deepest nesting of lists and dicts carried (Python's parser refuses a literal nested about 200 deep)."""
-_RESERVED = frozenset(dir(builtins)) | {"sys", "o1_ha"}
+_RESERVED = frozenset(dir(builtins)) | sys.stdlib_module_names | {"o1_ha"}
+"""Never carried: a builtin, a standard module (a report naming ``os`` would turn a later block's ``os.listdir``,
+whose import missing_imports.py adds, into a text's attribute) or the prelude's helper."""
 
 
 def reported(report: str | None) -> dict[str, Any] | None:
@@ -43,7 +46,7 @@ def reported(report: str | None) -> dict[str, Any] | None:
 
 def accepted(values: Any) -> dict[str, Any]:
     """The carried values in ``values`` (a report, or a saved conversation's): names that are identifiers, not
-    keywords, builtins, private or the prelude's, each with a JSON value of at most :data:`MAX_VALUE_CHARS`
+    keywords, builtins, standard modules, private or the prelude's, each with a JSON value of at most :data:`MAX_VALUE_CHARS`
     nested at most :data:`MAX_DEPTH` deep; at most :data:`MAX_NAMES`. Anything else is dropped."""
     kept: dict[str, Any] = {}
     if not isinstance(values, dict):
