@@ -46,8 +46,9 @@ def reported(report: str | None) -> dict[str, Any] | None:
 
 def accepted(values: Any) -> dict[str, Any]:
     """The carried values in ``values`` (a report, or a saved conversation's): names that are identifiers, not
-    keywords, builtins, standard modules, private or the prelude's, each with a JSON value of at most :data:`MAX_VALUE_CHARS`
-    nested at most :data:`MAX_DEPTH` deep; at most :data:`MAX_NAMES`. Anything else is dropped."""
+    keywords, builtins, standard modules, private or the prelude's (:data:`_RESERVED`), each with a JSON value
+    of at most :data:`MAX_VALUE_CHARS` nested at most :data:`MAX_DEPTH` deep; at most :data:`MAX_NAMES`.
+    Anything else is dropped."""
     kept: dict[str, Any] = {}
     if not isinstance(values, dict):
         return kept
