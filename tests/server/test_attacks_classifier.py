@@ -54,6 +54,18 @@ ATTACKS = [
     ("list-iadd", "python",
      "import os\nnames = os.listdir('.')\nnames += ['{outside}/keep.txt']\nfor n in names:\n    open(n, 'a').write('owned')",
      {W, OUT}),
+    # more possible values than are followed: the ones past the cap were dropped, not unknown (a breaker of
+    # carried values: a list of 32 names and one outside path, carried as a literal)
+    ("values-past-the-cap", "python",
+     "names = [" + ", ".join(f"'n{i}.txt'" for i in range(32)) + ", '{outside}/keep.txt']\n"
+     "for n in names:\n    open(n, 'a').write('owned')", {W, OUT}),
+    ("values-past-the-cap-appended", "python",
+     "names = [" + ", ".join(f"'n{i}.txt'" for i in range(32)) + "]\nnames.append('{outside}/keep.txt')\n"
+     "for n in names:\n    open(n, 'a').write('owned')", {W, OUT}),
+    ("values-past-the-cap-joined", "python",
+     "a = [" + ", ".join(f"'n{i}'" for i in range(6)) + ", '{outside}/keep']\n"
+     "b = [" + ", ".join(f"'.t{i}'" for i in range(5)) + ", '.txt']\n"
+     "for x in a:\n    for y in b:\n        open(x + y, 'a').write('owned')", {W, OUT}),
     # a function read at its calls (its parameters bound to what each call passes): every way to run its body
     # with another value must still be seen
     ("function-parameter", "python",

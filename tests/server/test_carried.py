@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from o1_server.agent.carried import MAX_DEPTH, MAX_NAMES, accepted, reported, with_carried
+from o1_server.agent.carried import MAX_DEPTH, MAX_NAMES, accepted, merged, reported, with_carried
 from o1_server.agent.sandbox import Limits, conversation_dir, run_code
 from o1_server.agent.sandbox.run import VALUES_MARKER, split_report
 from tests.server.conftest import conversation_files
@@ -40,12 +40,30 @@ def test_a_killed_block_reports_nothing(tmp_path: Path) -> None:
     assert result.report is None and result.timed_out
 
 
-def test_a_report_counts_only_on_the_last_line() -> None:
-    assert split_report("hi\n" + VALUES_MARKER + '{"a": 1}\n') == ("hi", '{"a": 1}')
-    assert split_report(VALUES_MARKER + "{}") == ("", "{}")
-    forged = VALUES_MARKER + '{"a": 1}\nmore output'
-    assert split_report(forged) == (forged, None)
-    assert split_report("plain") == ("plain", None)
+def test_a_report_counts_only_with_the_runs_token() -> None:
+    run = VALUES_MARKER + "abc "
+    assert split_report("hi\n" + run + '{"a": 1}\n', "abc") == ("hi\n", '{"a": 1}')
+    assert split_report(run + "{}", "abc") == ("", "{}")
+    # printed after the report (an object's __del__): the report is still taken off
+    assert split_report("hi\n" + run + '{"a": 1}\nbye', "abc") == ("hi\nbye", '{"a": 1}')
+    forged = "hi\n" + VALUES_MARKER + 'xyz {"a": 2}'  # a file's text: another token, left as printed
+    assert split_report(forged, "abc") == (forged, None)
+    assert split_report(run + '{"a": 1}\n' + run + '{"a": 2}', "abc")[1] is None  # the code read the token
+    assert split_report("plain", "abc") == ("plain", None) and split_report(run + "{}", "") == (run + "{}", None)
+
+
+def test_data_that_looks_like_a_report_carries_nothing(tmp_path: Path) -> None:
+    """A file whose text ends with a report line, printed by a block that is then killed (no report of its own)
+    or printed after the block's report (``__del__``): nothing of it is carried, and the block's own values
+    stand."""
+    (tmp_path / "notes.txt").write_text("x" * 9000 + "\n" + VALUES_MARKER + 'abc {"price": 999}\n')
+    killed = run_code("python", "import time\nprice = 3\nprint(open('notes.txt').read())\ntime.sleep(5)",
+                      tmp_path, Limits(seconds=1))
+    assert killed.timed_out and killed.report is None
+    late = run_code("python", "_tail = open('notes.txt').read()[-40:]\nclass R:\n    def __del__(self):\n"
+                    "        print(_tail)\nr = R()\nprice = 3\nprint('price', price)", tmp_path, Limits())
+    assert reported(late.report) == {"price": 3} and late.output.startswith("price 3")
+    assert "o1-values abc" in late.output  # the file's text, as printed: not a report
 
 
 def test_only_valid_names_and_small_plain_values_are_accepted() -> None:
@@ -53,7 +71,7 @@ def test_only_valid_names_and_small_plain_values_are_accepted() -> None:
     for _ in range(MAX_DEPTH + 1):
         deep = [deep]
     values = {"ok": 1, "print": 2, "__import__": 3, "_private": 4, "class": 5, "o1_ha": 6, "sys": 7,
-              "naïve": 8, "os": "x", "datetime": 9, "big": "x" * 5000, "deep": deep, "nested": [[1, 2], {"a": [3]}]}
+              "naïve": 8, "os": "x", "datetime": 9, "n" * 65: 10, "big": "x" * 5000, "deep": deep, "nested": [[1, 2], {"a": [3]}]}
     assert accepted(values) == {"ok": 1, "nested": [[1, 2], {"a": [3]}]}
     assert len(accepted({f"v{i}": i for i in range(100)})) == MAX_NAMES
     assert accepted(["not", "a", "dict"]) == {}
@@ -68,6 +86,16 @@ def test_a_block_gets_only_the_values_it_reads_and_never_defines() -> None:
     assert with_carried("print(unknown)", values) is None
     assert with_carried("print(total", values) is None  # does not parse: told as written
     assert with_carried("print(total)", {}) is None
+    # a called name is never a carried value: statistics.mean's import is added instead
+    assert with_carried("print(mean([1, 2]), total)", {"mean": 4.0, "total": 1}) == "total = 1\nprint(mean([1, 2]), total)"
+
+
+def test_the_newest_values_are_kept() -> None:
+    values: dict = {}
+    merged(values, {f"v{i}": i for i in range(MAX_NAMES)})
+    merged(values, {"v0": 100, "latest": 7})
+    assert len(values) == MAX_NAMES and "v1" not in values and list(values)[-2:] == ["v0", "latest"]
+    assert accepted(values) == values  # what is saved is what loads
 
 
 async def test_a_carried_path_is_judged_as_the_literal_it_is(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
@@ -97,3 +125,14 @@ async def test_carried_values_survive_a_restart(make_agent, llm: ScriptedLLM, tm
     assert reply.retries == 0 and reply.answer == "They add up to 10.75"
     folder = conversation_dir(data / "sandbox", "c-keep")
     assert sorted(p.name for p in folder.iterdir()) == []  # the report is never a file in the folder
+
+
+async def test_a_carried_value_never_hides_a_function_the_block_calls(make_agent, llm: ScriptedLLM) -> None:
+    """A breaker's find: ``mean = 4.0`` in one block, ``mean([10, 20, 30])`` in the next, carried, failed with
+    "'float' object is not callable"; a called name is left to missing_imports.py (statistics.mean)."""
+    agent = make_agent()
+    llm.script(code("readings = [3, 5]\nmean = sum(readings) / len(readings)\nprint('The mean is', mean)"))
+    await agent.ask("What's the mean of 3 and 5?", "c-mean", profile="default")
+    llm.script(code("print('The mean is', mean([10, 20, 30]), 'and before', readings)"))
+    reply = await agent.ask("And of 10, 20 and 30?", "c-mean", profile="default")
+    assert reply.retries == 0 and reply.answer == "The mean is 20 and before 3 and 5", reply.answer

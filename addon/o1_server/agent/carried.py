@@ -23,6 +23,7 @@ from .missing_imports import PreludeNames
 
 MAX_REPORT_CHARS = 20_000
 MAX_NAMES = 32
+MAX_NAME_CHARS = 64
 MAX_VALUE_CHARS = 2000
 """Longest value carried, as JSON: a list of a folder's names, a sum, a short text; not a whole file."""
 MAX_DEPTH = 6
@@ -69,6 +70,7 @@ def accepted(values: Any) -> dict[str, Any]:
 def _name_ok(name: Any) -> bool:
     return (
         isinstance(name, str)
+        and len(name) <= MAX_NAME_CHARS
         and name.isidentifier()
         and name.isascii()
         and not keyword.iskeyword(name)
@@ -79,7 +81,9 @@ def _name_ok(name: Any) -> bool:
 
 def with_carried(code: str, values: Mapping[str, Any]) -> str | None:
     """``code`` (Python) with one first line assigning the carried ``values`` it reads but never defines
-    (``total_cost = 116.45; files = ['a.txt']``), or None when it needs none or does not parse."""
+    (``total_cost = 116.45; files = ['a.txt']``), or None when it needs none or does not parse. A name the block
+    calls is not carried (no carried value can be called: ``mean([1, 2])`` wants ``statistics.mean``, whose
+    import missing_imports.py adds)."""
     if not values:
         return None
     try:
@@ -87,10 +91,23 @@ def with_carried(code: str, values: Mapping[str, Any]) -> str | None:
         messages = PreludeNames(tree, filename="<block>").messages
     except (SyntaxError, ValueError, RecursionError):
         return None
-    undefined = sorted({m.message_args[0] for m in messages if isinstance(m, UndefinedName)} & values.keys())
-    if not undefined:
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    undefined = {m.message_args[0] for m in messages if isinstance(m, UndefinedName)}
+    needed = sorted((undefined - called) & values.keys())
+    if not needed:
         return None
-    return "; ".join(f"{name} = {values[name]!r}" for name in undefined) + "\n" + code
+    return "; ".join(f"{name} = {values[name]!r}" for name in needed) + "\n" + code
+
+
+def merged(values: dict[str, Any], reported: Mapping[str, Any]) -> None:
+    """Add a block's ``reported`` values to the conversation's ``values``, in place: a name set again moves to
+    the end, and the oldest names go past :data:`MAX_NAMES` (what the last blocks computed is what follow-ups
+    read)."""
+    for name, value in reported.items():
+        values.pop(name, None)
+        values[name] = value
+    for name in list(values)[: max(0, len(values) - MAX_NAMES)]:
+        del values[name]
 
 
 def _depth(value: Any) -> int:

@@ -28,7 +28,7 @@ from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,imp
 
 from . import i18n, policy
 from .audit import AuditError, AuditLog
-from .carried import reported, with_carried
+from .carried import merged, reported, with_carried
 from .decimal_commas import failed_on_decimal_comma, with_decimal_commas
 from .home import guard as home_guard
 from .missing_imports import PreludeNames, add_missing_imports
@@ -158,7 +158,8 @@ class Gate:
         # Only a block with an undefined name can lack a carried value or an import: completed, it is decided,
         # audited and run so (what the model wrote -> what the gate decided, in self.completed).
         written = code
-        if error is not None and name == "python" and (carried := with_carried(code, self.turn.values)) is not None:
+        carried = with_carried(code, self.turn.values) if error is not None and name == "python" else None
+        if carried is not None and len(carried.encode("utf-8")) <= MAX_BLOCK_BYTES:
             code = carried
             error = code_error(name, code)
         if error is not None and name == "python" and (completed := add_missing_imports(code)) is not None:
@@ -253,7 +254,7 @@ class Gate:
         block.output = result.output
         block.seconds = result.seconds
         if block.language == "python" and (values := reported(result.report)) is not None:
-            self.turn.values.update(values)
+            merged(self.turn.values, values)
         try:
             self.turn.audit.finish(record_id, block)
         except AuditError as err:  # logged: the start record is on disk

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import secrets
 import subprocess
 import sys
 import threading
@@ -42,17 +43,17 @@ MIN_DISK_CHECK_SECONDS = 0.05
 """Shortest time (seconds) between two measures: a folder growing fast towards its cap is measured this often."""
 
 
-def command_for(language: str, code: str) -> list[str]:
-    """Return the argv that runs ``code`` in ``language`` ("python" or "shell"). Raises ValueError otherwise."""
+def command_for(language: str, code: str, nonce: str = "") -> list[str]:
+    """Return the argv that runs ``code`` in ``language`` ("python" or "shell"). Raises ValueError otherwise.
+    ``nonce``: the run's own token for a Python block's values report (:func:`split_report`); none, no report."""
     if language == "python":
         # -I (isolated) ignores PYTHONPATH and user site: put only the o1 helpers on sys.path, and import
         # o1_ha so the model can use it without importing it (it only talks to the turn's broker socket).
-        # o1_values reports the block's top-level values when it ends (VALUES_MARKER, ExecResult.report).
-        prelude = (
-            f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha, o1_values as _o1_values; "
-            "_o1_values.keep()\n"
-        )
-        return [sys.executable, "-I", "-c", prelude + code]
+        # o1_values reports the block's top-level values when it ends (ExecResult.report).
+        prelude = f"import sys; sys.path.insert(0, {str(HELPERS_DIR)!r}); import o1_ha"
+        if nonce:
+            prelude += f", o1_values as _o1_values; _o1_values.keep({nonce!r})"
+        return [sys.executable, "-I", "-c", prelude + "\n" + code]
     if language == "shell":
         return ["/bin/bash", "--noprofile", "--norc", "-c", code]
     raise ValueError(f"language {language!r} is not supported")
@@ -84,7 +85,8 @@ def run_code(
     """
     iso = isolation()
     cwd = Path(cwd).resolve()
-    argv = command_for(language, code)
+    nonce = secrets.token_hex(16)  # what a file's text printed by the block cannot hold (split_report)
+    argv = command_for(language, code, nonce)
     start = time.monotonic()
     user = _block_user(cwd, limits)
     refused, budget, scan = _refusal(cwd, user, limits)
@@ -111,7 +113,7 @@ def run_code(
             os.close(seccomp_fd)
     output = _Output(proc, limits)
     ending = _watch(proc, block, user, iso, _DiskWatch(cwd, limits, budget, scan, start), cancel, output)
-    return _result(proc, output, ending, limits, start)
+    return _result(proc, output, ending, limits, start, nonce)
 
 
 def _block_user(cwd: Path, limits: Limits) -> tuple[int, int] | None:
@@ -304,10 +306,10 @@ def _watch(
 
 
 def _result(
-    proc: subprocess.Popen[bytes], output: _Output, ending: _Ending, limits: Limits, start: float
+    proc: subprocess.Popen[bytes], output: _Output, ending: _Ending, limits: Limits, start: float, nonce: str = ""
 ) -> ExecResult:
     """The ExecResult of a block that has ended: its output, cut to size, and why it was stopped."""
-    text, report = split_report(output.text())
+    text, report = split_report(output.text(), nonce)
     flooded = output.flooded
     truncated = flooded.is_set() or len(text) > limits.output_chars
     if len(text) > limits.output_chars:
@@ -322,19 +324,22 @@ def _result(
         text += "\n[stopped: the code printed too much]"
     killed = ending.timed_out or ending.cancelled or ending.over_disk or flooded.is_set()
     status = KILLED if killed else proc.returncode
+    report = None if killed else report  # a killed block never wrote one: a line that says so is forged
     return ExecResult(status, text.strip(), time.monotonic() - start, ending.timed_out, truncated, report)
 
 
-def split_report(text: str) -> tuple[str, str | None]:
-    """``text`` (a block's output) without the values report that helpers/o1_values.py writes as its last
-    line, and the report's JSON text (None: there is none, as when the block was killed or its output cut)."""
-    if text.startswith(VALUES_MARKER):
-        start = 0
-    elif (found := text.rfind("\n" + VALUES_MARKER)) >= 0:
-        start = found + 1
-    else:
+def split_report(text: str, nonce: str) -> tuple[str, str | None]:
+    """``text`` (a block's output) without the values report helpers/o1_values.py writes at exit (a line of
+    :data:`VALUES_MARKER`, the run's ``nonce`` and JSON), and the report's JSON text; None when there is none.
+    The report is taken wherever it stands (an object's ``__del__`` may print after it); a line with another
+    token (a file's text printed by the block) is left as printed, and two lines with the run's token (the
+    code read its own command line) give no report."""
+    if not nonce:
         return text, None
-    report = text[start + len(VALUES_MARKER) :]
-    if "\n" in report.rstrip("\n"):
+    start = f"{VALUES_MARKER}{nonce} "
+    lines = text.split("\n")
+    found = [i for i, line in enumerate(lines) if line.startswith(start)]
+    if not found:
         return text, None
-    return text[:start].rstrip("\n"), report.strip()
+    rest = "\n".join(line for i, line in enumerate(lines) if i not in found)
+    return rest, (lines[found[0]][len(start) :].strip() if len(found) == 1 else None)

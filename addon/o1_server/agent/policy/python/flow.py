@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from ..paths import HOLE
 from .base import _ScannerBase
 from .names import _bound_names
-from .values import MAX_VALUES, _combine
+from .values import _combine, capped
 
 # Methods that add to a list, set, deque or dict in place.
 _MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
@@ -106,8 +106,9 @@ class _Flow(_ScannerBase):
         for name in names:
             known = [e[0].get(name) for e in ends if name in e[0] or name in start[1] or name in e[1]]
             if known and all(v is not None for v in known):
-                merged = itertools.chain.from_iterable(v for v in known if v is not None)  # all are, just checked
-                env[name] = tuple(dict.fromkeys(merged))[:MAX_VALUES]
+                merged = capped(itertools.chain.from_iterable(v for v in known if v is not None))  # all are known
+                if merged or not any(known):
+                    env[name] = merged
         self.scope.env = env
         self.assigned = set().union(*(e[1] for e in ends))
 
@@ -262,8 +263,10 @@ class _Flow(_ScannerBase):
         if was_assigned:
             if before is None or now is None:
                 self.scope.env.pop(name, None)
-            else:
-                self.scope.env[name] = tuple(dict.fromkeys(before + now))[:MAX_VALUES]
+            elif (both := capped(before + now)) or not (before or now):
+                self.scope.env[name] = both
+            else:  # more values than are followed: unknown
+                self.scope.env.pop(name, None)
 
     def mutate(self, node: ast.Call) -> None:
         """A collection changed in place (``names.append(x)``, ``.extend``, ``.insert``, ``.add``, ``.update``...):
@@ -288,8 +291,10 @@ class _Flow(_ScannerBase):
     def add_values(self, name: str, added: tuple[str, ...]) -> None:
         """``name`` may now also hold ``added`` (a name with no known values stays unknown)."""
         old = self.scope.env.get(name)
-        if old is not None:
-            self.scope.env[name] = tuple(dict.fromkeys(old + added))[:MAX_VALUES]
+        if old is not None and (both := capped(old + added)):
+            self.scope.env[name] = both
+        elif old is not None:  # more values than are followed: unknown
+            self.scope.env.pop(name, None)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.generic_visit(node)

@@ -11,13 +11,29 @@ import itertools
 import pathlib
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..paths import HOLE, NAME
 from .names import _Names
 from .rules import _DATE_NOW, _PATH_BUILDERS
 
 MAX_VALUES = 32  # possible values tracked for one expression
+
+
+def capped(values: Iterable[str]) -> tuple[str, ...]:
+    """``values`` without repeats, or () (unknown) when there are more than :data:`MAX_VALUES`: a value past the
+    cap is never dropped, it may be the one path that leaves the folder (33 names and ``/etc/passwd``)."""
+    kept = tuple(dict.fromkeys(values))
+    return kept if len(kept) <= MAX_VALUES else ()
+
+
+def combinations(parts: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Every combination of the parts' possible values, or none (unknown) when there are more than
+    :data:`MAX_VALUES`."""
+    combos = list(itertools.islice(itertools.product(*parts), MAX_VALUES + 1))
+    return combos if len(combos) <= MAX_VALUES else []
+
+
 _CASE_METHODS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize"})
 # Pure methods of str whose result the scanner computes (the value changes: a mode, a path, a program name).
 _STR_METHODS = frozenset(
@@ -62,7 +78,7 @@ class _Scope(_Names):
             return ()
         handler = getattr(self, f"values_{type(node).__name__}", None)
         result = handler(node) if handler else ()
-        return tuple(dict.fromkeys(result))[:MAX_VALUES]
+        return capped(result)
 
     def items(self, node: ast.AST) -> tuple[str, ...]:
         """What iterating over ``node`` yields (see :func:`items_of`)."""
@@ -169,12 +185,12 @@ class _Scope(_Names):
         parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
         said: list[str] = []
         for template in templates:
-            for combo in itertools.islice(itertools.product(*parts), MAX_VALUES):
+            for combo in combinations(parts):
                 try:
                     said.append(template % (combo if isinstance(right, ast.Tuple) else combo[0]))
                 except (TypeError, ValueError, KeyError, OverflowError):
                     return ()
-        return tuple(dict.fromkeys(said))[:MAX_VALUES]
+        return capped(said)
 
     def values_IfExp(self, node: ast.IfExp) -> tuple[str, ...]:
         return self.values(node.body) + self.values(node.orelse)
@@ -283,7 +299,7 @@ class _Scope(_Names):
                 pieces = getattr(value, node.func.attr)(sep, limit)
                 if -len(pieces) <= index < len(pieces):
                     said.append(pieces[index])
-        return tuple(dict.fromkeys(said))[:MAX_VALUES]
+        return capped(said)
 
     def sliced(self, node: ast.AST, part: ast.Slice) -> tuple[str, ...]:
         """``x[a:b]`` of text values with literal bounds: computed for known text; a piece of a listed name may
@@ -309,7 +325,7 @@ class _Scope(_Names):
                 said += [NAME, "", ".", ".."]
             else:
                 said.append(value[slice(*bounds)])
-        return tuple(dict.fromkeys(said))[:MAX_VALUES]
+        return capped(said)
 
     def splitext_parts(self, node: ast.AST) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         """(roots, extensions) of ``os.path.splitext(x)``, or None for another expression. A listed name's root
@@ -420,14 +436,14 @@ class _Scope(_Names):
         parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
         said: list[str] = []
         for template in templates:
-            for combo in itertools.islice(itertools.product(*parts), MAX_VALUES):
+            for combo in combinations(parts):
                 if re.search(r"\{[^{}]*:", template) and any(HOLE in c or NAME in c for c in combo):
                     return ()
                 try:
                     said.append(template.format(*combo))
                 except (IndexError, KeyError, ValueError, AttributeError, TypeError):
                     return ()
-        return tuple(dict.fromkeys(said))[:MAX_VALUES]
+        return capped(said)
 
     def method_values(self, method: str, receiver: ast.AST, args: list[ast.expr]) -> tuple[str, ...]:
         """Path and string methods: joinpath, glob, iterdir, resolve, str.join ..."""
@@ -472,7 +488,7 @@ class _Scope(_Names):
             return self.formatting(base, args)
         if method == "join" and len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
             parts = [self.values(e) or (HOLE,) for e in args[0].elts]
-            return tuple(sep.join(p) for sep in base for p in itertools.islice(itertools.product(*parts), MAX_VALUES))
+            return capped(sep.join(p) for sep in base for p in combinations(parts))
         return ()
 
 
@@ -544,7 +560,7 @@ def _home_too(values: tuple[str, ...]) -> tuple[str, ...]:
     start with "~" (a file named "~" in the folder expands to a home folder)."""
     tops = [re.sub(r"^(?:\./+)+", "", v) for v in values]  # pathlib drops "./": Path('./~') is Path('~')
     more = tuple("~" + v[1:] for v in tops if v[:1] in (NAME, HOLE))
-    return tuple(dict.fromkeys(values + more))[:MAX_VALUES]
+    return capped(values + more)
 
 
 def _keeps_name(new: object) -> bool:
@@ -579,6 +595,5 @@ def _names_in(node: ast.AST) -> list[str]:
 
 
 def _combine(parts: Sequence[tuple[str, ...]], join: Callable[[list[str]], str]) -> tuple[str, ...]:
-    """All combinations of the parts' possible values, joined (at most MAX_VALUES)."""
-    combos = itertools.islice(itertools.product(*parts), MAX_VALUES)
-    return tuple(join(list(c)) for c in combos)
+    """All combinations of the parts' possible values, joined; () (unknown) when there are more than MAX_VALUES."""
+    return capped(join(list(c)) for c in combinations(parts))
