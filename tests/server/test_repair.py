@@ -1016,7 +1016,7 @@ TRIP = [{"persona": "Marta", "importe": 58.40}, {"persona": "Jorge", "importe": 
         {"persona": "Marta", "importe": 74.00}, {"persona": "Lucía", "importe": 36.00}]
 TRIP_SUM = (
     "import json\nwith open('gastos.json') as f:\n    data = json.load(f)\n"
-    "print('Pagó', round(sum(i['importe'] for i in data{test}), 2), 'euros')"
+    "print('Marta pagó', round(sum(i['importe'] for i in data{test}), 2), 'euros')"
 )
 
 
@@ -1031,7 +1031,7 @@ async def test_a_sum_that_ignores_the_value_the_question_names_is_asked_again(
     llm.script(code(TRIP_SUM.format(test="")), code(TRIP_SUM.format(test=" if i['persona'] == 'Marta'")))
     reply = await agent.ask("oye, ¿cuánto pagó marta en total? está en gastos.json", "c-value", profile="default",
                             language="es")
-    assert reply.retries == 1 and reply.answer == "Pagó 132,40 euros", reply.answer
+    assert reply.retries == 1 and reply.answer == "Marta pagó 132,40 euros", reply.answer
     repair = sent(llm, 1)[-1]
     assert "names 'Marta'" in repair and "persona" in repair and "Jorge" not in repair, repair
     llm.script(code(TRIP_SUM.format(test="")))

@@ -8,6 +8,7 @@ more. Only CSV files (any of , ; tab |) and JSON lists of objects are read, thro
 
 from __future__ import annotations
 
+import ast
 import csv
 import json
 import re
@@ -56,13 +57,34 @@ def _said(value: str, question: str) -> bool:
     return len(folded) >= 3 and re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", question) is not None
 
 
+def _tested(code: str) -> str:
+    """The texts of ``code`` (folded, lower case) outside what it prints: ``print(f"Marta pagó {total}")`` names
+    Marta without keeping her rows. The whole code when it does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return i18n.folded(code).lower()
+    printed: set[int] = set()  # the texts print() is given as they are (a comparison inside it still tests)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            for arg in node.args:
+                parts = arg.values if isinstance(arg, ast.JoinedStr) else [arg]
+                printed.update(id(part) for part in parts if isinstance(part, ast.Constant))
+    texts = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in printed
+    ]
+    return i18n.folded("\n".join(texts)).lower()
+
+
 def unfiltered_value(text: str, code: str, opened: list[str], folder: Path) -> str | None:
     """The repair request for a Python block that read one of the folder files ``opened`` (by its literal name)
     without keeping the rows of the one value of a text column the user's ``text`` names ("Marta"), when that
     column holds other values too and ``code`` never mentions it; None otherwise (two values of one column
     named: a comparison; the value used in the code; no such file)."""
     question = i18n.folded(text).lower()
-    used = i18n.folded(code).lower()
+    used = _tested(code)
     for name in opened:
         data = head(folder, name)
         if not data or b"\0" in data:
