@@ -1010,6 +1010,7 @@ def test_a_month_named_on_its_own_is_found_in_six_languages(text: str, language:
     assert (found[1] if found else None) == month
     if month is not None:
         assert uses_month(f"x.month == {month}", month) and not uses_month("r['shop'] == 'Tesco'", month)
+        assert not uses_month(f"print('At Tesco in', {text.split()[-1]!r})", month)
 
 
 TRIP = [{"persona": "Marta", "importe": 58.40}, {"persona": "Jorge", "importe": 320.00},

@@ -11,6 +11,7 @@ import re
 from babel.dates import get_month_names
 
 from . import i18n
+from .named_values import tested_text
 from .types import CodeBlock
 
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
@@ -124,8 +125,9 @@ def named_month(text: str, language: str | None) -> tuple[str, int] | None:
 
 def uses_month(code: str, number: int) -> bool:
     """Whether ``code`` uses the month ``number``: as a number on its own (``.month == 11``, ``'2026-11'``,
-    ``[5:7] == '11'``) or by a name of it in any language (``'Nov'``, ``'novembre'``)."""
+    ``[5:7] == '11'``) or by a name of it in any language (``'Nov'``, ``'novembre'``), not in a text it only
+    prints ("at Tesco in November")."""
     if number in {int(n) for n in re.findall(r"\d+", code)}:
         return True
-    folded = i18n.folded(code).lower()
+    folded = tested_text(code)
     return any(m == number and len(name) >= 3 and name in folded for name, m in _months().items())

@@ -57,7 +57,7 @@ def _said(value: str, question: str) -> bool:
     return len(folded) >= 3 and re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", question) is not None
 
 
-def _tested(code: str) -> str:
+def tested_text(code: str) -> str:
     """The texts of ``code`` (folded, lower case) outside what it prints: ``print(f"Marta pagó {total}")`` names
     Marta without keeping her rows. The whole code when it does not parse."""
     try:
@@ -84,7 +84,7 @@ def unfiltered_value(text: str, code: str, opened: list[str], folder: Path) -> s
     column holds other values too and ``code`` never mentions it; None otherwise (two values of one column
     named: a comparison; the value used in the code; no such file)."""
     question = i18n.folded(text).lower()
-    used = _tested(code)
+    used = tested_text(code)
     for name in opened:
         data = head(folder, name)
         if not data or b"\0" in data:
