@@ -537,6 +537,8 @@ async def test_a_missing_file_is_repaired_with_the_folders_names(make_agent, llm
         ("import datetime\ndatetime.datetime.strptime('2026-03-04', '%d/%m/%Y')", "written as '%Y-%m-%d'"),
         ("import os\nprint(os.path.getmtime('.').strftime('%d'))", "datetime.datetime.fromtimestamp(seconds)"),
         ("import time\nprint(time.time().year)", "datetime.datetime.fromtimestamp(seconds)"),
+        ("import csv, os\nwith open(os.devnull) as f:\n    r = csv.reader(f)\nprint(sum(1 for _ in r))",
+         "rows = list(reader)"),
     ],
 )
 def test_a_common_mistake_is_told_with_its_fix(src: str, fix: str) -> None:

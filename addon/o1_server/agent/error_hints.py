@@ -192,6 +192,12 @@ _HINTS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str | None]
         ),
     ),
     (
+        # A csv reader read again after its `with` block (a second sum over the same rows: everyday dev set).
+        re.compile(r"I/O operation on closed file"),
+        " The file is closed once its `with` block ends, and a reader gives its rows once: read them into a"
+        " list inside the block (rows = list(reader)) and compute every total from that list after it.",
+    ),
+    (
         re.compile(r"'str' object has no attribute 'strftime'"),
         " Parse the text first: datetime.datetime.strptime(text, '%H:%M').",
     ),
