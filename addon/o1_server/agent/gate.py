@@ -104,8 +104,8 @@ class Gate:
         # turn itself wrote (a repaired attempt writes again) destroys nothing of the user's.
         self.existing: frozenset[str] | None = None
         self.extra_blocks = 0  # raised by one per repair request of the turn: the cap is blocks_per_turn + this
-        # (as written, as decided) for each block whose missing imports were added (missing_imports.py): Open
-        # Interpreter runs what the model wrote, the gate the block it decided on.
+        # (as written, as decided) for each block completed with carried values (carried.py) or its missing
+        # imports (missing_imports.py): Open Interpreter runs what the model wrote, the gate the block it decided on.
         self.completed: list[tuple[str, str]] = []
         self.request = ""  # the user's message of the turn (addresses it names are the user's to confirm)
 
