@@ -71,6 +71,23 @@ class _Scope(_Names):
         self.collections: set[str] = set()  # names last bound to a list, a listing, a comprehension...
         self.returned: dict[int, tuple[str, ...]] = {}  # id of a call of a function read at it -> its returns
         self.dicts: set[str] = set()  # names bound to a dict somewhere (their items are keys, not values)
+        self.numbers: set[str] = set()  # loop variables of range() and enumerate's counts: integers (is_number)
+
+    def is_number(self, node: ast.AST) -> bool:
+        """Whether ``node`` is surely a number, whose text holds only digits, a sign, a dot or an exponent: a
+        literal, a loop variable of ``range()`` or ``enumerate``'s count bound nowhere else, ``len(...)``,
+        ``int(...)``, and arithmetic of those (``i + 1``)."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return self.is_number(node.operand)
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.Name):
+            return node.id in self.numbers and node.id not in self.rebound
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+            return self.is_number(node.left) and self.is_number(node.right)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            return self.callee(node.func) in ("len", "int")
+        return False
 
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
@@ -147,6 +164,8 @@ class _Scope(_Names):
         if spec is not None:
             return False  # another spec ("c" makes 47 a "/"; a fill character can be one)
         value = node.value
+        if self.is_number(value):
+            return True
         if isinstance(value, ast.Constant):
             return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
         if isinstance(value, ast.Call):
@@ -182,9 +201,10 @@ class _Scope(_Names):
         if any(re.search(r"%[-#0 +\d.*hlL]*[c*(]", t.replace("%%", "")) for t in templates):
             return ()  # %c makes 47 a "/"; * widths and %(key)s mappings are not followed
         args = right.elts if isinstance(right, ast.Tuple) else [right]
-        parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
+        numbers = [self.is_number(a) for a in args]
+        parts = [self.values(a) or ((NAME,) if _no_text(a) or number else (HOLE,)) for a, number in zip(args, numbers)]
         said: list[str] = []
-        for template in templates:
+        for template in (_numbers_as_names(t, numbers) for t in templates):
             for combo in combinations(parts):
                 try:
                     said.append(template % (combo if isinstance(right, ast.Tuple) else combo[0]))
@@ -386,6 +406,8 @@ class _Scope(_Names):
             return _home_too(self.values(node.args[0]))
         if func == "os.path.basename" and len(node.args) == 1:
             return tuple(dict.fromkeys(_last_part(v) for v in self.values(node.args[0]) or (HOLE,)))
+        if func == "str" and len(node.args) == 1 and self.is_number(node.args[0]):
+            return (NAME,)
         if func == "time.strftime" and node.args:
             fmt = self.values(node.args[0])
             plain = len(fmt) == 1 and HOLE not in fmt[0] and NAME not in fmt[0]
@@ -433,7 +455,7 @@ class _Scope(_Names):
         format spec is computed only for known texts (a fill character can be "/")."""
         if any(isinstance(a, ast.Starred) for a in args):
             return ()
-        parts = [self.values(a) or ((NAME,) if _no_text(a) else (HOLE,)) for a in args]
+        parts = [self.values(a) or ((NAME,) if _no_text(a) or self.is_number(a) else (HOLE,)) for a in args]
         said: list[str] = []
         for template in templates:
             for combo in combinations(parts):
@@ -518,6 +540,22 @@ def _last_part(value: str) -> str:
     """``os.path.basename`` of a value: its last part, HOLE when a run-time part reaches into it."""
     last = value.rsplit("/", 1)[-1]
     return HOLE if HOLE in last else last
+
+
+_PRINTF_SPEC = re.compile(r"%(?:%|[-#0 +]*\d*(?:\.\d+)?[hlL]?([diouxXeEfFgGrsa]))")
+
+
+def _numbers_as_names(template: str, numbers: list[bool]) -> str:
+    """``template`` with the numeric conversion (``%d``, ``%03d``, ``%.2f``) of each argument that is a number
+    written ``%s``: filled with a listed-name part, as an f-string's number field is; the template unchanged when
+    its conversions do not match the arguments one for one."""
+    specs = [m for m in _PRINTF_SPEC.finditer(template) if m.group(0) != "%%"]
+    if len(specs) != len(numbers):
+        return template
+    for spec, number in reversed(list(zip(specs, numbers, strict=True))):
+        if number and spec.group(1) in "diouxXeEfFgG":
+            template = template[: spec.start()] + "%s" + template[spec.end() :]
+    return template
 
 
 def _no_text(node: ast.expr) -> bool:
