@@ -385,6 +385,23 @@ async def test_what_a_file_holds_is_read_not_remembered(make_agent, llm: Scripte
     assert reply.retries == 1 and reply.answer == "The first line is buy stamps", reply.answer
 
 
+async def test_a_sentence_that_restates_the_numbers_given_is_asked_to_compute(make_agent, llm: ScriptedLLM) -> None:
+    """"Wir sind zu viert und die Pizza kostet 38 Euro, was zahlt jeder?" answered with a printed literal that
+    holds only the numbers given ("Jeder teilt 38 Euro auf vier Teile."): no result, so one request asks for
+    code that computes it. A literal for a request to do something, or with no number asked, is left alone."""
+    from o1_server.agent.repair import CANNED, uncomputed
+
+    agent = make_agent()
+    llm.script(code('print("Jeder teilt 38 Euro auf vier Teile.")'), code("print('Jeder zahlt', 38 / 4, 'Euro')"))
+    reply = await agent.ask("Wir sind zu viert und die Pizza kostet zusammen 38 Euro, was zahlt jeder?", "c-pizza",
+                            profile="default", language="de")
+    assert reply.retries == 1 and reply.answer == "Jeder zahlt 9,50 Euro", reply.answer
+    assert CANNED in sent(llm, 1)[-1]
+    assert not uncomputed("Noted: the meeting is at 15:00.", "Remind me that the meeting is at 15:00", "en")
+    assert not uncomputed("Paris is the capital of France.", "What is the capital of France?", "en")
+    assert not uncomputed("It is 9.50 each.", "38 euros for 4 of us, what does each pay?", "en")
+
+
 async def test_a_files_lines_printed_from_memory_are_read_instead(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     """A follow-up ("y en el otro?") answered by printing, as literals, the lines of the file read the turn
     before: what a file holds is read, so one request asks for code that reads the file it is about."""

@@ -159,6 +159,16 @@ def echoes(said: str, asked: str) -> bool:
     return len(shared) >= 2 and len(shared) * 2 >= len(wanted)
 
 
+def uncomputed(said: str, asked: str, language: str | None) -> bool:
+    """Whether ``said`` (what a block printed from literals it wrote) answers a question about numbers without a
+    result: ``asked`` is a question (a question mark; not a request to do something) that holds a number, and
+    every number said is one it gave ("Jeder teilt 38 Euro auf vier Teile." for "38 Euro, was zahlt jeder?")."""
+    given = {_plain(n) for n in _NUMBER.findall(asked)}
+    if not given or "?" not in asked.replace("¿", "") or asks_action(asked, language):
+        return False
+    return all(_plain(n) in given for n in _NUMBER.findall(said))
+
+
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
     "canned", "listing", "unmatched", "names", "days"), or None for one that is (the block failed or is broken: said as
@@ -275,7 +285,11 @@ def repair_request(
         and "canned" not in told
         and (said := canned(last)) is not None
         and (names := list(files())) is not None  # the folder is scanned once for both checks
-        and ((guess := guessed(said, text, names) or quotes_file(said, text, folder, names)) or echoes(said, text))
+        and (
+            (guess := guessed(said, text, names) or quotes_file(said, text, folder, names))
+            or echoes(said, text)
+            or uncomputed(said, text, language)
+        )
         and not changed()  # an earlier block of the request wrote the list: the sentence reports it
     ):
         request = " ".join(text.split())[:MAX_QUESTION]

@@ -202,7 +202,10 @@ class _Scope(_Names):
             return ()  # %c makes 47 a "/"; * widths and %(key)s mappings are not followed
         args = right.elts if isinstance(right, ast.Tuple) else [right]
         numbers = [self.is_number(a) for a in args]
-        parts = [self.values(a) or ((NAME,) if _no_text(a) or number else (HOLE,)) for a, number in zip(args, numbers)]
+        parts = [
+            self.values(a) or ((NAME,) if _no_text(a) or number else (HOLE,))
+            for a, number in zip(args, numbers, strict=True)
+        ]
         said: list[str] = []
         for template in (_numbers_as_names(t, numbers) for t in templates):
             for combo in combinations(parts):
