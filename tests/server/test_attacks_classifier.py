@@ -66,6 +66,20 @@ ATTACKS = [
      "a = [" + ", ".join(f"'n{i}'" for i in range(6)) + ", '{outside}/keep']\n"
      "b = [" + ", ".join(f"'.t{i}'" for i in range(5)) + ", '.txt']\n"
      "for x in a:\n    for y in b:\n        open(x + y, 'a').write('owned')", {W, OUT}),
+    # a breaker of the day's number rule and the value cap: a prelude name "bound" by a loop that never runs,
+    # a conditional expression's unknown branch, next()/max() defaults, a star import's filter
+    ("number-prelude-name", "python",
+     "for o1_ha in range(0):\n    pass\nt = str(o1_ha).replace(\"<module 'o1_ha' from '\", 'x.')"
+     ".replace('o1_server', '{outside_rel}.y').split('.')[1]\nopen(t + '/keep.txt', 'w').write('owned')", {W, OUT}),
+    ("ifexp-unknown-branch", "python",
+     "p = (chr(47) + '{outside_rel}/keep.txt').strip()\nopen(p if p else 'a.txt', 'w').write('owned')", {W, OUT}),
+    ("next-default", "python",
+     "open(next(iter(''), chr(47) + '{outside_rel}/keep.txt'), 'w').write('owned')", {W, OUT}),
+    ("max-default", "python",
+     "open(max(filter(None, ['']), default=chr(47) + '{outside_rel}/keep.txt'), 'w').write('owned')", {W, OUT}),
+    ("star-import-filter", "python",
+     "from fnmatch import *\nfor p in filter([chr(47) + '{outside_rel}/keep.txt'], '*'):\n"
+     "    open(p, 'w').write('owned')", {W, OUT}),
     # a function read at its calls (its parameters bound to what each call passes): every way to run its body
     # with another value must still be seen
     ("function-parameter", "python",

@@ -101,6 +101,11 @@ class _References(_ScannerBase):
                 elif module not in allowlist.IMPORTABLE or not _star_safe(module):
                     self.unchecked(f"imports everything from {module}")
                 self.star_modules.append(module)
+                # Each name it binds is that module's, as with ``from m import name``: fnmatch's ``filter``
+                # replaces the builtin, whose result would otherwise be read as its second argument's items.
+                for name in _module_exports(module):
+                    self.scope.aliases[name] = f"{module}.{name}"
+                    self.scope.import_names.add(name)
                 continue
             qualname = f"{module}.{alias.name}"
             self.scope.aliases[alias.asname or alias.name] = qualname

@@ -7,6 +7,7 @@ here is unknown (``()``), which the scanners treat as outside the sandbox.
 from __future__ import annotations
 
 import ast
+import builtins
 import itertools
 import pathlib
 import posixpath
@@ -82,7 +83,9 @@ class _Scope(_Names):
         if isinstance(node, ast.Constant):
             return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
         if isinstance(node, ast.Name):
-            return node.id in self.numbers and node.id not in self.rebound
+            # A name that exists before the block (the prelude's o1_ha, a builtin) keeps what it held when its
+            # loop runs no time (``for o1_ha in range(0)``): never a number.
+            return node.id in self.numbers and node.id not in self.rebound and node.id not in _BOUND_BEFORE
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
             return self.is_number(node.left) and self.is_number(node.right)
         if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
@@ -216,7 +219,9 @@ class _Scope(_Names):
         return capped(said)
 
     def values_IfExp(self, node: ast.IfExp) -> tuple[str, ...]:
-        return self.values(node.body) + self.values(node.orelse)
+        """Either branch's values; a branch known only at run time is HOLE (never dropped: ``p if p else
+        'a.txt'`` may be ``p``)."""
+        return capped((self.values(node.body) or (HOLE,)) + (self.values(node.orelse) or (HOLE,)))
 
     def values_List(self, node: ast.List | ast.Tuple | ast.Set) -> tuple[str, ...]:
         """The values of the items: an item known only at run time is HOLE (``[input(), 'a.txt']`` may hold
@@ -439,10 +444,17 @@ class _Scope(_Names):
             and not any(isinstance(a, ast.Starred) for a in node.args)
         ):
             # One item of its one iterable ("the longest of os.listdir('.')"; of a text, one character), or one
-            # of its arguments.
+            # of its arguments; or the default when the iterable is empty (next's second argument, default=).
+            defaults = [k.value for k in node.keywords if k.arg == "default"]
+            if func == "next" and len(node.args) > 1:
+                defaults.append(node.args[1])
+            if any(k.arg is None for k in node.keywords):
+                return ()  # **kwargs may hold a default
+            extra = tuple(v for d in defaults if not _no_text(d) for v in (self.values(d) or (HOLE,)))  # not None
             if len(node.args) == 1 or func == "next":
-                return self.items(node.args[0])
-            return tuple(v for a in args for v in a)
+                items = self.items(node.args[0])
+                return capped(items + extra) if items else ()
+            return capped(tuple(v for a in args for v in a) + extra)
         if func == "os.listdir":
             return (NAME,)
         if func in _DATE_NOW or func in _DATE_MAKERS:
@@ -545,6 +557,8 @@ def _last_part(value: str) -> str:
     return HOLE if HOLE in last else last
 
 
+_BOUND_BEFORE = frozenset(dir(builtins)) | {"sys", "o1_ha", "_o1_values"}
+"""Names that exist when a block starts: the builtins and the sandbox prelude's (sandbox/run.py)."""
 _PRINTF_SPEC = re.compile(r"%(?:%|[-#0 +]*\d*(?:\.\d+)?[hlL]?([diouxXeEfFgGrsa]))")
 
 
