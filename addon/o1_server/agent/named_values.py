@@ -96,7 +96,8 @@ def unfiltered_value(text: str, code: str, opened: list[str], folder: Path) -> s
             return (
                 UNUSED_VALUE.format(value=repr(data_field(named[0])))
                 + f": in {data_field(name)}, {data_field(column)} holds it among other values. Keep only the rows"
-                f" whose {data_field(column)} is {data_field(named[0])!r}, then compute. Write one corrected"
+                f" whose {data_field(column)} is {data_field(named[0])!r}, beside the tests your code has, then"
+                " compute. Write one corrected"
                 " ```python block that prints the answer."
             )
     return None

@@ -448,7 +448,8 @@ def unfiltered_month(text: str, code: str, folder: Path, language: str | None) -
             return (
                 UNUSED_MONTH.format(month=data_field(named[0]))
                 + f": {data_field(name)} writes its dates as '{shape}'; parse each row's date with"
-                f" datetime.datetime.strptime(value, '{shape}') and keep the rows whose .month == {named[1]}."
+                f" datetime.datetime.strptime(value, '{shape}') and keep only the rows whose .month == {named[1]},"
+                " beside the tests your code has."
                 " Write one corrected ```python block that prints the answer."
             )
     return None

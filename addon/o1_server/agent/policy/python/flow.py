@@ -250,6 +250,8 @@ class _Flow(_ScannerBase):
         values = self.scope.values(node.value)
         for target in node.targets:
             self.bind(target, node.value, values)
+            if isinstance(target, ast.Name) and self.scope.is_number(node.value):
+                self.scope.numbers.add(target.id)  # ``n = len(files)``: a number wherever it is bound only here
         self.check_strings(node.value)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:

@@ -76,8 +76,8 @@ class _Scope(_Names):
 
     def is_number(self, node: ast.AST) -> bool:
         """Whether ``node`` is surely a number, whose text holds only digits, a sign, a dot or an exponent: a
-        literal, a loop variable of ``range()`` or ``enumerate``'s count bound nowhere else, ``len(...)``,
-        ``int(...)``, and arithmetic of those (``i + 1``)."""
+        literal, a loop variable of ``range()``, ``enumerate``'s count or a name assigned a number, bound
+        nowhere else, ``len(...)``, ``int(...)``, and arithmetic of those (``i + 1``)."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             return self.is_number(node.operand)
         if isinstance(node, ast.Constant):
