@@ -17,9 +17,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,import-untyped,unused-ignore]
-
-from .missing_imports import PreludeNames
+from .missing_imports import undefined_names
 
 MAX_REPORT_CHARS = 20_000
 MAX_NAMES = 32
@@ -88,11 +86,10 @@ def with_carried(code: str, values: Mapping[str, Any]) -> str | None:
         return None
     try:
         tree = ast.parse(code, "<block>")
-        messages = PreludeNames(tree, filename="<block>").messages
+        undefined = undefined_names(tree)
     except (SyntaxError, ValueError, RecursionError):
         return None
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-    undefined = {m.message_args[0] for m in messages if isinstance(m, UndefinedName)}
     needed = sorted((undefined - called) & values.keys())
     if not needed:
         return None

@@ -13,6 +13,7 @@ import ast
 import re
 
 from .error_hints import error_line
+from .missing_imports import bound_names
 
 _FAILED = re.compile(r"could not convert string to float: '\s*-?\d+,\d{1,2}\s*'")
 
@@ -52,23 +53,8 @@ def with_decimal_commas(code: str) -> str | None:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return None
-    if "float" in _bound(tree):
+    if "float" in bound_names(tree):
         return None
     reading = _Reading()
     tree = reading.visit(tree)
     return ast.unparse(ast.fix_missing_locations(tree)) if reading.changed else None
-
-
-def _bound(tree: ast.AST) -> set[str]:
-    """Every name ``tree`` binds (assigned, a parameter, a def or class, an import)."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.alias):
-            names.add(node.asname or node.name)
-    return names

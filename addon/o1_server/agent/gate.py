@@ -31,7 +31,7 @@ from .audit import AuditError, AuditLog
 from .carried import merged, reported, with_carried
 from .decimal_commas import failed_on_decimal_comma, with_decimal_commas
 from .home import guard as home_guard
-from .missing_imports import PreludeNames, add_missing_imports
+from .missing_imports import PreludeNames, add_missing_imports, bound_names
 from .online import chosen_lookup
 from .policy import GrantedFolder
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
@@ -387,16 +387,7 @@ def _close_name(tree: ast.AST, name: str) -> str | None:
     """The name the block defines that ``name`` most likely misspells ("durée" for "duree": accents and case
     aside, or difflib's closest at 0.8), as Python's own NameError suggests one; None when none is close."""
 
-    defined: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            defined.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.add(node.name)
-        elif isinstance(node, ast.arg):
-            defined.add(node.arg)
-        elif isinstance(node, ast.alias):
-            defined.add(node.asname or node.name.split(".")[0])
+    defined = bound_names(tree)
     defined.discard(name)
     same = [d for d in sorted(defined) if i18n.folded(d) == i18n.folded(name)]
     if same:

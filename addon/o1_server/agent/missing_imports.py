@@ -65,6 +65,28 @@ class PreludeNames(pyflakes_checker.Checker):  # type: ignore[misc,unused-ignore
     builtIns = pyflakes_checker.Checker.builtIns | {"sys", "o1_ha"}
 
 
+def undefined_names(tree: ast.AST) -> set[str]:
+    """The names pyflakes finds used and never defined in ``tree``, the prelude's aside. Raises RecursionError
+    for a tree too deep for pyflakes."""
+    return {m.message_args[0] for m in PreludeNames(tree, filename="<block>").messages if isinstance(m, UndefinedName)}
+
+
+def bound_names(tree: ast.AST) -> set[str]:
+    """Every name ``tree`` binds: assigned (or deleted), a parameter, a def or class, an import (``import os.path``
+    binds ``os``)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[0])
+    return names
+
+
 def add_missing_imports(code: str) -> str | None:
     """``code`` (Python) with the import lines it lacks put first, or None when it lacks none or when any name
     it lacks cannot be imported unambiguously (see the module's docstring). Code that does not parse: None.
@@ -81,8 +103,7 @@ def add_missing_imports(code: str) -> str | None:
     if any(isinstance(node, ast.ImportFrom) and node.module == "__future__" for node in tree.body):
         return None  # must stay first, and the sandbox's prelude comes before any block anyway
     try:
-        messages = PreludeNames(tree, filename="<block>").messages
-        undefined = {m.message_args[0] for m in messages if isinstance(m, UndefinedName)}
+        undefined = undefined_names(tree)
     except RecursionError:
         return None
     if not undefined:
