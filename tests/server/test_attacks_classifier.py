@@ -80,6 +80,32 @@ ATTACKS = [
     ("star-import-filter", "python",
      "from fnmatch import *\nfor p in filter([chr(47) + '{outside_rel}/keep.txt'], '*'):\n"
      "    open(p, 'w').write('owned')", {W, OUT}),
+    # names that hold only numbers wherever they are bound (counters, loop variables): a binding the scanner
+    # reads later than the use, or one it can't read, keeps the name a text
+    ("exec-rebinds-counter-later-in-loop", "python",
+     "i = 0\nfor k in range(2):\n    open(str(i) + '/keep.txt', 'w').write('owned')\n"
+     "    exec(\"i = chr(47) + '{outside_rel}'\")", {W, OUT}),
+    ("exec-rebinds-text-later-in-loop", "python",
+     "p = 'a.txt'\nfor k in range(2):\n    open(p, 'w').write('owned')\n"
+     "    exec(\"p = chr(47) + '{outside_rel}/keep.txt'\")", {W, OUT}),
+    ("counter-with-text-step", "python",
+     "i = 0\ni += 1\ni = chr(47) + '{outside_rel}'\nopen(f'{{i}}/keep.txt', 'w').write('owned')", {W, OUT}),
+    ("counter-parameter-too", "python",
+     "def f(i):\n    open('%s/keep.txt' % i, 'w').write('owned')\ni = 0\nf(chr(47) + '{outside_rel}')",
+     {W, OUT}),
+    ("counter-unpacked-from-text", "python",
+     "i, j = 0, 0\nfor i, j in [(chr(47) + '{outside_rel}', 1)]:\n    pass\n"
+     "open('{{}}/keep.txt'.format(i), 'w').write('owned')", {W, OUT}),
+    ("format-spec-c-makes-a-slash", "python",
+     "n = 47\nopen('{{:c}}{{}}/keep.txt'.format(n, '{outside_rel}'), 'w').write('owned')", {W, OUT}),
+    ("printf-c-makes-a-slash", "python",
+     "n = 47\nopen('%c%s/keep.txt' % (n, '{outside_rel}'), 'w').write('owned')", {W, OUT}),
+    ("rjust-with-a-slash-fill", "python",
+     "for i in range(1):\n    open(str(i).rjust(2, chr(47))[0] + '{outside_rel}/keep.txt', 'w').write('owned')",
+     {W, OUT}),
+    ("rjust-with-a-literal-slash-fill", "python",
+     "for i in range(1):\n    open(str(i).rjust(2, '/')[0] + '{outside_rel}/keep.txt', 'w').write('owned')",
+     {W, OUT}),
     # a function read at its calls (its parameters bound to what each call passes): every way to run its body
     # with another value must still be seen
     ("function-parameter", "python",

@@ -219,13 +219,7 @@ class _Flow(_ScannerBase):
             self.scope.aliases[target.id] = ref
 
     def bind_loop(self, target: ast.AST, iterable: ast.AST) -> None:
-        """Bind a loop variable to what the iterable yields; tuples from enumerate, zip and os.walk too. A
-        variable of ``range()`` and enumerate's count are numbers (``scope.numbers``)."""
-        func = self.scope.callee(iterable.func) if isinstance(iterable, ast.Call) else None
-        if isinstance(target, ast.Name) and func == "range":
-            self.scope.numbers.add(target.id)
-        elif isinstance(target, (ast.Tuple, ast.List)) and func == "enumerate" and isinstance(target.elts[0], ast.Name):
-            self.scope.numbers.add(target.elts[0].id)
+        """Bind a loop variable to what the iterable yields; tuples from enumerate, zip and os.walk too."""
         if not isinstance(target, (ast.Tuple, ast.List)):
             self.bind(target, None, self.scope.items(iterable))
             return
@@ -250,8 +244,6 @@ class _Flow(_ScannerBase):
         values = self.scope.values(node.value)
         for target in node.targets:
             self.bind(target, node.value, values)
-            if isinstance(target, ast.Name) and self.scope.is_number(node.value):
-                self.scope.numbers.add(target.id)  # ``n = len(files)``: a number wherever it is bound only here
         self.check_strings(node.value)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:

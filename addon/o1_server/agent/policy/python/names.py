@@ -113,6 +113,29 @@ def _bound_names(tree: ast.AST) -> frozenset[str]:
     return frozenset(names)
 
 
+_CODE_RUNNERS = frozenset({"exec", "eval", "compile"})
+
+
+def exec_bound_names(tree: ast.AST) -> frozenset[str]:
+    """Names that code run by ``exec``/``eval``/``compile`` may bind: when the block calls one of them, those
+    bound by any text of the block that parses as Python. Known before the walk, so a read earlier in a loop
+    than the ``exec`` that rebinds the name sees it unknown too."""
+    if not any(
+        isinstance(n, ast.Call)
+        and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None)) in _CODE_RUNNERS
+        for n in ast.walk(tree)
+    ):
+        return frozenset()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                names |= _bound_names(ast.parse(node.value))
+            except (SyntaxError, ValueError):
+                continue
+    return frozenset(names)
+
+
 def _bind_counts(tree: ast.AST) -> dict[str, int]:
     """How many places bind each name (assignments, loops, parameters, imports, walrus ...)."""
     counts: dict[str, int] = {}

@@ -15,9 +15,10 @@ from .calls import _Calls
 from .files import _Files
 from .flow import _Flow
 from .functions import _Functions, inlined_functions, scoped_names
-from .names import _bind_counts, _bound_names, _user_attrs
+from .names import _bind_counts, _bound_names, _user_attrs, exec_bound_names
+from .numeric import number_names
 from .references import _References
-from .values import _Scope
+from .values import _BOUND_BEFORE, _Scope
 
 
 def _scan_python(code: str, report: _Report, depth: int) -> None:
@@ -132,7 +133,9 @@ class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
         self.lazy = lazy_generators(tree) if tree is not None else frozenset()
         if tree is not None:
             self.scope.volatile |= escaped_names(tree, self.inlined)  # changed where no name shows it
+            self.scope.volatile |= exec_bound_names(tree)
             self.scope.dicts = set(dict_names(tree))
+            self.scope.numbers = number_names(tree, _BOUND_BEFORE | self.scope.volatile)
         self.reading: list[str] = []
         self.read: set[str] = set()
         self.unknown_read: set[str] = set()

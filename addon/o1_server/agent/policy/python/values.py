@@ -12,6 +12,7 @@ import itertools
 import pathlib
 import posixpath
 import re
+import string
 from collections.abc import Callable, Iterable, Sequence
 
 from ..paths import HOLE, NAME
@@ -72,12 +73,12 @@ class _Scope(_Names):
         self.collections: set[str] = set()  # names last bound to a list, a listing, a comprehension...
         self.returned: dict[int, tuple[str, ...]] = {}  # id of a call of a function read at it -> its returns
         self.dicts: set[str] = set()  # names bound to a dict somewhere (their items are keys, not values)
-        self.numbers: set[str] = set()  # loop variables of range() and enumerate's counts: integers (is_number)
+        self.numbers: frozenset[str] = frozenset()  # names every binding gives a number (numeric.number_names)
 
     def is_number(self, node: ast.AST) -> bool:
         """Whether ``node`` is surely a number, whose text holds only digits, a sign, a dot or an exponent: a
-        literal, a loop variable of ``range()``, ``enumerate``'s count or a name assigned a number, bound
-        nowhere else, ``len(...)``, ``int(...)``, and arithmetic of those (``i + 1``)."""
+        literal, a name every binding gives a number (a counter, a loop variable of ``range()``, see
+        :func:`.numeric.number_names`), ``len(...)``, ``int(...)``, and arithmetic of those (``i + 1``)."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             return self.is_number(node.operand)
         if isinstance(node, ast.Constant):
@@ -85,7 +86,7 @@ class _Scope(_Names):
         if isinstance(node, ast.Name):
             # A name that exists before the block (the prelude's o1_ha, a builtin) keeps what it held when its
             # loop runs no time (``for o1_ha in range(0)``): never a number.
-            return node.id in self.numbers and node.id not in self.rebound and node.id not in _BOUND_BEFORE
+            return node.id in self.numbers and node.id not in _BOUND_BEFORE and node.id not in self.volatile
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
             return self.is_number(node.left) and self.is_number(node.right)
         if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
@@ -162,7 +163,7 @@ class _Scope(_Names):
         spec = node.format_spec
         if isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values):
             text = "".join(str(v.value) for v in spec.values if isinstance(v, ast.Constant))  # all are, see above
-            if re.fullmatch(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?[bdoxXneEfFgG%]", text) and node.conversion == -1:
+            if _NUMBER_SPEC.fullmatch(text) and node.conversion == -1:
                 return True
         if spec is not None:
             return False  # another spec ("c" makes 47 a "/"; a fill character can be one)
@@ -470,9 +471,13 @@ class _Scope(_Names):
         format spec is computed only for known texts (a fill character can be "/")."""
         if any(isinstance(a, ast.Starred) for a in args):
             return ()
-        parts = [self.values(a) or ((NAME,) if _no_text(a) or self.is_number(a) else (HOLE,)) for a in args]
+        numbers = [self.is_number(a) for a in args]
+        parts = [
+            self.values(a) or ((NAME,) if _no_text(a) or number else (HOLE,))
+            for a, number in zip(args, numbers, strict=True)
+        ]
         said: list[str] = []
-        for template in templates:
+        for template in (_number_fields_as_names(t, numbers) for t in templates):
             for combo in combinations(parts):
                 if re.search(r"\{[^{}]*:", template) and any(HOLE in c or NAME in c for c in combo):
                     return ()
@@ -505,6 +510,8 @@ class _Scope(_Names):
         if base == (NAME,) and method == "strftime" and len(arg_values) == 1 and len(arg_values[0]) == 1:
             fmt = arg_values[0][0]
             return (NAME,) if not any(c in fmt for c in _PATH_CHARACTERS + ".\\") and HOLE not in fmt else ()
+        if base == (NAME,) and method in ("zfill", "rjust", "ljust", "center") and _pads_with_alnum(args):
+            return (NAME,)  # str(i).zfill(3): padding by letters or digits adds no "/" and no ".."
         if method in _STR_METHODS:
             # A string method changes the value ('W'.lower() is the mode 'w'): applied to every possible value
             # when its arguments are literals; with any other argument the result is unknown.
@@ -573,6 +580,49 @@ def _numbers_as_names(template: str, numbers: list[bool]) -> str:
         if number and spec.group(1) in "diouxXeEfFgG":
             template = template[: spec.start()] + "%s" + template[spec.end() :]
     return template
+
+
+# A format spec that adds no character of its own (no fill) and that only a number takes (``03d``, ``.2f``);
+# of an argument known to be a number, a spec without the type too (``>5``).
+_NUMBER_SPEC = re.compile(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?[bdoxXneEfFgG%]")
+_WIDTH_SPEC = re.compile(r"[<>=^]?[+ -]?#?0?\d*[,_]?(\.\d+)?")
+
+
+def _number_fields_as_names(template: str, numbers: list[bool]) -> str:
+    """``template`` (of ``str.format``) with each field of a number argument that has a number's spec
+    (``{:03d}``, ``{0:>4}``) written without it: filled with a listed-name part, as ``%03d`` is by
+    :func:`_numbers_as_names`; the template unchanged when it can't be read or a field names a key."""
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError:
+        return template
+    out: list[str] = []
+    auto = 0
+    for literal, field, spec, conversion in fields:
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if field == "":
+            index, auto = auto, auto + 1
+        elif field.isdigit():
+            index = int(field)
+        else:
+            return template
+        number = index < len(numbers) and numbers[index] and not conversion
+        if number and spec and (_NUMBER_SPEC.fullmatch(spec) or _WIDTH_SPEC.fullmatch(spec)):
+            out.append(f"{{{index}}}")
+        else:
+            out.append(f"{{{index}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}")
+    return "".join(out)
+
+
+def _pads_with_alnum(args: list[ast.expr]) -> bool:
+    """Whether the arguments of ``zfill``/``rjust``/``ljust``/``center`` are a literal width and, if any, a
+    literal fill character that is a letter or a digit."""
+    if not 1 <= len(args) <= 2 or not all(isinstance(a, ast.Constant) for a in args):
+        return False
+    width, *fill = (a.value for a in args if isinstance(a, ast.Constant))
+    return isinstance(width, int) and all(isinstance(f, str) and len(f) == 1 and f.isalnum() for f in fill)
 
 
 def _no_text(node: ast.expr) -> bool:

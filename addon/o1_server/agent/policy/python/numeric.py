@@ -1,0 +1,136 @@
+"""Names that hold only numbers wherever the block binds them: counters, loop variables of ``range()``.
+
+A number's text holds only digits, a sign, a dot and an exponent, so ``f'note_{i}.txt'`` names a file in the
+folder when ``i`` is one. :func:`number_names` finds such names for the whole block at once; the scanner's
+:meth:`~.values._Scope.is_number` then reads them.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+_NUMBER_CALLS = frozenset({"len", "int"})  # builtins whose result is always an exact int
+_ITEM_CALLS = frozenset({"range", "reversed", "enumerate", "len", "int"})  # builtins this module trusts
+
+Binding = Callable[[frozenset[str]], bool]  # whether a binding gives a number when the names given hold numbers
+
+
+def number_names(tree: ast.AST, exclude: frozenset[str]) -> frozenset[str]:
+    """The names of ``tree`` that every binding gives a number: ``i = 0``, ``i += 1``, ``n = len(x)``,
+    ``for i in range(3)`` (or ``reversed(range(3))``), ``for i, x in enumerate(...)``.
+
+    Any other binding anywhere in the block (a parameter, an import, ``with ... as i``, a tuple target the
+    module does not follow) makes the name not a number. Sound by induction over the run: no name in the result
+    exists before the block (``exclude`` holds the builtins and the prelude's names), so each is read only
+    after one of its bindings, and each binding computes a number from numbers. A builtin call counts only when
+    the block binds no name of :data:`_ITEM_CALLS` and has no star import (either could replace it)."""
+    trusted = not any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree))
+    bound_anywhere = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    trusted = trusted and not (_ITEM_CALLS & bound_anywhere)
+    bindings: dict[str, list[Binding]] = {}
+    followed: set[int] = set()
+    for name, target, binding in _followed_bindings(tree, trusted):
+        bindings.setdefault(name, []).append(binding)
+        followed.add(id(target))
+    for name, node in _other_bindings(tree):
+        if id(node) not in followed:
+            bindings.setdefault(name, []).append(lambda _names: False)
+    names = frozenset(bindings) - exclude
+    while True:  # the largest set whose every binding gives a number from numbers
+        kept = frozenset(n for n in names if all(binding(names) for binding in bindings[n]))
+        if kept == names:
+            return names
+        names = kept
+
+
+def is_number_expression(node: ast.AST, names: frozenset[str], trusted: bool = True) -> bool:
+    """Whether ``node`` surely computes a number when ``names`` hold numbers: a literal, one of ``names``,
+    ``len(x)``, ``int(x)`` (when ``trusted``) and ``+ - * // %`` of those."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return is_number_expression(node.operand, names, trusted)
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        return is_number_expression(node.left, names, trusted) and is_number_expression(node.right, names, trusted)
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and trusted:
+        return isinstance(node.func, ast.Name) and node.func.id in _NUMBER_CALLS
+    return False
+
+
+def _followed_bindings(tree: ast.AST, trusted: bool) -> Iterator[tuple[str, ast.Name, Binding]]:
+    """The bindings this module reads: (name, its target node, whether it gives a number)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                yield from _pairs(target, node.value, trusted)
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            yield from _pairs(node.target, node.value, trusted)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            yield node.target.id, node.target, _step(node, trusted)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            yield from _loop_pairs(node.target, node.iter, trusted)
+
+
+def _pairs(target: ast.AST, value: ast.expr, trusted: bool) -> Iterator[tuple[str, ast.Name, Binding]]:
+    """``i = value`` and ``i, j = a, b`` (the same number of items, none starred)."""
+    if isinstance(target, ast.Name):
+        yield target.id, target, lambda names: _number(value, names, trusted)
+    elif (
+        isinstance(target, (ast.Tuple, ast.List))
+        and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in (*target.elts, *value.elts))
+    ):
+        for item_target, item_value in zip(target.elts, value.elts, strict=True):
+            yield from _pairs(item_target, item_value, trusted)
+
+
+def _loop_pairs(target: ast.AST, iterable: ast.expr, trusted: bool) -> Iterator[tuple[str, ast.Name, Binding]]:
+    """``for i in range(...)``, ``for i in reversed(range(...))``, ``for i, x in enumerate(...)``."""
+    func = _builtin(iterable) if trusted else None
+    if func == "reversed" and isinstance(iterable, ast.Call) and len(iterable.args) == 1:
+        func = "range" if _builtin(iterable.args[0]) == "range" else None
+    if isinstance(target, ast.Name) and func == "range":
+        yield target.id, target, lambda _names: True
+    elif isinstance(target, (ast.Tuple, ast.List)) and target.elts and func == "enumerate":
+        count = target.elts[0]
+        if isinstance(count, ast.Name):
+            yield count.id, count, lambda _names: True
+
+
+def _other_bindings(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    """Every binding of the block: stored names, parameters, definitions, imports, ``except ... as``,
+    match captures. ``del`` and ``global`` bind nothing."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id, node
+        elif isinstance(node, ast.arg):
+            yield node.arg, node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name, node
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                yield (alias.asname or alias.name).split(".")[0], node
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            yield node.name, node
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, node
+
+
+def _step(node: ast.AugAssign, trusted: bool) -> Binding:
+    """``i += 1``: a number when the step is one (``i`` itself is one by the induction of :func:`number_names`)."""
+    arithmetic = isinstance(node.op, _ARITHMETIC)
+    return lambda names: arithmetic and _number(node.value, names, trusted)
+
+
+def _number(value: ast.expr, names: frozenset[str], trusted: bool) -> bool:
+    return is_number_expression(value, names, trusted)
+
+
+def _builtin(node: ast.AST) -> str | None:
+    """The builtin a call calls by its plain name (``range(3)`` -> "range"), else None."""
+    return node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
