@@ -106,6 +106,32 @@ ATTACKS = [
     ("rjust-with-a-literal-slash-fill", "python",
      "for i in range(1):\n    open(str(i).rjust(2, '/')[0] + '{outside_rel}/keep.txt', 'w').write('owned')",
      {W, OUT}),
+    # a builtin the number rule reads, bound by the block in a way other than an assignment (a breaker's finds)
+    ("range-imported-as", "python",
+     "from shlex import split as range\nfor p in range(chr(47) + '{outside_rel}/keep.txt'):\n"
+     "    open(f'{{p}}', 'a').write('owned')", {W, OUT}),
+    ("len-imported-as", "python",
+     "from shlex import quote as len\nn = len(chr(47) + '{outside_rel}/keep.txt')\nopen(f'{{n}}', 'a').write('owned')",
+     {W, OUT}),
+    ("range-defined", "python",
+     "import shlex\ndef range(n):\n    return shlex.split(n)\nfor p in range(chr(47) + '{outside_rel}/keep.txt'):\n"
+     "    open(f'{{p}}', 'a').write('owned')", {W, OUT}),
+    ("enumerate-class", "python",
+     "class enumerate:\n    def __init__(self, x):\n        self.x = x\n    def __iter__(self):\n"
+     "        yield (self.x, 0)\nfor i, x in enumerate(chr(47) + '{outside_rel}/keep.txt'):\n"
+     "    open(f'{{i}}', 'a').write('owned')", {W, OUT}),
+    ("range-parameter", "python",
+     "import shlex\ndef f(range):\n    for p in range(chr(47) + '{outside_rel}/keep.txt'):\n"
+     "        open(f'{{p}}', 'a').write('owned')\nf(shlex.split)", {W, OUT}),
+    ("range-match-capture", "python",
+     "import shlex\nmatch shlex.split:\n    case range:\n        for p in range(chr(47) + '{outside_rel}/keep.txt'):\n"
+     "            open(f'{{p}}', 'a').write('owned')", {W, OUT}),
+    ("exec-import-rebinds-counter", "python",
+     "i = 0\nexec('from os.path import pardir as i')\nopen(f'" + "{{i}}/" * 12 + "{outside_rel}/keep.txt', 'a')"
+     ".write('owned')", {W, OUT}),
+    ("format-spec-of-own-class", "python",
+     "class P:\n    def __format__(self, s):\n        return chr(47) + '{outside_rel}/keep.txt'\n"
+     "open(f'{{P():d}}', 'a').write('owned')", {W, OUT}),
     # a function read at its calls (its parameters bound to what each call passes): every way to run its body
     # with another value must still be seen
     ("function-parameter", "python",

@@ -136,3 +136,41 @@ async def test_a_carried_value_never_hides_a_function_the_block_calls(make_agent
     llm.script(code("print('The mean is', mean([10, 20, 30]), 'and before', readings)"))
     reply = await agent.ask("And of 10, 20 and 30?", "c-mean", profile="default")
     assert reply.retries == 0 and reply.answer == "The mean is 20 and before 3 and 5", reply.answer
+
+
+def test_a_traceback_counts_the_blocks_own_lines(tmp_path: Path) -> None:
+    """The box runs a prelude line before the block: a traceback said "line 4" for the block's third line."""
+    result = run_code("python", "x = 1\ny = 2\nprint(x + z)", tmp_path, Limits())
+    assert 'File "<string>", line 3, in <module>' in result.output, result.output
+    result = run_code("python", "x = 1\ny = (2", tmp_path, Limits())
+    assert 'File "<string>", line 2' in result.output, result.output
+
+
+async def test_an_error_after_carried_values_and_imports_names_the_models_line(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """A block completed with a carried line and an import ran two lines before the model's code: the error the
+    model is sent back names the line of the code it wrote (line 3), not the one that ran (line 5)."""
+    agent = make_agent()
+    llm.script(code("total = 12.5\nprint('Noted')"))
+    await agent.ask("Note 12.5", "c-lines", profile="default")
+    llm.script(code("half = total / 2\nroot = math.sqrt(half)\nprint(root + int('x'))"), "Sorry.", "Sorry.")
+    await agent.ask("And the root of half?", "c-lines", profile="default")
+    [run] = [r for r in agent.audit.read("c-lines") if "int('x')" in r["code"]]
+    assert run["code"].splitlines()[:2] == ["import math", "total = 12.5"], run["code"]
+    assert run["exit_status"] == 1
+    sent = json.dumps(llm.requests[1])
+    assert 'line 3, in <module>' in sent and "line 5" not in sent, sent
+
+
+async def test_a_broken_block_completed_with_a_carried_value_names_the_models_line(
+    make_agent, llm: ScriptedLLM
+) -> None:
+    agent = make_agent()
+    llm.script(code("total = 12.5\nprint('Noted')"))
+    await agent.ask("Note 12.5", "c-invalid", profile="default")
+    llm.script(code("half = total / 2\nprint(half, nowhere_defined)"), "Sorry.", "Sorry.")
+    await agent.ask("And half of it?", "c-invalid", profile="default")
+    [broken] = [r for r in agent.audit.read("c-invalid") if "nowhere_defined" in r["code"]]
+    assert broken["decision"] == "invalid" and broken["code"].startswith("total = 12.5\n")
+    assert broken["reason"].startswith("line 2: name 'nowhere_defined' is not defined"), broken["reason"]

@@ -36,7 +36,7 @@ from .online import chosen_lookup
 from .policy import GrantedFolder
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
 from .profiles import Profile, usable_folders
-from .sandbox import REFUSED, ExecResult
+from .sandbox import REFUSED, ExecResult, shift_lines
 from .types import CodeBlock
 
 _LOGGER = logging.getLogger(__name__)
@@ -167,7 +167,8 @@ class Gate:
             error = code_error(name, code)
         if code != written:
             self.completed.append((written, code))
-        if error is not None:
+        if error is not None:  # said with the lines of the block as the model wrote it
+            error = _LINE.sub(lambda m: _line_of(m, lines_before(written, code)), error, count=1)
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
         found = policy.classify(name, code, self.turn.workdir, self.existing, self.turn.folders())
         decision = policy.decide(self.turn.profile.policy, found)
@@ -226,22 +227,25 @@ class Gate:
         ``audit_failed`` and the rest of the turn is stopped. Any other block is refused and audited."""
         block = self._admitted
         code = code.strip("\n")
+        added = 0  # lines completing it (carried values, imports) before the model's first line
         if block is not None and (code, block.code) in self.completed:
-            code = block.code
+            code, added = block.code, lines_before(code, block.code)
         if block is None or block.code != code:
             self.drop_unrun()
             return self._refuse_undecided(language, code)
         self._admitted = None
-        if not self._execute(block):
+        if not self._execute(block, added):
             return f"(not run: {block.reason})"
         if block.reason != CONFIRMED:  # after a yes, a call held again is refused, never asked unheard
             self._ask_for_held()
         completed = self._with_decimal_commas(block)
         return (completed or block).output or "(no output)"
 
-    def _execute(self, block: CodeBlock) -> bool:
+    def _execute(self, block: CodeBlock, added: int = 0) -> bool:
         """Audit the start of an admitted block, run it, record its result (exit status, output, seconds) in it
-        and in the audit log, and tell the client. False (nothing run) when the start record cannot be written."""
+        and in the audit log, and tell the client. False (nothing run) when the start record cannot be written.
+        ``added``: lines the gate put before the model's code; the block's output then counts traceback lines as
+        the model wrote them (the audit keeps them as run)."""
         record_id = self._audit_start(block)
         if record_id is None:
             return False
@@ -259,6 +263,7 @@ class Gate:
             self.turn.audit.finish(record_id, block)
         except AuditError as err:  # logged: the start record is on disk
             _LOGGER.error("Could not complete audit record %s: %s", record_id, err.__cause__)
+        block.output = shift_lines(block.output, added)
         self._emit_block(block)
         return True
 
@@ -461,6 +466,21 @@ def _unknown_helper(tree: ast.AST) -> str | None:
                 hint = f"; write o1_ha.{O1_HA_INSTEAD[node.attr]} instead"
             return _short(f"line {node.lineno}: o1_ha has no function {node.attr!r}{hint}", 200)
     return None
+
+
+_LINE = re.compile(r"^line (\d+)")
+
+
+def lines_before(written: str, completed: str) -> int:
+    """How many lines ``completed`` (a block completed with carried values or imports) has before the code the
+    model ``written``; 0 when it does not end with it."""
+    return completed[: -len(written)].count("\n") if written and completed.endswith(written) else 0
+
+
+def _line_of(match: re.Match[str], by: int) -> str:
+    """A reason's "line N" as the model counts it (``by`` lines came before its code); kept when inside them."""
+    line = int(match.group(1))
+    return f"line {line - by}" if line > by else match.group(0)
 
 
 def _short(error: str, limit: int = 160) -> str:

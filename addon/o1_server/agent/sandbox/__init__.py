@@ -15,7 +15,7 @@ from .detection import Isolation, describe_isolation, isolation, prepare, python
 from .disk import FREE_RESERVE_MB, NoRoom, room_for_new, root_cap_mb, set_root_cap
 from .folder import MAX_FOLDER_DEPTH, FolderScan, remove_tree, scan_folder
 from .limits import DEFAULT_UIDS, KILLED, MIB, REFUSED, ExecResult, Limits
-from .run import command_for, run_code
+from .run import command_for, run_code, shift_lines
 from .uids import (
     code_runs_as_server_uid,
     conversation_dir,
@@ -61,4 +61,5 @@ __all__ = [
     "safe_name",
     "scan_folder",
     "set_root_cap",
+    "shift_lines",
 ]

@@ -8,9 +8,11 @@ kills everything of the block when it ends. The box and the limits themselves ar
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -113,7 +115,10 @@ def run_code(
             os.close(seccomp_fd)
     output = _Output(proc, limits)
     ending = _watch(proc, block, user, iso, _DiskWatch(cwd, limits, budget, scan, start), cancel, output)
-    return _result(proc, output, ending, limits, start, nonce)
+    result = _result(proc, output, ending, limits, start, nonce)
+    if language == "python":  # the traceback counts the prelude's line: the model's own lines are one less
+        result = dataclasses.replace(result, output=shift_lines(result.output, PRELUDE_LINES))
+    return result
 
 
 def _block_user(cwd: Path, limits: Limits) -> tuple[int, int] | None:
@@ -326,6 +331,25 @@ def _result(
     status = KILLED if killed else proc.returncode
     report = None if killed else report  # a killed block never wrote one: a line that says so is forged
     return ExecResult(status, text.strip(), time.monotonic() - start, ending.timed_out, truncated, report)
+
+
+PRELUDE_LINES = 1
+"""Lines :func:`command_for` puts before a Python block (its prelude)."""
+_TRACEBACK_LINE = re.compile(r'(File "<string>", line )(\d+)')
+
+
+def shift_lines(output: str, by: int) -> str:
+    """``output`` of a Python block with the line numbers of its tracebacks (``File "<string>", line 4``) made
+    ``by`` less: the lines of the block as its writer counts them, when ``by`` lines ran before it (the prelude,
+    carried values, added imports). A line inside those ``by`` is left as it is."""
+    if by <= 0:
+        return output
+
+    def shifted(match: re.Match[str]) -> str:
+        line = int(match.group(2))
+        return match.group(1) + str(line - by) if line > by else match.group(0)
+
+    return _TRACEBACK_LINE.sub(shifted, output)
 
 
 def split_report(text: str, nonce: str) -> tuple[str, str | None]:

@@ -15,7 +15,7 @@ from ..paths import _URL, HOLE, host_of
 from ..phrasing import _quote, _quote_all
 from . import allowlist
 from .base import _ScannerBase
-from .names import _bound_names
+from .names import _bind_counts
 from .rules import (
     _CHDIR,
     _DELETERS,
@@ -196,7 +196,7 @@ class _Calls(_ScannerBase):
         if len(values) == 1 and HOLE not in values[0]:
             nested.scan("python", values[0], self.report, self.depth + 1)
             try:  # the code runs in this block's namespace: names it binds are unknown from here on
-                self.scope.volatile |= _bound_names(ast.parse(values[0]))
+                self.scope.volatile |= set(_bind_counts(ast.parse(values[0])))  # imports and definitions too
             except (SyntaxError, ValueError):
                 pass
         else:

@@ -130,7 +130,7 @@ def exec_bound_names(tree: ast.AST) -> frozenset[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
-                names |= _bound_names(ast.parse(node.value))
+                names |= set(_bind_counts(ast.parse(node.value)))  # imports and definitions too
             except (SyntaxError, ValueError):
                 continue
     return frozenset(names)

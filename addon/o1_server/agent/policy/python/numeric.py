@@ -10,9 +10,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
-_NUMBER_CALLS = frozenset({"len", "int"})  # builtins whose result is always an exact int
-_ITEM_CALLS = frozenset({"range", "reversed", "enumerate", "len", "int"})  # builtins this module trusts
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_NUMBER_CALLS = frozenset({"len", "int", "float"})  # builtins whose result is always an exact int or float
+_OF_NUMBERS = frozenset({"abs", "round", "min", "max"})  # builtins whose result is a number when given numbers
+_ITEM_CALLS = frozenset({"range", "reversed", "enumerate"}) | _NUMBER_CALLS | _OF_NUMBERS  # trusted builtins
 
 Binding = Callable[[frozenset[str]], bool]  # whether a binding gives a number when the names given hold numbers
 
@@ -26,9 +27,7 @@ def number_names(tree: ast.AST, exclude: frozenset[str]) -> frozenset[str]:
     exists before the block (``exclude`` holds the builtins and the prelude's names), so each is read only
     after one of its bindings, and each binding computes a number from numbers. A builtin call counts only when
     the block binds no name of :data:`_ITEM_CALLS` and has no star import (either could replace it)."""
-    trusted = not any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree))
-    bound_anywhere = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    trusted = trusted and not (_ITEM_CALLS & bound_anywhere)
+    trusted = builtins_trusted(tree)
     bindings: dict[str, list[Binding]] = {}
     followed: set[int] = set()
     for name, target, binding in _followed_bindings(tree, trusted):
@@ -45,20 +44,40 @@ def number_names(tree: ast.AST, exclude: frozenset[str]) -> frozenset[str]:
         names = kept
 
 
-def is_number_expression(node: ast.AST, names: frozenset[str], trusted: bool = True) -> bool:
+def builtins_trusted(tree: ast.AST) -> bool:
+    """Whether the plain names of the builtins this module reads (``range``, ``len``...) are the builtins in
+    ``tree``: it binds none of them in any way (``def range``, ``import x as len``, a parameter, a ``case``) and
+    has no star import."""
+    if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree)):
+        return False
+    return not (_ITEM_CALLS & {name for name, _ in _other_bindings(tree)})
+
+
+def is_number_expression(node: ast.AST, names: frozenset[str], builtin: Callable[[ast.expr], str | None]) -> bool:
     """Whether ``node`` surely computes a number when ``names`` hold numbers: a literal, one of ``names``,
-    ``len(x)``, ``int(x)`` (when ``trusted``) and ``+ - * // %`` of those."""
+    ``len(x)``, ``int(x)``, ``float(x)``, ``abs``/``round``/``min``/``max`` of numbers, and ``+ - * / // % **``
+    of those. ``builtin`` names the builtin a call's function is (None: not surely one)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return is_number_expression(node.operand, names, trusted)
+        return is_number_expression(node.operand, names, builtin)
     if isinstance(node, ast.Constant):
         return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
     if isinstance(node, ast.Name):
         return node.id in names
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
-        return is_number_expression(node.left, names, trusted) and is_number_expression(node.right, names, trusted)
-    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and trusted:
-        return isinstance(node.func, ast.Name) and node.func.id in _NUMBER_CALLS
-    return False
+        return is_number_expression(node.left, names, builtin) and is_number_expression(node.right, names, builtin)
+    if not isinstance(node, ast.Call) or node.keywords or not node.args:
+        return False
+    func = builtin(node.func)
+    if func in _NUMBER_CALLS:
+        return len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
+    if func in ("abs", "round") and len(node.args) > 2 - (func == "abs"):
+        return False
+    return func in _OF_NUMBERS and all(is_number_expression(a, names, builtin) for a in node.args)
+
+
+def plain_builtin(trusted: bool) -> Callable[[ast.expr], str | None]:
+    """The builtin a function expression names by its plain name, when ``trusted`` (see :func:`number_names`)."""
+    return lambda func: func.id if trusted and isinstance(func, ast.Name) else None
 
 
 def _followed_bindings(tree: ast.AST, trusted: bool) -> Iterator[tuple[str, ast.Name, Binding]]:
@@ -90,12 +109,16 @@ def _pairs(target: ast.AST, value: ast.expr, trusted: bool) -> Iterator[tuple[st
 
 
 def _loop_pairs(target: ast.AST, iterable: ast.expr, trusted: bool) -> Iterator[tuple[str, ast.Name, Binding]]:
-    """``for i in range(...)``, ``for i in reversed(range(...))``, ``for i, x in enumerate(...)``."""
+    """``for i in range(...)``, ``for i in reversed(range(...))``, ``for i in [1, 2, 3]``, ``for i, x in
+    enumerate(...)``."""
     func = _builtin(iterable) if trusted else None
     if func == "reversed" and isinstance(iterable, ast.Call) and len(iterable.args) == 1:
         func = "range" if _builtin(iterable.args[0]) == "range" else None
     if isinstance(target, ast.Name) and func == "range":
         yield target.id, target, lambda _names: True
+    elif isinstance(target, ast.Name) and isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) and iterable.elts:
+        items = iterable.elts  # for i in [1, 2, 3]
+        yield target.id, target, lambda names: all(_number(e, names, trusted) for e in items)
     elif isinstance(target, (ast.Tuple, ast.List)) and target.elts and func == "enumerate":
         count = target.elts[0]
         if isinstance(count, ast.Name):
@@ -128,7 +151,7 @@ def _step(node: ast.AugAssign, trusted: bool) -> Binding:
 
 
 def _number(value: ast.expr, names: frozenset[str], trusted: bool) -> bool:
-    return is_number_expression(value, names, trusted)
+    return is_number_expression(value, names, plain_builtin(trusted))
 
 
 def _builtin(node: ast.AST) -> str | None:

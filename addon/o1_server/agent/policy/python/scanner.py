@@ -16,7 +16,7 @@ from .files import _Files
 from .flow import _Flow
 from .functions import _Functions, inlined_functions, scoped_names
 from .names import _bind_counts, _bound_names, _user_attrs, exec_bound_names
-from .numeric import number_names
+from .numeric import builtins_trusted, number_names
 from .references import _References
 from .values import _BOUND_BEFORE, _Scope
 
@@ -136,6 +136,7 @@ class _PythonScanner(_References, _Flow, _Calls, _Files, _Functions):
             self.scope.volatile |= exec_bound_names(tree)
             self.scope.dicts = set(dict_names(tree))
             self.scope.numbers = number_names(tree, _BOUND_BEFORE | self.scope.volatile)
+            self.scope.builtins_trusted = builtins_trusted(tree)
         self.reading: list[str] = []
         self.read: set[str] = set()
         self.unknown_read: set[str] = set()

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..paths import HOLE, NAME
 from .names import _Names
+from .numeric import is_number_expression
 from .rules import _DATE_NOW, _PATH_BUILDERS
 
 MAX_VALUES = 32  # possible values tracked for one expression
@@ -74,24 +75,14 @@ class _Scope(_Names):
         self.returned: dict[int, tuple[str, ...]] = {}  # id of a call of a function read at it -> its returns
         self.dicts: set[str] = set()  # names bound to a dict somewhere (their items are keys, not values)
         self.numbers: frozenset[str] = frozenset()  # names every binding gives a number (numeric.number_names)
+        self.builtins_trusted = False  # the block binds no name of a builtin is_number reads (numeric)
 
     def is_number(self, node: ast.AST) -> bool:
         """Whether ``node`` is surely a number, whose text holds only digits, a sign, a dot or an exponent: a
         literal, a name every binding gives a number (a counter, a loop variable of ``range()``, see
         :func:`.numeric.number_names`), ``len(...)``, ``int(...)``, and arithmetic of those (``i + 1``)."""
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            return self.is_number(node.operand)
-        if isinstance(node, ast.Constant):
-            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-        if isinstance(node, ast.Name):
-            # A name that exists before the block (the prelude's o1_ha, a builtin) keeps what it held when its
-            # loop runs no time (``for o1_ha in range(0)``): never a number.
-            return node.id in self.numbers and node.id not in _BOUND_BEFORE and node.id not in self.volatile
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
-            return self.is_number(node.left) and self.is_number(node.right)
-        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
-            return self.callee(node.func) in ("len", "int")
-        return False
+        numbers = self.numbers - _BOUND_BEFORE - self.volatile
+        return is_number_expression(node, numbers, lambda func: self.callee(func) if self.builtins_trusted else None)
 
     def values(self, node: ast.AST | None) -> tuple[str, ...]:
         """The possible string values of an expression; unknown parts are HOLE; () when nothing is known."""
@@ -141,8 +132,10 @@ class _Scope(_Names):
         """The values of one f-string field, its format spec applied: ``f"{'etc/passwd':/>11}"`` is
         "/etc/passwd" (a fill character of "/" or "." made a path leave the folder). A spec that is not a
         literal, or one that may add such characters to a listed name, makes the field unknown (HOLE)."""
-        values = self.values(node.value)
         spec = node.format_spec
+        if spec is not None and self.is_number(node.value) and self.slash_free(node):
+            return (NAME,)  # f"{price:.2f}": a number's spec adds no "/" and no ".."
+        values = self.values(node.value)
         if not values or spec is None:
             return values
         if not (isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values)):
@@ -161,13 +154,14 @@ class _Scope(_Names):
         """Whether an f-string field can't hold ``/`` or ``..``: a number (``{n:03d}``, ``{len(x)}``) or a
         date or time of the standard library (``{date.today()}``)."""
         spec = node.format_spec
+        value = node.value
         if isinstance(spec, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in spec.values):
             text = "".join(str(v.value) for v in spec.values if isinstance(v, ast.Constant))  # all are, see above
-            if _NUMBER_SPEC.fullmatch(text) and node.conversion == -1:
-                return True
+            # only of a number: an object of the block's own class may format "d" as any text (__format__)
+            if (_NUMBER_SPEC.fullmatch(text) or _WIDTH_SPEC.fullmatch(text)) and node.conversion == -1:
+                return self.is_number(value)
         if spec is not None:
             return False  # another spec ("c" makes 47 a "/"; a fill character can be one)
-        value = node.value
         if self.is_number(value):
             return True
         if isinstance(value, ast.Constant):
@@ -401,6 +395,8 @@ class _Scope(_Names):
     def values_Call(self, node: ast.Call) -> tuple[str, ...]:
         if id(node) in self.returned:
             return self.returned[id(node)]
+        if self.is_number(node):
+            return (NAME,)  # max(week, 3), round(x / 2): a number's text holds no "/" and no ".."
         func = self.callee(node.func)
         args = [self.values(a) or (HOLE,) for a in node.args if not isinstance(a, ast.Starred)]
         if func in _PATH_BUILDERS:
