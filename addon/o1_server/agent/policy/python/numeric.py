@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 _NUMBER_CALLS = frozenset({"len", "int", "float"})  # builtins whose result is always an exact int or float
 _OF_NUMBERS = frozenset({"abs", "round", "min", "max"})  # builtins whose result is a number when given numbers
-_ITEM_CALLS = frozenset({"range", "reversed", "enumerate"}) | _NUMBER_CALLS | _OF_NUMBERS  # trusted builtins
+_ITEM_CALLS = frozenset({"range", "reversed", "enumerate", "divmod", "sum"}) | _NUMBER_CALLS | _OF_NUMBERS
 
 Binding = Callable[[frozenset[str]], bool]  # whether a binding gives a number when the names given hold numbers
 
@@ -72,6 +72,8 @@ def is_number_expression(node: ast.AST, names: frozenset[str], builtin: Callable
         return len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
     if func in ("abs", "round") and len(node.args) > 2 - (func == "abs"):
         return False
+    if func == "sum" and len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)):
+        return is_number_expression(node.args[0].elt, names, builtin)  # sum(len(x) for x in rows)
     return func in _OF_NUMBERS and all(is_number_expression(a, names, builtin) for a in node.args)
 
 
@@ -98,6 +100,11 @@ def _pairs(target: ast.AST, value: ast.expr, trusted: bool) -> Iterator[tuple[st
     """``i = value`` and ``i, j = a, b`` (the same number of items, none starred)."""
     if isinstance(target, ast.Name):
         yield target.id, target, lambda names: _number(value, names, trusted)
+    elif isinstance(target, (ast.Tuple, ast.List)) and _divmod(target, value, trusted):  # h, m = divmod(t, 60)
+        args = value.args  # type: ignore[attr-defined]  # a call, see _divmod
+        for item in target.elts:
+            if isinstance(item, ast.Name):  # all are, see _divmod
+                yield item.id, item, lambda names: all(_number(a, names, trusted) for a in args)
     elif (
         isinstance(target, (ast.Tuple, ast.List))
         and isinstance(value, (ast.Tuple, ast.List))
@@ -142,6 +149,21 @@ def _other_bindings(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
             yield node.name, node
         elif isinstance(node, ast.MatchMapping) and node.rest:
             yield node.rest, node
+
+
+def _divmod(target: ast.AST, value: ast.expr, trusted: bool) -> bool:
+    """``a, b = divmod(x, y)``: two plain names given the builtin's two numbers (read as ``divmod(x, y)``)."""
+    return (
+        trusted
+        and isinstance(target, (ast.Tuple, ast.List))
+        and len(target.elts) == 2
+        and all(isinstance(e, ast.Name) for e in target.elts)
+        and _builtin(value) == "divmod"
+        and isinstance(value, ast.Call)
+        and len(value.args) == 2
+        and not value.keywords
+        and not any(isinstance(a, ast.Starred) for a in value.args)
+    )
 
 
 def _step(node: ast.AugAssign, trusted: bool) -> Binding:

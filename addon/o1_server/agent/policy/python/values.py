@@ -285,10 +285,10 @@ class _Scope(_Names):
         index = node.slice.value if isinstance(node.slice, ast.Constant) else None
         if parts is not None and index in (0, 1, -1, -2) and isinstance(index, int):
             return parts[index]
-        number = isinstance(index, int) and not isinstance(index, bool)
+        number = (isinstance(index, int) and not isinstance(index, bool)) or self.is_number(node.slice)
         listed = isinstance(node.value, ast.Name) and node.value.id not in self.dicts
         if listed and number and self.is_collection(node.value):
-            return self.items(node.value)  # files[0]: one of a list's items (a dict's are its keys: not followed)
+            return self.items(node.value)  # files[0], files[i]: one of a list's items (a dict's: not followed)
         if isinstance(index, int) and not isinstance(index, bool):
             return self.split_part(node.value, index)
         if isinstance(node.slice, ast.Slice):
