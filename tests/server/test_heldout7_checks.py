@@ -100,13 +100,13 @@ def english() -> Table:
             ["£21.13 each.", "A full share is £25.36.", "A full share is £23.36 and Mia pays £11.68."],
         ),
         "h7-money-en-2": (
-            ["You should have got £4.13 change.", "Four pounds thirteen."],
-            ["£4.87 change.", "About £4.", "£5.13."],
+            ["You should have got £4.13 change.", "Four pounds thirteen.", "That's 413p.", "£4 and 13p change."],
+            ["£4.87 change.", "About £4.", "£5.13.", "That's 431p.", "£4 and 31p change."],
         ),
         "h7-conversion-en-1": (["About 6.8 miles.", "Roughly 6.79 miles."], ["About 10.9 miles.", "About 8.7 miles."]),
         "h7-conversion-en-2": (
-            ["That's about 25.1 square metres.", "25.08 m²"],
-            ["About 27.4 square metres.", "About 2.8 square metres.", "About 35.9 square metres."],
+            ["That's about 25.1 square metres.", "25.08 m²", "About 25 square metres."],
+            ["About 27.4 square metres.", "About 2.8 square metres.", "About 35.9 square metres.", "About 27 m²."],
         ),
         "h7-calendar-en-1": ([f"It's a {wd(wedding, 'en')}."], [f"It's a {other_wd(wedding, 'en')}."]),
         "h7-calendar-en-2": (["There are 110 days between them."], ["111 days.", "109 days."]),
@@ -141,8 +141,8 @@ def english() -> Table:
             ],
         ),
         "h7-data-en-1": (
-            ["April was the most, £62.00 on fuel.", "In April: 62 pounds."],
-            ["March, £51.60.", "April, £39.90.", "£62 in March."],
+            ["April was the most, £62.00 on fuel.", "In April: 62 pounds.", "You may be surprised: April, £62."],
+            ["March, £51.60.", "April, £39.90.", "£62 in March.", "It may be May, £62."],
         ),
         "h7-data-en-2": (["Priya averages 7.5 km a run."], ["Priya ran 30 km in total.", "The average is 7.61 km."]),
         "h7-data-en-3": (
@@ -171,8 +171,12 @@ def english() -> Table:
             ],
         ),
         "h7-follow-up-en-1": (
-            [two("A bag lasts 40 days.", "That's £1.37 a day.")],
-            [two("A bag lasts 40 days.", "£1.45 a day."), two("A bag lasts 4 days.", "£1.37 a day.")],
+            [two("A bag lasts 40 days.", "That's £1.37 a day."), two("Forty days.", "About 137p a day.")],
+            [
+                two("A bag lasts 40 days.", "£1.45 a day."),
+                two("A bag lasts 4 days.", "£1.37 a day."),
+                two("A bag lasts 40 days.", "About 73p a day."),
+            ],
         ),
         "h7-follow-up-en-2": (
             [(["That's 91.2 miles a week.", "4,195.2 miles a year.", "You can claim £1,887.84."], None, None)],
@@ -201,10 +205,19 @@ def english() -> Table:
             "I can't follow the news, I'm offline.", "She promised 5,000 new nurses.", "She talked about housing."
         ),
         "h7-words-en-1": (["Chrysanthemum has 13 letters.", "Thirteen."], ["12 letters.", "It has 14."]),
-        "h7-words-en-2": (["Drawer backwards is reward.", "R-E-W-A-R-D"], ["It's rewrad.", "It spells redraw."]),
+        "h7-words-en-2": (
+            ["Drawer backwards is reward.", "R-E-W-A-R-D", "r, e, w, a, r and d", "R, E, W, A, R, and D."],
+            ["It's rewrad.", "It spells redraw.", "r, e, w, a, r, d and s", "r, e, w, a and d"],
+        ),
         "h7-words-en-3": (
-            ["W-E-D-N-E-S-D-A-Y.", "Wednesday is spelled w, e, d, n, e, s, d, a, y."],
-            ["W-E-N-S-D-A-Y.", "Wednesday.", "W-E-D-N-S-D-A-Y"],
+            ["W-E-D-N-E-S-D-A-Y.", "Wednesday is spelled w, e, d, n, e, s, d, a, y.", "W, e, d, n, e, s, d, a and y."],
+            [
+                "W-E-N-S-D-A-Y.",
+                "Wednesday.",
+                "W-E-D-N-S-D-A-Y",
+                "W, e, d, n, s, d, a and y.",
+                "W, E, D, N, E and 4 more.",
+            ],
         ),
     }  # fmt: skip
 
@@ -316,8 +329,12 @@ def french() -> Table:
             "Les numéros sont 4, 12, 23, 31 et 45.",
         ),
         "h7-words-fr-1": (
-            ["Éphémère s'écrit É-P-H-É-M-È-R-E.", "Ça s'écrit e accent aigu, p, h, e accent aigu, m, e grave, r, e."],
-            ["E-P-H-E-M-R-E.", "Éphémère.", "É-P-H-È-M-È-R-E-S"],
+            [
+                "Éphémère s'écrit É-P-H-É-M-È-R-E.",
+                "Ça s'écrit e accent aigu, p, h, e accent aigu, m, e grave, r, e.",
+                "Ça s'écrit é, p, h, é, m, è, r et e.",
+            ],
+            ["E-P-H-E-M-R-E.", "Éphémère.", "É-P-H-È-M-È-R-E-S", "é, p, h, é, m, è, r, e et s", "é, p, h, é, m et è"],
         ),
     }  # fmt: skip
 
@@ -413,7 +430,10 @@ def italian() -> Table:
         "h7-offline-it-1": offline(
             "Non posso saperlo, non ho accesso a internet.", "Oggi il FTSE MIB ha chiuso in rialzo dello 0,6%."
         ),
-        "h7-words-it-1": (["Al contrario è ollavac.", "O-L-L-A-V-A-C."], ["ollavak", "Si legge cavallo."]),
+        "h7-words-it-1": (
+            ["Al contrario è ollavac.", "O-L-L-A-V-A-C.", "Al contrario: o, l, l, a, v, a e c."],
+            ["ollavak", "Si legge cavallo.", "o l l a v a e c", "o, l, l, a, v, a, e c", "o, l, l, a, v e altri 2"],
+        ),
     }  # fmt: skip
 
 
@@ -426,8 +446,8 @@ def dutch() -> Table:
             ["Je betaalt 239,40 euro.", "Ongeveer 209 euro."],
         ),
         "h7-conversion-nl-1": (
-            ["Dat is 48,26 centimeter.", "Ongeveer 48,3 centimeter."],
-            ["Ongeveer 7,5 centimeter.", "Ongeveer 45 centimeter."],
+            ["Dat is 48,26 centimeter.", "Ongeveer 48,3 centimeter.", "Dat is ongeveer 48 centimeter."],
+            ["Ongeveer 7,5 centimeter.", "Ongeveer 45 centimeter.", "Ongeveer 47,5 centimeter."],
         ),
         "h7-calendar-nl-1": ([f"Dat is een {wd(zeventien, 'nl')}."], [f"Dat is een {other_wd(zeventien, 'nl')}."]),
         "h7-duration-nl-1": (
@@ -624,6 +644,11 @@ def test_the_helpers_read_what_they_should() -> None:
         h7.month_first(7, "it"), "Agosto, luglio"
     )
     assert said(h7.month_first(7, "it"), "In July.") and not said(h7.month_first(7, "it"), "")
+    assert said(h7.month_first(4, "en"), "It may be April.") and not said(h7.month_first(4, "en"), "May, then April.")
+    assert said(h7.spelled("reward"), "r, e, w, a, r and d") and said(h7.spelled("bad", "es"), "b, a y d")
+    assert not said(h7.spelled("bad", "es"), "b a y d") and not said(h7.spelled("bad"), "b, a y d")
+    assert said(h7.pounds(1.37), "137 pence") and said(h7.pounds(4.13), "four pounds and thirteen pence")
+    assert not said(h7.pounds(0.07), "at 7 pm") and not said(h7.pounds(1.37), "1.37p")
 
 
 def test_files_checks_see_the_folder(tmp_path: Path) -> None:
