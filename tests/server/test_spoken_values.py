@@ -8,6 +8,7 @@ tag passed by the session picks Babel's decimal sign, grouping, date format and 
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import shutil
 from decimal import Decimal
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from o1_server.agent.speech_cleaning import AnswerStream, describe_changes, speakable, spoken_boolean
+from o1_server.agent.speech_cleaning import AnswerStream, describe_changes, plain, speakable, spoken_boolean
 from tests.server.test_answers import code, output_agent
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -273,7 +274,12 @@ def test_python_reprs_are_said_as_words() -> None:
     assert speakable(repr({"milk": 2, "eggs": 12})) == "milk 2, eggs 12"
     assert speakable(repr({"ok": True, "left": None})) == "ok yes, left none"
     assert speakable(repr(set())) == "none" and speakable(repr({"x"})) == "x"
-    assert speakable(repr(list(range(10)))) == "0, 1, 2, 3, 4 and 5 more"
+    # A list is said whole up to 20 items (a word spelled out, a shopping list of 8: "and 3 more" lost the
+    # answer); a longer one says its first 19 and how many more, never nothing (a JSON list of 20 was dropped).
+    assert speakable(repr(list("Schmetterling"))) == "S, c, h, m, e, t, t, e, r, l, i, n and g"
+    assert speakable(repr(list(range(20))), max_chars=1000) == ", ".join(map(str, range(19))) + " and 19"
+    assert plain(json.dumps(list(range(30)))) == ", ".join(map(str, range(19))) + " and 11 more"
+    assert plain(repr([[i, i] for i in range(25)])) == ", ".join(f"{i} and {i}" for i in range(19)) + " and 6 more"
     assert speakable(repr(datetime.timedelta(days=3, hours=2, seconds=5.5))) == "3 days, 2 hours and 5.5 seconds"
     assert speakable(repr(datetime.timedelta(minutes=90)), language="de") == "1 Stunde und 30 Minuten"
     assert speakable(repr(datetime.timedelta(microseconds=1500))) == "0.0015 seconds"

@@ -8,14 +8,17 @@ import datetime
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from babel.units import format_unit
 
 from .language import join, locale_for, word
 
-MAX_ITEMS = 6  # a list said in full up to this many items; longer: the first ones and "n more"
-MAX_LEAVES = 16  # a value with more scalars than this (or nested deeper than 2) is not read at all
+_T = TypeVar("_T")
+MAX_ITEMS = 20  # a list said in full up to this many items (a word spelled out, a shopping list); longer: the
+# first ones and "n more" (its rest is never silently dropped; long answers are read in parts, "read on")
+MAX_LEAVES = 40  # a value with more scalars said than this (or nested deeper than 2) is not read at all
 BYTE_FIELDS = frozenset({"total", "used", "free", "size", "bytes", "available", "avail", "st_size"})
 _SIZE_FIELDS = frozenset({"size", "bytes", "st_size"})  # alone they name a byte count
 _SPACE_FIELDS = frozenset({"total", "used", "free", "available", "avail"})  # two of them: a disk's usage
@@ -85,11 +88,13 @@ class _Sayer:
             return str(value) if not isinstance(value, str) else value.strip()
         raise NotSaid
 
-    def items(self, values: list[str]) -> str:
-        if len(values) > MAX_ITEMS:
-            more = word(self.language, "more").format(len(values) - MAX_ITEMS + 1)
-            values = [*values[: MAX_ITEMS - 1], more]
-        return join(values, self.language)
+    def items(self, values: Sequence[_T], say: Callable[[_T], str]) -> str:
+        """The items of a list, each said by ``say``: all of them up to :data:`MAX_ITEMS`, else the first ones
+        and "n more" (only those said count towards :data:`MAX_LEAVES`)."""
+        if len(values) <= MAX_ITEMS:
+            return join([say(v) for v in values], self.language)
+        more = word(self.language, "more").format(len(values) - MAX_ITEMS + 1)
+        return join([*(say(v) for v in values[: MAX_ITEMS - 1]), more], self.language)
 
     def pairs(self, pairs: list[tuple[str, str]]) -> str:
         said = [f"{key.replace('_', ' ')} {value}" for key, value in pairs]
@@ -121,7 +126,7 @@ class _Sayer:
                 raise NotSaid
             return self.pairs([(str(k), self.json(v, depth + 1)) for k, v in value.items()])
         if isinstance(value, list):
-            return self.items([self.json(v, depth + 1) for v in value])
+            return self.items(value, lambda v: self.json(v, depth + 1))
         return self.scalar(value)
 
     # ------------------------------------------------------------ Python literals
@@ -129,7 +134,7 @@ class _Sayer:
         if depth > 2:
             raise NotSaid
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            return self.items([self.node(e, depth + 1) for e in node.elts])
+            return self.items(node.elts, lambda e: self.node(e, depth + 1))
         if isinstance(node, ast.Dict):
             if any(k is None for k in node.keys):
                 raise NotSaid
