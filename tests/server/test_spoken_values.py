@@ -99,6 +99,12 @@ def test_money_keeps_its_cents() -> None:
     assert speakable("It costs 7 pounds") == "It costs 7 pounds"
     assert speakable(f"{10 / 3} EUR", language="de") == "3,33 EUR"
     assert speakable("12,50 Euro", language="de") == "12,50 Euro"
+    # Printed with 3 or 4 decimals, money is said in cents too ("29,1125 euros" was said so); 2.995 stays 2.995,
+    # not 3.00 (the rounding would end in a carried zero: "2.995 euros" was heard as "3 euros").
+    assert speakable("Cada uno paga 29.1125 euros.", language="es") == "Cada uno paga 29,11 euros."
+    assert speakable("You pay 74.6895 euros") == "You pay 74.69 euros" and speakable("$21.333") == "$21.33"
+    assert speakable("It was 2.995 euros") == "It was 2.995 euros"
+    assert speakable("The root is 1.414") == "The root is 1.414"  # not money: as printed
 
 
 def test_what_is_not_a_decimal_is_left_as_written() -> None:

@@ -408,7 +408,8 @@ class _Numbers:
         asked = ASKED_DECIMALS.get()
         if asked is not None and not money and len(decimals) > asked:
             digits = _quantize(Decimal(digits), asked)  # the places the user asked for
-        elif len(decimals) > KEPT_DECIMALS:
+        elif len(decimals) > KEPT_DECIMALS or (money and len(decimals) > 2):
+            # money is said in cents (29.1125 euros -> 29.11), unless that would end in a carried zero (2.995)
             digits = shorten(digits, money, self.extra.get(digits, 0))
         elif set(decimals) <= {"0"} and not money:
             digits = whole  # 12.0: Python's float of a whole number
