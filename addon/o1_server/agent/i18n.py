@@ -185,7 +185,7 @@ def digits(text: str, language: str | None) -> str:
 
     lang = normalize(language)
     try:
-        text = clock_times(text, lang, lambda said: _number(said, lang))
+        text = clock_times(text, lang, lambda said: cardinal(said, lang))
     except (ValueError, re.error) as err:  # a rewriting aid never breaks a turn
         _LOGGER.debug("clock_times failed on %r: %s", text[:200], err)
     for pattern in _lookup(lang, "words.and_apart") or ():  # "quatre-vingt-dix et trois" is 90 and 3, not 93
@@ -256,7 +256,7 @@ def _article(m: re.Match[str], language: str, kept: list[str]) -> str:
     hacen un treinta por ciento" as "1 30 %", "un millón" as "1 1000000" and "un vingt pour cent" as "1 20 %". An
     ordinal after it ("un cuarto de", a fraction) is left to text2num."""
     word = m.group(3)
-    value = _number(word, language)
+    value = cardinal(word, language)
     if word.lower() in _ONE or value is None:
         return m.group(0)
     if re.fullmatch(r"10{2,}", value):  # "un millón", "eine Million", "a hundred": the word alone is the number
@@ -275,7 +275,7 @@ def _small_percent(pattern: str, text: str, language: str) -> str:
     follows = pattern[len("(?<=\\d)") :]
 
     def digit(m: re.Match[str]) -> str:
-        return _number(m.group(1), language) or m.group(1)
+        return cardinal(m.group(1), language) or m.group(1)
 
     return re.sub(rf"\b([^\W\d_]+)(?={follows})", digit, text, flags=re.IGNORECASE)
 
@@ -294,7 +294,7 @@ def _money_numbers(text: str, language: str) -> str:
         return text
 
     def digit(m: re.Match[str]) -> str:
-        return f"{_number(m.group(1), language) or m.group(1)} {m.group(2)}"
+        return f"{cardinal(m.group(1), language) or m.group(1)} {m.group(2)}"
 
     return re.sub(rf"\b([^\W\d_]+) ({units})\b", digit, text, flags=re.IGNORECASE)
 
@@ -307,7 +307,7 @@ def _fractions(text: str, language: str) -> str:
 
         def fraction(m: re.Match[str]) -> str:
             num = m.group("num")
-            top = "1" if num.lower() in _ARTICLES else _number(num, language)
+            top = "1" if num.lower() in _ARTICLES else cardinal(num, language)
             return f"{top}/{m.group('den')} " if top else m.group(0)
 
         text = re.sub(str(pattern), fraction, text, flags=re.IGNORECASE)
@@ -321,7 +321,7 @@ def _hours_minutes(match: re.Match[str], language: str) -> str:
     """ "1 h 50 min" for a match of ``words.hours_then_minutes`` (groups ``h``: digits, a number word or "an",
     "une"..., and ``m``); the match itself when ``h`` is another word ("which hour 20")."""
     said = match.group("h")
-    hours = said if said.isdigit() else _number(said, language) or ("1" if said.lower() in _ONE else None)
+    hours = said if said.isdigit() else cardinal(said, language) or ("1" if said.lower() in _ONE else None)
     return f"{hours} h {int(match.group('m'))} min" if hours is not None else match.group(0)
 
 
@@ -338,7 +338,7 @@ def _halves(text: str, language: str) -> str:
     for pattern in _lookup(language, "words.quarters") or ():  # "2 and 3 quarters", "zweidreiviertel": 2.75
 
         def quarter(match: re.Match[str]) -> str:
-            value = _number(match.group("n"), language)
+            value = cardinal(match.group("n"), language)
             if value is None:
                 return match.group(0)
             part = "75" if match.group("q").lower() in _THREE else "25"
@@ -349,7 +349,7 @@ def _halves(text: str, language: str) -> str:
     for pattern in _lookup(language, "words.halves") or ():
 
         def half(match: re.Match[str]) -> str:
-            value = _number(match.group("n"), language)
+            value = cardinal(match.group("n"), language)
             if value is None:
                 return match.group(0)
             unit = match.groupdict().get("unit")
@@ -368,7 +368,7 @@ def asked_decimals(text: str, language: str | None) -> int | None:
     lang = normalize(language)
     for pattern in _lookup(lang, "words.decimal_places") or ():
         for match in re.finditer(str(pattern), text, flags=re.IGNORECASE):
-            value = _number(match.group("n"), lang)
+            value = cardinal(match.group("n"), lang)
             if value is not None and int(value) <= MAX_ASKED_DECIMALS:
                 return int(value)
     return None
@@ -383,7 +383,7 @@ def _operands(text: str, language: str) -> str:
     stays as it is."""
     operators = {w.lower() for w in words(language, "words.operators")}
     found = list(_WORD.finditer(text))
-    values = [_number(m.group(), language) for m in found]
+    values = [cardinal(m.group(), language) for m in found]
     out: list[str] = []
     last = 0
     for index, match in enumerate(found):
@@ -402,7 +402,7 @@ def _operands(text: str, language: str) -> str:
     return "".join(out)
 
 
-def _number(word: str, language: str) -> str | None:
+def cardinal(word: str, language: str) -> str | None:
     """The digits of one word (or two: "twenty five") that is a cardinal number ("two" -> "2", "12" -> "12"),
     else None."""
     if word.isdecimal():  # not isdigit(): "²" is a digit that int() cannot read

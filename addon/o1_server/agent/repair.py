@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
+from .answer_shape import ORDER, TOP, order_request, top_request
 from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_in, error_hint, error_line
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
@@ -171,8 +172,8 @@ def uncomputed(said: str, asked: str, language: str | None) -> bool:
 
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
-    "canned", "listing", "unmatched", "names", "days"), or None for one that is (the block failed or is broken: said as
-    the failure if no repair follows)."""
+    "canned", "listing", "unmatched", "names", "days", "order", "top"...), or None for one that is (the block
+    failed or is broken: said as the failure if no repair follows)."""
     if message == NUDGE:
         return "nudge"
     if is_compute(message):
@@ -197,6 +198,10 @@ def is_soft(message: str) -> str | None:
         return "value"
     if message.startswith(NEGATIVE_DAYS.split("{", 1)[0]):
         return "days"
+    if message.startswith(ORDER.split("{", 1)[0]):
+        return "order"
+    if message.startswith(TOP.split("{", 1)[0]):
+        return "top"
     return None
 
 
@@ -280,6 +285,22 @@ def repair_request(
         and not changed()
     ):
         return value
+    elif (
+        last.exit_status == 0
+        and "order" not in told
+        and last.language == "python"
+        and (order := order_request(text, last.code, language)) is not None
+        and not changed()
+    ):
+        return order
+    elif (
+        last.exit_status == 0
+        and "top" not in told
+        and last.language == "python"
+        and (top := top_request(text, last.code, language)) is not None
+        and not changed()
+    ):
+        return top
     elif (
         last.exit_status == 0
         and "canned" not in told

@@ -1,0 +1,138 @@
+"""Answers whose shape is not the one the user asked for: a list sorted the other way ("from the oldest to the
+newest", sorted with ``reverse=True``), or one item where the user asked for several ("the 3 top scorers",
+answered with ``max()``). Read from the user's words (the translations' ``words.ascending``,
+``words.descending`` and ``words.top``, in the conversation's language and English) and the block's code; a
+block with such a mismatch is asked again once (:func:`.repair.repair_request`). Both were misses of the
+everyday dev set (``dx-libri-it``, ``dx-goleadores-es``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from . import i18n
+
+ORDER = "The user asked for {order}, and your code sorts the other way"
+TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
+_ORDER_WORDS = {
+    "ascending": "the smallest, oldest, earliest or cheapest first (ascending)",
+    "descending": "the largest, newest, latest or most expensive first (descending)",
+}
+_SORTS = frozenset({"sorted", "sort"})
+_OTHER_ORDERS = frozenset({"reversed", "reverse", "nlargest", "nsmallest", "most_common", "sort_values", "argsort"})
+_EXTREMES = frozenset({"max", "min", "idxmax", "idxmin", "argmax", "argmin"})
+_MANY = frozenset({"sorted", "sort", "nlargest", "nsmallest", "most_common", "sort_values", "head", "argsort"})
+MAX_COUNT = 20  # "the 3 biggest" is a top; "the 50 ..." is not a list to say
+
+
+def order_request(text: str, code: str, language: str | None) -> str | None:
+    """The repair request for a Python block ``code`` that sorts in the order opposite to the one the user's
+    ``text`` asks for, or None (no order asked, both asked, or the code's order is not plainly one way)."""
+    asked = asked_order(text, language)
+    if asked is None or code_order(code) not in _ORDER_WORDS.keys() - {asked}:
+        return None
+    how = "without reverse=True" if asked == "ascending" else "with reverse=True"
+    return (
+        ORDER.format(order=_ORDER_WORDS[asked])
+        + f". Sort {how}, keep everything else your code does, and print the answer."
+        " Write one corrected ```python block."
+    )
+
+
+def top_request(text: str, code: str, language: str | None) -> str | None:
+    """The repair request for a Python block ``code`` that keeps one extreme value (``max``, ``min``) where the
+    user's ``text`` asks for several ("the 3 biggest"), or None."""
+    count = asked_count(text, language)
+    if count is None or not keeps_one(code):
+        return None
+    return (
+        TOP.format(count=count)
+        + f". Sort all of them by that value and print the first {count}, each with its value, in one sentence."
+        " Write one corrected ```python block."
+    )
+
+
+def asked_order(text: str, language: str | None) -> str | None:
+    """The order the user's ``text`` asks for, "ascending" or "descending", when it asks for one only; else
+    None."""
+    folded = text.lower()
+    found = {key for key in _ORDER_WORDS if any(re.search(p, folded) for p in _patterns(language, key))}
+    return found.pop() if len(found) == 1 else None
+
+
+def asked_count(text: str, language: str | None) -> int | None:
+    """How many items the user's ``text`` asks for the most of ("the 3 biggest files": 3), from 2 to
+    :data:`MAX_COUNT`; None when it asks for no such number (number words are digits already: i18n.digits)."""
+    lang = i18n.normalize(language)
+    for pattern in _patterns(language, "top"):
+        for match in re.finditer(pattern, text.lower()):
+            said = i18n.cardinal(match.group("n"), lang) or i18n.cardinal(match.group("n"), i18n.DEFAULT)
+            if said is not None and 2 <= int(said) <= MAX_COUNT:  # "two": text2num keeps it a word in a text
+                return int(said)
+    return None
+
+
+def code_order(code: str) -> str | None:
+    """The order every sort of ``code`` sorts in, "ascending" or "descending" (``sorted``, ``.sort``, by their
+    ``reverse`` argument; a key that starts with a minus flips it); None when it has no sort, sorts both ways, or
+    orders in another way too (``reversed``, ``[::-1]``, ``most_common``...) or does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    orders: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Slice) and node.step is not None:
+            return None
+        if not isinstance(node, ast.Call):
+            continue
+        name = _called(node)
+        if name in _OTHER_ORDERS:
+            return None
+        if name in _SORTS:
+            order = _sort_order(node)
+            if order is None:
+                return None
+            orders.add(order)
+    return orders.pop() if len(orders) == 1 else None
+
+
+def keeps_one(code: str) -> bool:
+    """Whether ``code`` finds an extreme value (``max``, ``min``, ``idxmax``) and never sorts, ranks or slices:
+    it can only name one item."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    called = {_called(n) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    sliced = any(isinstance(n, ast.Slice) for n in ast.walk(tree))
+    return bool(called & _EXTREMES) and not (called & _MANY) and not sliced
+
+
+def _sort_order(call: ast.Call) -> str | None:
+    """The order of one ``sorted``/``.sort`` call; None when its ``reverse`` is not a literal."""
+    descending = False
+    for keyword in call.keywords:
+        if keyword.arg == "reverse":
+            if not isinstance(keyword.value, ast.Constant):
+                return None
+            descending = bool(keyword.value.value)
+        elif keyword.arg == "key" and isinstance(keyword.value, ast.Lambda):
+            body = keyword.value.body
+            if isinstance(body, ast.UnaryOp) and isinstance(body.op, ast.USub):
+                descending = not descending
+        elif keyword.arg is None:
+            return None
+    return "descending" if descending else "ascending"
+
+
+def _called(call: ast.Call) -> str | None:
+    """The plain name a call calls (``sorted``; ``sort`` of ``rows.sort``), or None."""
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _patterns(language: str | None, key: str) -> set[str]:
+    """The regular expressions of ``words.<key>`` in ``language`` and in English."""
+    return {*i18n.words(i18n.normalize(language), f"words.{key}"), *i18n.words(i18n.DEFAULT, f"words.{key}")}

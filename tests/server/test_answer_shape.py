@@ -1,0 +1,128 @@
+"""Answers in the shape asked for: the order the user named, and as many items as the user asked the most of.
+
+Unit checks of the reading of the user's words (six languages, number words already digits) and of the code,
+then the real agent (Open Interpreter, gate, sandbox, scripted LLM) asking a block again once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent.answer_shape import asked_count, asked_order, code_order, keeps_one
+from o1_server.agent.i18n import digits
+from tests.server.conftest import conversation_files
+from tests.support.scripted_llm import ScriptedLLM
+
+
+def code(src: str) -> str:
+    return f"```python\n{src}\n```"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "order"),
+    [
+        ("sort my books from oldest to newest", "en", "ascending"),
+        ("list the invoices, newest first", "en", "descending"),
+        ("the prices from the cheapest to the most expensive", "en", "ascending"),
+        ("sortier die Rechnungen vom ältesten zum neuesten", "de", "ascending"),
+        ("die Städte absteigend nach Einwohnern", "de", "descending"),
+        ("classe les films du plus récent au plus ancien", "fr", "descending"),
+        ("ordena los gastos de menor a mayor", "es", "ascending"),
+        ("mettimi in ordine i libri dal più vecchio al più recente", "it", "ascending"),
+        ("zet de facturen van nieuw naar oud", "nl", "descending"),
+        ("what are my books about", "en", None),
+        ("sort them oldest first, no, newest first", "en", None),  # both: not plainly one
+        ("who is older, Anna or Ben", "en", None),
+    ],
+)
+def test_the_order_the_user_asked_for(text: str, language: str, order: str | None) -> None:
+    assert asked_order(text, language) == order
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "count"),
+    [
+        ("what are the three biggest files here", "en", 3),
+        ("the top 5 expenses", "en", 5),
+        ("Welche drei Ausgaben waren die teuersten?", "de", 3),
+        ("les trois plus gros fichiers", "fr", 3),
+        ("quiénes son los tres máximos goleadores", "es", 3),
+        ("quali sono i due libri più lunghi", "it", 2),
+        ("wat zijn de drie duurste producten", "nl", 3),
+        ("what is the biggest file", "en", None),
+        ("I have three cats, which is the oldest", "en", None),
+        ("wie viel kosten die drei Äpfel zusammen?", "de", None),
+        ("the 50 largest", "en", None),  # more than a list to say
+    ],
+)
+def test_how_many_items_the_user_asked_the_most_of(text: str, language: str, count: int | None) -> None:
+    assert asked_count(digits(text, language), language) == count
+
+
+def test_the_order_the_code_sorts_in() -> None:
+    assert code_order("rows.sort(key=lambda r: r['year'], reverse=True)") == "descending"
+    assert code_order("print(sorted(rows, key=lambda r: r['year']))") == "ascending"
+    assert code_order("print(sorted(rows, key=lambda r: -r['year']))") == "descending"
+    assert code_order("print(sorted(rows, reverse=False))") == "ascending"
+    assert code_order("a = sorted(x)\nb = sorted(y, reverse=True)") is None  # both ways
+    assert code_order("print(sorted(x)[::-1])") is None and code_order("print(list(reversed(sorted(x))))") is None
+    assert code_order("print(sorted(x, reverse=flag))") is None and code_order("print(max(x))") is None
+    assert code_order("print(sorted(x") is None
+
+
+def test_code_that_can_name_only_one_item() -> None:
+    assert keeps_one("m = max(d.values())\nprint([k for k, v in d.items() if v == m])")
+    assert keeps_one("print(max(files, key=os.path.getsize))")
+    assert not keeps_one("print(sorted(d, key=d.get, reverse=True)[:3])")
+    assert not keeps_one("print(collections.Counter(x).most_common(3))")
+    assert not keeps_one("print(len(x))")
+
+
+SCORERS = json.dumps({"Mateo": 9, "Lucía": 7, "Hugo": 7, "Sara": 4, "Leo": 2})
+ONE_MAX = (
+    "import json\nd = json.load(open('goles.json'))\nm = max(d.values())\n"
+    "print('Los máximos goleadores son', ', '.join(k for k, v in d.items() if v == m))"
+)
+TOP_THREE = (
+    "import json\nd = json.load(open('goles.json'))\ntop = sorted(d.items(), key=lambda kv: kv[1], reverse=True)[:3]\n"
+    "print('Los máximos goleadores son', ', '.join(f'{k} con {v}' for k, v in top))"
+)
+
+
+async def test_one_item_for_the_top_three_is_asked_again(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """"Los tres máximos goleadores" answered with max(): one name (everyday dev set, dx-goleadores-es). The block
+    is asked again once, naming the count; the second, sorted, block is said."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-top", {"goles.json": SCORERS})
+    llm.script(code(ONE_MAX), code(TOP_THREE))
+    reply = await agent.ask("¿Quiénes son los tres máximos goleadores? Está en goles.json", "c-top",
+                            profile="default", language="es")
+    assert reply.retries == 1, reply.answer
+    assert "Mateo con 9" in reply.answer and "Hugo con 7" in reply.answer, reply.answer
+    repair = str(llm.requests[1]["messages"][-1]["content"])
+    assert "top 3" in repair and "print the first 3" in repair, repair
+
+
+BOOKS = json.dumps([{"titolo": "Il Gattopardo", "anno": 1958}, {"titolo": "Il nome della rosa", "anno": 1980},
+                    {"titolo": "La coscienza di Zeno", "anno": 1923}])
+BY_YEAR = "import json\nl = json.load(open('libri.json'))\nl.sort(key=lambda b: b['anno']{reverse})\n" \
+          "print(', '.join(b['titolo'] for b in l))"
+
+
+async def test_a_sort_the_other_way_is_asked_again_once(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """"Dal più vecchio al più recente" sorted with reverse=True (dx-libri-it): asked again once, saying which
+    way; a sort in the asked order, or a question that names no order, is not."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-order", {"libri.json": BOOKS})
+    llm.script(code(BY_YEAR.format(reverse=", reverse=True")), code(BY_YEAR.format(reverse="")))
+    reply = await agent.ask("Mettimi in ordine i libri di libri.json dal più vecchio al più recente", "c-order",
+                            profile="default", language="it")
+    assert reply.retries == 1 and reply.answer.startswith("La coscienza di Zeno, Il Gattopardo"), reply.answer
+    repair = str(llm.requests[1]["messages"][-1]["content"])
+    assert "ascending" in repair and "without reverse=True" in repair, repair
+    llm.script(code(BY_YEAR.format(reverse=", reverse=True")))
+    reply = await agent.ask("E quali libri ci sono in libri.json?", "c-order", profile="default", language="it")
+    assert reply.retries == 0, reply.answer
