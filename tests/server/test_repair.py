@@ -285,23 +285,30 @@ async def test_a_number_said_without_code_is_computed(make_agent, llm: ScriptedL
     assert reply.retries == 0 and reply.answer == "I can't play music here."  # no number: no request
 
 
-async def test_a_misspelt_name_is_repaired_with_the_name_it_meant(make_agent, llm: ScriptedLLM) -> None:
-    """A name the block never defined but nearly did (an accent, a typo) is told to the model with the name it
-    meant, as Python's own NameError does; the corrected block's output is said."""
+async def test_a_misspelt_name_is_written_as_the_name_it_meant(make_agent, llm: ScriptedLLM) -> None:
+    """A name the block never defined but nearly did (an accent, a typo) is written as the name it meant before
+    the gate decides (misspelled.py): told "did you mean 'highs'?", the model wrote the same typo three times
+    (dn-average-high). The spelled block is what is decided, audited and run; no LLM request is spent on it."""
     agent = make_agent()
     broken = (
         "from datetime import datetime, timedelta\nduree = timedelta(minutes=155)\n"
-        "print(datetime(2026, 1, 1, 13, 58) + durée)"
+        "print('Il arrive à', (datetime(2026, 1, 1, 13, 58) + durée).strftime('%H:%M'), f'({durée})')"
     )
-    repaired = (
-        "from datetime import datetime, timedelta\nduree = timedelta(minutes=155)\n"
-        "print('Il arrive à', (datetime(2026, 1, 1, 13, 58) + duree).strftime('%H:%M'))"
-    )
-    llm.script(code(broken), code(repaired))
+    llm.script(code(broken))
     reply = await agent.ask("le train part à 13h58 et dure 155 minutes", "c-typo", profile="default", language="fr")
+    assert reply.retries == 0 and "16" in reply.answer and "33" in reply.answer, reply.answer
+    [record] = agent.audit.read("c-typo")
+    assert record["decision"] == "allow" and "durée" not in record["code"] and record["code"].count("duree") == 3
+    assert len(llm.requests) == 1
+
+
+async def test_an_undefined_name_nothing_is_close_to_is_repaired(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("highs = [21, 23]\nprint(sum(temperatures) / 2)"), code("highs = [21, 23]\nprint(sum(highs) / 2)"))
+    reply = await agent.ask("what is the average of 21 and 23", "c-undefined", profile="default")
     told = llm.requests[1]["messages"][-1]["content"]
-    assert "name 'durée' is not defined; did you mean 'duree'?" in told, told
-    assert reply.retries == 1 and "16" in reply.answer and "33" in reply.answer, reply.answer
+    assert "line 2: name 'temperatures' is not defined" in told and "did you mean" not in told, told
+    assert reply.retries == 1 and reply.answer.endswith("22"), reply.answer
 
 
 async def test_a_module_that_is_not_installed_is_repaired(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:

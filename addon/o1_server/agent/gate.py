@@ -31,7 +31,8 @@ from .audit import AuditError, AuditLog
 from .carried import merged, reported, with_carried
 from .decimal_commas import failed_on_decimal_comma, with_decimal_commas
 from .home import guard as home_guard
-from .missing_imports import PreludeNames, add_missing_imports, bound_names
+from .missing_imports import PreludeNames, add_missing_imports
+from .misspelled import close_name, with_names_spelled
 from .online import chosen_lookup
 from .policy import GrantedFolder
 from .policy.shell.parse import _parse_bash, _unquote_heredocs
@@ -164,6 +165,9 @@ class Gate:
             error = code_error(name, code)
         if error is not None and name == "python" and (completed := add_missing_imports(code)) is not None:
             code = completed
+            error = code_error(name, code)
+        if error is not None and name == "python" and (spelled := with_names_spelled(code)) is not None:
+            code = spelled  # "hights" where the block defines "highs" (misspelled.py)
             error = code_error(name, code)
         if code != written:
             self.completed.append((written, code))
@@ -367,7 +371,7 @@ def code_error(language: str, code: str) -> str | None:
             return None
         if undefined:
             name = undefined[0].message_args[0]
-            hint = _close_name(tree, name)
+            hint = close_name(tree, name)
             said = f"line {undefined[0].lineno}: name {name!r} is not defined"
             return _short(said + (f"; did you mean {hint!r}?" if hint else ""))
         return _missing_module(tree) or _unknown_helper(tree)
@@ -386,19 +390,6 @@ def code_error(language: str, code: str) -> str | None:
         except Exception:  # noqa: BLE001 - not implemented by bashlex, or over its budget: the classifier's call
             return None
     return None
-
-
-def _close_name(tree: ast.AST, name: str) -> str | None:
-    """The name the block defines that ``name`` most likely misspells ("durée" for "duree": accents and case
-    aside, or difflib's closest at 0.8), as Python's own NameError suggests one; None when none is close."""
-
-    defined = bound_names(tree)
-    defined.discard(name)
-    same = [d for d in sorted(defined) if i18n.folded(d) == i18n.folded(name)]
-    if same:
-        return same[0]
-    close = difflib.get_close_matches(name, sorted(defined), n=1, cutoff=0.8)
-    return close[0] if close else None
 
 
 def _missing_module(tree: ast.AST) -> str | None:
@@ -472,9 +463,9 @@ _LINE = re.compile(r"^line (\d+)")
 
 
 def lines_before(written: str, completed: str) -> int:
-    """How many lines ``completed`` (a block completed with carried values or imports) has before the code the
-    model ``written``; 0 when it does not end with it."""
-    return completed[: -len(written)].count("\n") if written and completed.endswith(written) else 0
+    """How many lines ``completed`` (a block completed with carried values, imports or names spelled: lines are
+    only ever added before the code) has before the code the model ``written``."""
+    return max(completed.count("\n") - written.count("\n"), 0)
 
 
 def _line_of(match: re.Match[str], by: int) -> str:
