@@ -13,6 +13,7 @@ import pytest
 
 from o1_server.agent.answer_shape import asked_count, asked_order, code_order, keeps_one
 from o1_server.agent.i18n import digits
+from o1_server.agent.never_equal import never_equal
 from tests.server.conftest import conversation_files
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -126,3 +127,35 @@ async def test_a_sort_the_other_way_is_asked_again_once(make_agent, llm: Scripte
     llm.script(code(BY_YEAR.format(reverse=", reverse=True")))
     reply = await agent.ask("E quali libri ci sono in libri.json?", "c-order", profile="default", language="it")
     assert reply.retries == 0, reply.answer
+
+
+def test_a_number_compared_with_a_text() -> None:
+    assert never_equal("cost = float(row[1])\nif cost != 'alquiler':\n    print(cost)") is not None
+    assert never_equal("n = int(x)\nprint(n in ['rent', 'food'])") is not None
+    assert never_equal("cost = float(row[1])\nif row[0] != 'alquiler':\n    print(cost)") is None
+    assert never_equal("for cost in rows:\n    print(cost == 'rent')") is None  # a loop's item may be a text
+    assert never_equal("cost = float(a)\ncost = row[0]\nprint(cost == 'rent')") is None  # bound to a text too
+    assert never_equal("print(1 == 'a'") is None
+
+
+EXPENSES = "concepto,importe\nalquiler,750\nsupermercado,54.10\nluz,48.20\n"
+DEAREST = (
+    "import csv\nbest = None\nwith open('gastos.csv', newline='') as f:\n    for row in csv.DictReader(f):\n"
+    "        cost = float(row['importe'])\n        if {test} and (best is None or cost > best[1]):\n"
+    "            best = (row['concepto'], cost)\nprint('El gasto más caro fue', best[0], 'con', best[1])"
+)
+
+
+async def test_a_filter_that_compares_a_number_with_a_text_is_asked_again(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """"Sin contar el alquiler" tested as ``cost != 'alquiler'`` (dn-dearest-es): never equal, so the rent was
+    the answer. Asked again once, naming the test; the corrected block is said."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-never", {"gastos.csv": EXPENSES})
+    llm.script(code(DEAREST.format(test="cost != 'alquiler'")), code(DEAREST.format(test="row['concepto'] != 'alquiler'")))
+    reply = await agent.ask("¿Cuál fue el gasto más caro sin contar el alquiler? Está en gastos.csv", "c-never",
+                            profile="default", language="es")
+    assert reply.retries == 1 and "supermercado" in reply.answer, reply.answer
+    repair = str(llm.requests[1]["messages"][-1]["content"])
+    assert "compares cost, a number, with the text 'alquiler'" in repair, repair

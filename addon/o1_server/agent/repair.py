@@ -35,6 +35,7 @@ from .given import (
 )
 from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
+from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
 from .types import CodeBlock
 
@@ -202,6 +203,8 @@ def is_soft(message: str) -> str | None:
         return "order"
     if message.startswith(TOP.split("{", 1)[0]):
         return "top"
+    if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
+        return "never"
     return None
 
 
@@ -301,6 +304,14 @@ def repair_request(
         and not changed()
     ):
         return top
+    elif (
+        last.exit_status == 0
+        and "never" not in told
+        and last.language == "python"
+        and (never := never_equal(last.code)) is not None
+        and not changed()
+    ):
+        return never
     elif (
         last.exit_status == 0
         and "canned" not in told

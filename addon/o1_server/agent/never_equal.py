@@ -1,0 +1,81 @@
+"""Tests that can never hold: a number compared with a text.
+
+``cost = float(row[1])`` then ``if cost != 'alquiler'``: a float is never equal to a text, so the filter
+"without the rent" kept every row (natural dev set, ``dn-dearest-es``). :func:`never_equal` finds such a
+comparison in a Python block that ran; the repair request names it (:func:`.repair.repair_request`, once).
+"""
+
+from __future__ import annotations
+
+import ast
+
+NEVER_EQUAL = "Your code compares {name}, a number, with the text {text}: a number is never equal to a text"
+
+
+def never_equal(code: str) -> str | None:
+    """The repair request for ``code`` that compares (``==``, ``!=``, ``in``, ``not in`` a literal list or
+    tuple) a name that only ever holds ``float(...)``, ``int(...)`` or a number literal with a text literal;
+    None when it has no such comparison or does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    numbers = _number_names(tree)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for op, left, right in zip(node.ops, sides, sides[1:], strict=False):
+            if not isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+                continue
+            for number, other in ((left, right), (right, left)):
+                text = _text(other, membership=isinstance(op, (ast.In, ast.NotIn)) and other is right)
+                if isinstance(number, ast.Name) and number.id in numbers and text is not None:
+                    return (
+                        NEVER_EQUAL.format(name=number.id, text=repr(text))
+                        + ", so that test never filters anything. Compare the column or value that holds the"
+                        " text instead, keep everything else, and print the answer. Write one corrected ```python"
+                        " block."
+                    )
+    return None
+
+
+def _number_names(tree: ast.AST) -> set[str]:
+    """The names every assignment of ``tree`` gives ``float(...)``, ``int(...)`` or a number literal (and
+    nothing else binds)."""
+    numeric: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            value_is_number = _is_number(node.value)
+            for target in node.targets:
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    single = isinstance(target, ast.Name)
+                    numeric[name] = numeric.get(name, True) and single and value_is_number
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.withitem, ast.NamedExpr)):
+            bound = node.optional_vars if isinstance(node, ast.withitem) else node.target
+            for name in (n.id for n in ast.walk(bound) if isinstance(n, ast.Name)) if bound is not None else ():
+                numeric[name] = numeric.get(name, True) and isinstance(node, ast.AugAssign)
+        elif isinstance(node, ast.arg):
+            numeric[node.arg] = False
+    return {name for name, number in numeric.items() if number}
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("float", "int")
+        and len(node.args) == 1
+    )
+
+
+def _text(node: ast.expr, membership: bool) -> str | None:
+    """The text literal ``node`` is (a list or tuple of texts, for ``in``: its first), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and not membership:
+        return node.value
+    texts = [e.value for e in getattr(node, "elts", ()) if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if membership and isinstance(node, (ast.List, ast.Tuple, ast.Set)) and texts and len(texts) == len(node.elts):
+        return texts[0]
+    return None
