@@ -153,7 +153,9 @@ async def test_a_filter_that_compares_a_number_with_a_text_is_asked_again(
     the answer. Asked again once, naming the test; the corrected block is said."""
     agent = make_agent()
     conversation_files(tmp_path, "c-never", {"gastos.csv": EXPENSES})
-    llm.script(code(DEAREST.format(test="cost != 'alquiler'")), code(DEAREST.format(test="row['concepto'] != 'alquiler'")))
+    llm.script(
+        code(DEAREST.format(test="cost != 'alquiler'")), code(DEAREST.format(test="row['concepto'] != 'alquiler'"))
+    )
     reply = await agent.ask("¿Cuál fue el gasto más caro sin contar el alquiler? Está en gastos.csv", "c-never",
                             profile="default", language="es")
     assert reply.retries == 1 and "supermercado" in reply.answer, reply.answer
