@@ -57,7 +57,7 @@ def asked_order(text: str, language: str | None) -> str | None:
     """The order the user's ``text`` asks for, "ascending" or "descending", when it asks for one only; else
     None."""
     folded = text.lower()
-    found = {key for key in _ORDER_WORDS if any(re.search(p, folded) for p in _patterns(language, key))}
+    found = {key for key in _ORDER_WORDS if any(re.search(p, folded) for p in i18n.patterns(language, f"words.{key}"))}
     return found.pop() if len(found) == 1 else None
 
 
@@ -65,7 +65,7 @@ def asked_count(text: str, language: str | None) -> int | None:
     """How many items the user's ``text`` asks for the most of ("the 3 biggest files": 3), from 2 to
     :data:`MAX_COUNT`; None when it asks for no such number (number words are digits already: i18n.digits)."""
     lang = i18n.normalize(language)
-    for pattern in _patterns(language, "top"):
+    for pattern in i18n.patterns(language, "words.top"):
         for match in re.finditer(pattern, text.lower()):
             said = i18n.cardinal(match.group("n"), lang) or i18n.cardinal(match.group("n"), i18n.DEFAULT)
             if said is not None and 2 <= int(said) <= MAX_COUNT:  # "two": text2num keeps it a word in a text
@@ -131,8 +131,3 @@ def _called(call: ast.Call) -> str | None:
     """The plain name a call calls (``sorted``; ``sort`` of ``rows.sort``), or None."""
     func = call.func
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-
-
-def _patterns(language: str | None, key: str) -> set[str]:
-    """The regular expressions of ``words.<key>`` in ``language`` and in English."""
-    return {*i18n.words(i18n.normalize(language), f"words.{key}"), *i18n.words(i18n.DEFAULT, f"words.{key}")}

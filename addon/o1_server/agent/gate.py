@@ -172,7 +172,7 @@ class Gate:
         if code != written:
             self.completed.append((written, code))
         if error is not None:  # said with the lines of the block as the model wrote it
-            error = _LINE.sub(lambda m: _line_of(m, lines_before(written, code)), error, count=1)
+            error = shift_lines(error, lines_before(written, code), _REASON_LINE)
             return CodeBlock(name, code, decision=INVALID, reason=error), ""
         found = policy.classify(name, code, self.turn.workdir, self.existing, self.turn.folders())
         decision = policy.decide(self.turn.profile.policy, found)
@@ -459,19 +459,13 @@ def _unknown_helper(tree: ast.AST) -> str | None:
     return None
 
 
-_LINE = re.compile(r"^line (\d+)")
+_REASON_LINE = re.compile(r"^(line )(\d+)")  # the start of an invalid block's reason ("line 3: ...")
 
 
 def lines_before(written: str, completed: str) -> int:
     """How many lines ``completed`` (a block completed with carried values, imports or names spelled: lines are
     only ever added before the code) has before the code the model ``written``."""
     return max(completed.count("\n") - written.count("\n"), 0)
-
-
-def _line_of(match: re.Match[str], by: int) -> str:
-    """A reason's "line N" as the model counts it (``by`` lines came before its code); kept when inside them."""
-    line = int(match.group(1))
-    return f"line {line - by}" if line > by else match.group(0)
 
 
 def _short(error: str, limit: int = 160) -> str:

@@ -91,6 +91,12 @@ def words(language: str | None, key: str) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else (str(value),)
 
 
+def patterns(language: str | None, key: str) -> set[str]:
+    """The list ``key`` of ``language`` and of English together (regular expressions a text is matched with in
+    either: a request often mixes both)."""
+    return {*words(normalize(language), key), *words(DEFAULT, key)}
+
+
 def fields(text: str) -> set[str]:
     """The ``{name}`` fields of a sentence (for checking that every translation takes the same params)."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}

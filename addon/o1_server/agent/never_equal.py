@@ -8,19 +8,24 @@ comparison in a Python block that ran; the repair request names it (:func:`.repa
 from __future__ import annotations
 
 import ast
+import builtins
 
+from .policy.python.numeric import number_names
+
+_BUILTINS = frozenset(dir(builtins))
 NEVER_EQUAL = "Your code compares {name}, a number, with the text {text}: a number is never equal to a text"
 
 
 def never_equal(code: str) -> str | None:
     """The repair request for ``code`` that compares (``==``, ``!=``, ``in``, ``not in`` a literal list or
-    tuple) a name that only ever holds ``float(...)``, ``int(...)`` or a number literal with a text literal;
-    None when it has no such comparison or does not parse."""
+    tuple) a name that only ever holds a number (``float(...)``, a counter: the classifier's
+    :func:`~.policy.python.numeric.number_names`) with a text literal; None when it has no such comparison or
+    does not parse."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return None
-    numbers = _number_names(tree)
+    numbers = number_names(tree, _BUILTINS)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Compare):
             continue
@@ -38,37 +43,6 @@ def never_equal(code: str) -> str | None:
                         " block."
                     )
     return None
-
-
-def _number_names(tree: ast.AST) -> set[str]:
-    """The names every assignment of ``tree`` gives ``float(...)``, ``int(...)`` or a number literal (and
-    nothing else binds)."""
-    numeric: dict[str, bool] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            value_is_number = _is_number(node.value)
-            for target in node.targets:
-                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
-                    single = isinstance(target, ast.Name)
-                    numeric[name] = numeric.get(name, True) and single and value_is_number
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.withitem, ast.NamedExpr)):
-            bound = node.optional_vars if isinstance(node, ast.withitem) else node.target
-            for name in (n.id for n in ast.walk(bound) if isinstance(n, ast.Name)) if bound is not None else ():
-                numeric[name] = numeric.get(name, True) and isinstance(node, ast.AugAssign)
-        elif isinstance(node, ast.arg):
-            numeric[node.arg] = False
-    return {name for name, number in numeric.items() if number}
-
-
-def _is_number(node: ast.expr) -> bool:
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in ("float", "int")
-        and len(node.args) == 1
-    )
 
 
 def _text(node: ast.expr, membership: bool) -> str | None:

@@ -605,8 +605,7 @@ def asks_action(text: str, language: str | None) -> bool:
 
 def _found(text: str, language: str | None, key: str) -> Iterator[re.Match[str]]:
     """The matches in ``text`` of the regular expressions of the list ``key`` of ``language`` and of English."""
-    patterns = {*i18n.words(i18n.normalize(language), key), *i18n.words(i18n.DEFAULT, key)}
-    return (m for pattern in patterns for m in re.finditer(pattern, text))
+    return (m for pattern in i18n.patterns(language, key) for m in re.finditer(pattern, text))
 
 
 def guessed(said: str, asked: str, files: Iterable[str] = ()) -> bool:

@@ -338,10 +338,11 @@ PRELUDE_LINES = 1
 _TRACEBACK_LINE = re.compile(r'(File "<string>", line )(\d+)')
 
 
-def shift_lines(output: str, by: int) -> str:
-    """``output`` of a Python block with the line numbers of its tracebacks (``File "<string>", line 4``) made
-    ``by`` less: the lines of the block as its writer counts them, when ``by`` lines ran before it (the prelude,
-    carried values, added imports). A line inside those ``by`` is left as it is."""
+def shift_lines(output: str, by: int, where: re.Pattern[str] = _TRACEBACK_LINE) -> str:
+    """``output`` of a Python block with the line numbers of its tracebacks (``File "<string>", line 4``; or
+    what ``where`` finds, its groups the text before the number and the number) made ``by`` less: the lines of
+    the block as its writer counts them, when ``by`` lines ran before it (the prelude, carried values, added
+    imports). A line inside those ``by`` is left as it is."""
     if by <= 0:
         return output
 
@@ -349,7 +350,7 @@ def shift_lines(output: str, by: int) -> str:
         line = int(match.group(2))
         return match.group(1) + str(line - by) if line > by else match.group(0)
 
-    return _TRACEBACK_LINE.sub(shifted, output)
+    return where.sub(shifted, output)
 
 
 def split_report(text: str, nonce: str) -> tuple[str, str | None]:

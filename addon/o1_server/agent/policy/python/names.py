@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..paths import HOLE
@@ -136,26 +138,36 @@ def exec_bound_names(tree: ast.AST) -> frozenset[str]:
     return frozenset(names)
 
 
-def _bind_counts(tree: ast.AST) -> dict[str, int]:
-    """How many places bind each name (assignments, loops, parameters, imports, walrus ...)."""
-    counts: dict[str, int] = {}
+def bindings(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    """Every binding of ``tree`` as (name, the node that binds it): stored names, parameters, definitions,
+    imports (``import os.path`` binds ``os``), ``except ... as``, match captures. ``del`` and ``global`` bind
+    nothing here (see :func:`_bind_counts`)."""
     for node in ast.walk(tree):
-        names: list[str] = []
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names = [node.id]
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id, node
         elif isinstance(node, ast.arg):
-            names = [node.arg]
+            yield node.arg, node
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = [node.name]
+            yield node.name, node
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [(a.asname or a.name).split(".")[0] for a in node.names]
+            for alias in node.names:
+                yield (alias.asname or alias.name).split(".")[0], node
         elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-            names = [node.name]
+            yield node.name, node
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, node
+
+
+def _bind_counts(tree: ast.AST) -> dict[str, int]:
+    """How many places bind each name (:func:`bindings`; a ``del`` counts, and ``global``/``nonlocal`` twice:
+    the name is changed from elsewhere)."""
+    counts = Counter(name for name, _ in bindings(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
+            counts[node.id] += 1
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            names = list(node.names) * 2  # changed from elsewhere
-        for name in names:
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+            counts.update(list(node.names) * 2)
+    return dict(counts)
 
 
 def _user_attrs(tree: ast.AST) -> frozenset[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from .names import bindings
+
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 _NUMBER_CALLS = frozenset({"len", "int", "float"})  # builtins whose result is always an exact int or float
 _OF_NUMBERS = frozenset({"abs", "round", "min", "max"})  # builtins whose result is a number when given numbers
@@ -28,17 +30,17 @@ def number_names(tree: ast.AST, exclude: frozenset[str]) -> frozenset[str]:
     after one of its bindings, and each binding computes a number from numbers. A builtin call counts only when
     the block binds no name of :data:`_ITEM_CALLS` and has no star import (either could replace it)."""
     trusted = builtins_trusted(tree)
-    bindings: dict[str, list[Binding]] = {}
+    given: dict[str, list[Binding]] = {}
     followed: set[int] = set()
     for name, target, binding in _followed_bindings(tree, trusted):
-        bindings.setdefault(name, []).append(binding)
+        given.setdefault(name, []).append(binding)
         followed.add(id(target))
-    for name, node in _other_bindings(tree):
+    for name, node in bindings(tree):
         if id(node) not in followed:
-            bindings.setdefault(name, []).append(lambda _names: False)
-    names = frozenset(bindings) - exclude
+            given.setdefault(name, []).append(lambda _names: False)
+    names = frozenset(given) - exclude
     while True:  # the largest set whose every binding gives a number from numbers
-        kept = frozenset(n for n in names if all(binding(names) for binding in bindings[n]))
+        kept = frozenset(n for n in names if all(binding(names) for binding in given[n]))
         if kept == names:
             return names
         names = kept
@@ -50,7 +52,7 @@ def builtins_trusted(tree: ast.AST) -> bool:
     has no star import."""
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree)):
         return False
-    return not (_ITEM_CALLS & {name for name, _ in _other_bindings(tree)})
+    return not (_ITEM_CALLS & {name for name, _ in bindings(tree)})
 
 
 def is_number_expression(node: ast.AST, names: frozenset[str], builtin: Callable[[ast.expr], str | None]) -> bool:
@@ -130,25 +132,6 @@ def _loop_pairs(target: ast.AST, iterable: ast.expr, trusted: bool) -> Iterator[
         count = target.elts[0]
         if isinstance(count, ast.Name):
             yield count.id, count, lambda _names: True
-
-
-def _other_bindings(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
-    """Every binding of the block: stored names, parameters, definitions, imports, ``except ... as``,
-    match captures. ``del`` and ``global`` bind nothing."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            yield node.id, node
-        elif isinstance(node, ast.arg):
-            yield node.arg, node
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield node.name, node
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                yield (alias.asname or alias.name).split(".")[0], node
-        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-            yield node.name, node
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            yield node.rest, node
 
 
 def _divmod(target: ast.AST, value: ast.expr, trusted: bool) -> bool:
