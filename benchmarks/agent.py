@@ -17,7 +17,8 @@ The cases are benchmarks/agent_cases.py's ``all_cases()``: hand-written and gene
 in English, German, French and Spanish (each turn sends the case's ``language``), split into ``dev`` and
 ``test``. A case is right when ``agent_checks.judge`` says so (its check, and for a non-English case an answer
 in that language). Per split it prints right/total overall, per kind and per language, median and p90 of each
-time, the LLM's repair retries (``reply["retries"]``, 0 when absent) and the memory, models side by side.
+time, the LLM's repair retries (``reply["retries"]``, 0 when absent) and the memory, models side by side,
+and how the wrong cases went wrong (``MISSES``: no reply, refused, broken, no code, language, value) per kind.
 **The test split is shown only as aggregates**: no case's text, answer or code is printed or written to
 ``--json`` unless ``--show-test`` is given (the people tuning the prompt must not see test cases).
 Home requests run in a real Home Assistant (the HA env from ``script/bootstrap ha``) holding a test home, through
@@ -51,6 +52,38 @@ from o1_server.agent.sandbox import safe_name  # noqa: E402
 from tests.support.o1_process import O1Process, start_o1  # noqa: E402
 
 DEFAULT_MODELS = "qwen2.5-coder-1.5b,qwen2.5-coder-0.5b,smollm2-135m"
+
+# How a wrong case went wrong, first match wins (``miss_class``); the report counts them per kind, so the test
+# split's misses can be told apart without reading a case.
+MISSES = (
+    ("no reply", "a turn ended without a reply (timeout, HTTP or stream error)"),
+    ("refused", "a block was refused by the safety policy"),
+    ("broken", "the last block of a turn did not run to exit 0 (invalid, raised, killed)"),
+    ("no code", "a turn was answered with no block run (from memory or a canned sentence)"),
+    ("language", "the check holds but the last answer is not in the case's language"),
+    ("value", "every block ran, the answer is in the language, and the check says no"),
+)
+
+
+def miss_class(case: Case, result: Result) -> str:
+    """The first of ``MISSES`` that fits a wrong ``result`` of ``case`` (its name)."""
+    if result.errors or len(result.replies) < len(case.turns) or not all(result.replies):
+        return "no reply"
+    blocks = [r.get("code_blocks", []) for r in result.replies]
+    if any(b.get("decision") == "deny" for turn in blocks for b in turn):
+        return "refused"
+    ran = [[b for b in turn if b.get("decision") == "allow"] for turn in blocks]
+    if any(turn and turn[-1].get("exit_status") != 0 for turn in ran) or any(
+        b.get("decision") == "invalid" for turn in blocks[-1:] for b in turn[-1:]
+    ):
+        return "broken"
+    if any(not turn and not reply.get("continue_conversation") for turn, reply in zip(ran, result.replies)):
+        return "no code"
+    try:
+        holds = bool(case.check(result))
+    except Exception:  # noqa: BLE001  a check that trips over an odd answer: the value is what was wrong
+        holds = False
+    return "language" if holds else "value"
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -228,6 +261,7 @@ async def bench_model(model: str, cases: list[Case], args: argparse.Namespace, d
                 except Exception as err:  # noqa: BLE001  a check that trips over an odd answer counts as wrong
                     ok, result.errors = False, [*result.errors, repr(err)]
                 retries = sum(int(r.get("retries") or 0) for r in result.replies)
+                miss = None if ok else miss_class(case, result)
                 rows.append(
                     {
                         "id": case.id,
@@ -235,6 +269,7 @@ async def bench_model(model: str, cases: list[Case], args: argparse.Namespace, d
                         "language": case.language,
                         "split": case.split,
                         "ok": ok,
+                        "miss": miss,
                         "retries": retries,
                         "times": timings,
                         "turns": case.turns,
@@ -318,6 +353,19 @@ def report(results: list[dict[str, Any]], split: str) -> str:
             f"{label} median / p90",
             [
                 f"{fmt(statistics.median(times(r, key)) if times(r, key) else None)} / {fmt(pct(times(r, key), 0.9))}"
+                for r in results
+            ],
+        )
+    for name, _ in MISSES:
+        line(
+            f"wrong: {name}",
+            [
+                ", ".join(
+                    f"{kind} {n}"
+                    for kind in kinds
+                    if (n := sum(1 for x in rows_of(r) if x.get("miss") == name and x["kind"] == kind))
+                )
+                or "0"
                 for r in results
             ],
         )
