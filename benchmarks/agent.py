@@ -77,7 +77,8 @@ def miss_class(case: Case, result: Result) -> str:
         b.get("decision") == "invalid" for turn in blocks[-1:] for b in turn[-1:]
     ):
         return "broken"
-    if any(not turn and not reply.get("continue_conversation") for turn, reply in zip(ran, result.replies)):
+    replies = result.replies
+    if any(not turn and not reply.get("continue_conversation") for turn, reply in zip(ran, replies, strict=True)):
         return "no code"
     try:
         holds = bool(case.check(result))
