@@ -1039,6 +1039,54 @@ def test_a_month_named_on_its_own_is_found_in_six_languages(text: str, language:
         assert not uses_month(f"print('At Tesco in', {text.split()[-1]!r})", month)
 
 
+PISCINE = "date;montant\n28/01/2026;4,50\n02/02/2026;4,50\n16/02/2026;6,00\n03/03/2026;4,50\n"
+PISCINE_SUM = (
+    "import csv\nwith open('piscine.csv', newline='') as f:\n"
+    "    rows = [r for r in csv.DictReader(f, delimiter=';') if {test}]\n"
+    "print('Total :', sum(float(r['montant'].replace(',', '.')) for r in rows), 'euros')"
+)
+
+
+async def test_a_month_filtered_as_one_day_is_asked_again(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """"combien à la cantine en février" kept the rows of '02/02/2026' only (everyday dev set): a whole date
+    of the month named is one day, not the month. The repair names the day and the month's number."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-day", {"piscine.csv": PISCINE})
+    llm.script(
+        code(PISCINE_SUM.format(test="r['date'] == '02/02/2026'")),
+        code(PISCINE_SUM.format(test="r['date'][3:5] == '02'")),
+    )
+    reply = await agent.ask("combien j'ai dépensé à la piscine en février ?", "c-day", profile="default",
+                            language="fr")
+    assert reply.retries == 1 and "10,5" in reply.answer, reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "keeps one day, '02/02/2026'" in repair and ".month == 2" in repair and "'%d/%m/%Y'" in repair, repair
+
+
+@pytest.mark.parametrize(
+    ("code", "used"),
+    [
+        ("x.month == 2", True),
+        ("m in (1, 2, 3)", True),
+        ("r['date'][3:5] == '02'", True),
+        ("r['fecha'].startswith('2026-02')", True),
+        ("f'{y}-02' in r['date']", True),
+        ("r['date'].endswith('/02/2026')", True),
+        ("r['date'] == '02/02/2026'", False),  # one day, not the month (dev set: "in February" filtered one day)
+        ("row[2] == 'cantine'", False),  # a position
+        ("d[2:4] == 'xx'", False),
+        ("round(total, 2)", False),
+        ("r['mois'] == 'février'", True),
+        ("print('en février', total)", False),
+        ("x.month == 2 and (", True),  # does not parse: any 2
+    ],
+)
+def test_a_month_is_used_as_a_month_not_as_a_position_or_a_day(code: str, used: bool) -> None:
+    from o1_server.agent.given import uses_month
+
+    assert uses_month(code, 2) is used
+
+
 TRIP = [{"persona": "Marta", "importe": 58.40}, {"persona": "Jorge", "importe": 320.00},
         {"persona": "Marta", "importe": 74.00}, {"persona": "Lucía", "importe": 36.00}]
 TRIP_SUM = (

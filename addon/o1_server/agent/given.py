@@ -5,12 +5,15 @@ question says; :func:`.repair.repair_request` asks once more, with these message
 
 from __future__ import annotations
 
+import ast
+import datetime
 import functools
 import re
 
 from babel.dates import get_month_names
 
 from . import i18n
+from .error_hints import date_format
 from .named_values import tested_text
 from .types import CodeBlock
 
@@ -123,11 +126,61 @@ def named_month(text: str, language: str | None) -> tuple[str, int] | None:
     return None
 
 
+def _month_part(text: str, number: int) -> bool:
+    """Whether the text ``text`` holds the month ``number`` as a part of a date that is not a whole day:
+    ``'2026-11'``, ``'/11/2026'``, ``'-11-'``, ``'11'``. A whole date (``'02/02/2026'``) keeps one day, not the
+    month."""
+    m = rf"0?{number}"
+    return bool(
+        re.fullmatch(rf"\d{{4}}[-/.]{m}[-/.]?|[-/.]?{m}[-/.]\d{{4}}|[-/.]?{m}[-/.]?", text.strip())
+        and not date_format(text)
+    )
+
+
+def _indexes(tree: ast.AST) -> set[int]:
+    """The ids of the nodes of ``tree`` that are a subscript's index or slice bound (``row[2]``, ``d[5:7]``) or
+    the places of a ``round(x, 2)``: numbers there are positions, not months."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            parts = [node.slice.lower, node.slice.upper, node.slice.step] if isinstance(node.slice, ast.Slice) else []
+            found.update(id(x) for x in [node.slice, *parts] if x is not None)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round":
+            found.update(id(x) for x in node.args[1:])
+    return found
+
+
+def one_day(code: str, number: int) -> str | None:
+    """The first text of ``code`` that is a whole date of the month ``number`` (``'02/02/2026'``: a test that
+    keeps one day of it), or None (also when the code does not parse)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (shape := date_format(node.value)):
+            if datetime.datetime.strptime(node.value.strip(), shape).month == number:
+                return node.value.strip()
+    return None
+
+
 def uses_month(code: str, number: int) -> bool:
-    """Whether ``code`` uses the month ``number``: as a number on its own (``.month == 11``, ``'2026-11'``,
-    ``[5:7] == '11'``) or by a name of it in any language (``'Nov'``, ``'novembre'``), not in a text it only
-    prints ("at Tesco in November")."""
-    if number in {int(n) for n in re.findall(r"\d+", code)}:
-        return True
+    """Whether ``code`` uses the month ``number``: as a number that is not a position (``.month == 11``,
+    ``month in (10, 11)``; not ``row[11]``), in a text as a part of a date that is not a whole day
+    (``'2026-11'``, ``[5:7] == '11'``; not ``'11/11/2026'``, one day), or by a name of it in any language
+    (``'Nov'``, ``'novembre'``), not in a text it only prints ("at Tesco in November"). Any number of it
+    when the code does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return number in {int(n) for n in re.findall(r"\d+", code)}
+    positions = _indexes(tree)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or id(node) in positions:
+            continue
+        if type(node.value) is int and node.value == number:
+            return True
+        if isinstance(node.value, str) and _month_part(node.value, number):
+            return True
     folded = tested_text(code)
     return any(m == number and len(name) >= 3 and name in folded for name, m in _months().items())

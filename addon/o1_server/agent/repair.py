@@ -29,6 +29,7 @@ from .given import (
     UNUSED_TIME,
     month_number,
     named_month,
+    one_day,
     unused_date,
     unused_time,
     uses_month,
@@ -477,12 +478,14 @@ def unfiltered_month(text: str, code: str, folder: Path, language: str | None) -
             continue
         months = {datetime.datetime.strptime(d.strip(), shape).month for d in dates if date_format(d) == shape}
         if named[1] in months and len(months) > 1:
+            day = one_day(code, named[1])
             return (
                 UNUSED_MONTH.format(month=data_field(named[0]))
+                + (f" (your code keeps one day, '{data_field(day)}', not the whole month)" if day else "")
                 + f": {data_field(name)} writes its dates as '{shape}'; parse each row's date with"
                 f" datetime.datetime.strptime(value, '{shape}') and keep only the rows whose .month == {named[1]},"
-                " beside the tests your code has."
-                " Write one corrected ```python block that prints the answer."
+                + (" instead of that day's test." if day else " beside the tests your code has.")
+                + " Write one corrected ```python block that prints the answer."
             )
     return None
 
