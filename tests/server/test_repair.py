@@ -1012,7 +1012,8 @@ async def test_a_sum_over_a_dated_file_that_ignores_the_month_asked_is_asked_aga
     reply = await agent.ask("How much did we spend at Tesco in November?", "c-month", profile="default")
     assert reply.retries == 1 and reply.answer == "We spent 19.75 at Tesco", reply.answer
     repair = sent(llm, 1)[-1]
-    assert "asks about November" in repair and "'%Y-%m-%d'" in repair and ".month == 11" in repair, repair
+    assert "asks about November, and your code does not keep only the rows of November" in repair
+    assert "'%Y-%m-%d'" in repair and ".month == 11" in repair, repair
     llm.script(code(SHOP_SUM.format(test="r['shop'] == 'Tesco' and r['date'].startswith('2026-10')")))
     reply = await agent.ask("And in October?", "c-month", profile="default")
     assert reply.retries == 0, reply.answer
@@ -1027,13 +1028,15 @@ async def test_a_sum_over_a_dated_file_that_ignores_the_month_asked_is_asked_aga
     [("How much at Tesco in November?", "en", 11), ("Wie viel hat Lukas im Mai ausgegeben?", "de", 5),
      ("combien de litres en mars ?", "fr", 3), ("cuánto gasté en marzo", "es", 3), ("quanto a luglio?", "it", 7),
      ("hoeveel in januari?", "nl", 1), ("how much in march 2026", "en", 3), ("what did I spend in may", "en", 5),
-     ("I may pay on the 3rd of November", "en", None), ("am 3. März", "de", None), ("May I ask?", "en", None)],
+     ("I may pay on the 3rd of November", "en", None), ("am 3. März", "de", None), ("May I ask?", "en", None),
+     ("Did I finish it on the first of April?", "en", None), ("et le deux avril ?", "fr", None),
+     ("am ersten Mai", "de", None), ("el primero de abril", "es", None)],
 )
 def test_a_month_named_on_its_own_is_found_in_six_languages(text: str, language: str, month: int | None) -> None:
     from o1_server.agent.given import named_month, uses_month
 
     found = named_month(text, language)
-    assert (found[1] if found else None) == month
+    assert (found[1] if found else None) == (month and (month,))
     if month is not None:
         assert uses_month(f"x.month == {month}", month) and not uses_month("r['shop'] == 'Tesco'", month)
         assert not uses_month(f"print('At Tesco in', {text.split()[-1]!r})", month)
@@ -1060,7 +1063,55 @@ async def test_a_month_filtered_as_one_day_is_asked_again(make_agent, llm: Scrip
                             language="fr")
     assert reply.retries == 1 and "10,5" in reply.answer, reply.answer
     repair = sent(llm, 1)[-1]
-    assert "keeps one day, '02/02/2026'" in repair and ".month == 2" in repair and "'%d/%m/%Y'" in repair, repair
+    assert "keeps one day, '02/02/2026', not all of it" in repair, repair
+    assert ".month == 2" in repair and "'%d/%m/%Y'" in repair, repair
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "months"),
+    [("media de la luz en el primer trimestre?", "es", (1, 2, 3)), ("im dritten Quartal", "de", (7, 8, 9)),
+     ("au premier trimestre", "fr", (1, 2, 3)), ("nel quarto trimestre", "it", (10, 11, 12)),
+     ("in het tweede kwartaal", "nl", (4, 5, 6)), ("spent in Q3", "fr", (7, 8, 9)),
+     ("the last quarter", "en", (10, 11, 12)), ("a quarter of an hour", "en", None),
+     ("un quarto d'ora", "it", None), ("im Mai, nicht im ersten Quartal", "de", (5,))],
+)
+def test_a_quarter_of_the_year_is_its_three_months(text: str, language: str, months: tuple[int, ...] | None) -> None:
+    from o1_server.agent.given import named_month, uses_months
+
+    found = named_month(text, language)
+    assert (found[1] if found else None) == months
+    if months and len(months) == 3:
+        first, _, last = months
+        assert uses_months(f"d.month <= {last}", months)
+        assert uses_months(f"d.month < {last + 1}" if last < 12 else f"d.month >= {first}", months)
+        assert uses_months(f"d.month in {months}", months) and not uses_months("r['cost'] == 'luz'", months)
+    assert not uses_months("total += 1\nprint(total / 1)", (1, 2, 3))
+
+
+LUZ = "mes;importe\n2026-01-31;82,10\n2026-02-28;77,40\n2026-03-31;70,30\n2026-04-30;58,00\n2026-05-31;51,20\n"
+LUZ_MEAN = (
+    "import csv\nimport statistics\nwith open('luz.csv', newline='') as f:\n"
+    "    rows = [r for r in csv.DictReader(f, delimiter=';'){test}]\n"
+    "print('De media:', round(statistics.mean(float(r['importe'].replace(',', '.')) for r in rows), 2), 'euros')"
+)
+
+
+async def test_a_mean_over_a_quarter_that_keeps_every_month_is_asked_again(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    """"cuánto fue de media la factura de la luz en el primer trimestre" averaged every month of the file
+    (everyday dev set): a quarter named is its three months; the repair asks for ``.month in (1, 2, 3)``."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-q", {"luz.csv": LUZ})
+    llm.script(
+        code(LUZ_MEAN.format(test="")),
+        code(LUZ_MEAN.format(test=" if int(r['mes'][5:7]) <= 3")),
+    )
+    reply = await agent.ask("cuánto pagué de media de luz en el primer trimestre? está en luz.csv", "c-q",
+                            profile="default", language="es")
+    assert reply.retries == 1 and "76,6" in reply.answer, reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "asks about primer trimestre" in repair and ".month in (1, 2, 3)" in repair and "'%Y-%m-%d'" in repair
 
 
 @pytest.mark.parametrize(
@@ -1167,6 +1218,24 @@ async def test_a_negative_count_of_days_is_asked_again(make_agent, llm: Scripted
         llm.script(code(past + said))
         await agent.ask("Et alors ?", "c-neg", profile="default", language="fr")
         assert len(llm.requests) == 1, sent(llm, 1)[-1]
+
+
+@pytest.mark.parametrize(
+    ("language", "asked", "named"),
+    [("en", "six weeks after the second of May?", "2nd of May"), ("fr", "trois jours après le deux mai", "2 mai"),
+     ("es", "una semana después del primero de mayo", "1º de mayo"), ("de", "zehn Tage nach dem ersten Mai", "1. Mai")],
+)
+def test_a_small_day_said_in_words_is_a_date(language: str, asked: str, named: str) -> None:
+    """A day below 4 said in words stays a word for the model (:func:`i18n.digits`), but with a month's name it
+    is a date: one the code must use, and no month on its own."""
+    from o1_server.agent.given import named_month, unused_date
+    from o1_server.agent.types import CodeBlock
+
+    today = CodeBlock("python", "import datetime\nprint(datetime.date.today() + datetime.timedelta(days=7))")
+    assert unused_date(asked, today, language) == named
+    used = CodeBlock("python", "d = datetime.date(2027, 5, 2)\nd2 = d.replace(day=1)")
+    assert unused_date(asked, used, language) is None
+    assert named_month(asked, language) is None
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import functools
 import re
 
 from babel.dates import get_month_names
+from text_to_num import alpha2digit  # no stubs or py.typed
 
 from . import i18n
 from .error_hints import date_format
@@ -24,7 +25,7 @@ UNUSED_DATE = "The question gives the date {date}, and your code does not use it
 """The start of the one request of a turn whose block ran but ignored a date the question named ("six weeks
 after the ninth of March" computed from today: dev set, the model printed today plus six weeks)."""
 
-UNUSED_MONTH = "The question asks about {month}, and your code does not keep only that month's rows"
+UNUSED_MONTH = "The question asks about {month}, and your code does not keep only the rows of {month}"
 """The start of the one request of a turn whose block summed a dated file's rows without filtering by the month
 the question named ("how much did we spend at Tesco in November?" summed every month: everyday dev set)."""
 
@@ -83,6 +84,16 @@ def _date_pattern(language: str) -> re.Pattern[str]:
     )
 
 
+def _day_digits(text: str, language: str) -> str:
+    """``text`` with every number word as digits, small ones and ordinals too (text2num's ``alpha2digit`` with
+    threshold 0: "the first of April" -> "the 1st of April", "le deux avril" -> "le 2 avril"), for finding the
+    dates it says; ``text`` itself when text2num cannot read it. (:func:`i18n.digits` keeps them words.)"""
+    try:
+        return str(alpha2digit(text, language, threshold=0))
+    except Exception:  # noqa: BLE001 - a reading aid never breaks a turn
+        return text
+
+
 def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None:
     """The first date of the user's ``text`` said with a month's name ("the 9th of March", "9. März", "March 9")
     that the Python ``block`` does not use, or None. Used: its day appears in the code as a number, and its
@@ -91,7 +102,8 @@ def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None
         return None
     code = block.code.lower()
     numbers = {int(n) for n in re.findall(r"\d+", code)}
-    for match in _date_pattern(i18n.normalize(language)).finditer(text):
+    lang = i18n.normalize(language)
+    for match in _date_pattern(lang).finditer(_day_digits(text, lang)):
         day = int(match.group("d") or match.group("d2"))
         said = match.group("m") or match.group("m2")
         name = said.lower()
@@ -114,16 +126,35 @@ def _month_pattern(language: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.])(?:{month}|(?:(?<=\bin\s)|(?<=\bof\s)|(?<=\bfor\s))may)(?!\w)", re.IGNORECASE)
 
 
-def named_month(text: str, language: str | None) -> tuple[str, int] | None:
-    """The first month the user's ``text`` names on its own, as said and as a number ("November", 11), or None.
-    A month in a date ("the 3rd of November", "März 9") is not on its own."""
-    dates = [m.span() for m in _date_pattern(i18n.normalize(language)).finditer(text)]
-    for match in _month_pattern(i18n.normalize(language)).finditer(text):
+def named_month(text: str, language: str | None) -> tuple[str, tuple[int, ...]] | None:
+    """The first month the user's ``text`` names on its own, as said and as its number (("November", (11,))),
+    or else the first quarter of a year it names, with its three months (("primer trimestre", (1, 2, 3)):
+    translations' ``words.year_quarters`` of ``language`` and English), or None. A month in a date ("the 3rd of
+    November", "März 9") is not on its own."""
+    lang = i18n.normalize(language)
+    said = _day_digits(text, lang)
+    dates = [m.span() for m in _date_pattern(lang).finditer(said)]
+    for match in _month_pattern(lang).finditer(said):
         if any(start <= match.start() < end for start, end in dates):
             continue
         if (number := month_number(match.group(0))) is not None:
-            return match.group(0), number
+            return match.group(0), (number,)
+    for each in dict.fromkeys((lang, "en")):
+        for quarter, pattern in enumerate(i18n.words(each, "words.year_quarters")):
+            if found := re.search(pattern, text, re.IGNORECASE):
+                return found.group(0), tuple(range(3 * quarter + 1, 3 * quarter + 4))
     return None
+
+
+def uses_months(code: str, months: tuple[int, ...]) -> bool:
+    """Whether ``code`` uses the month of ``months`` (one: :func:`uses_month`), or the quarter of the three
+    ``months``: one of them past the first, or the first of the next quarter (``.month <= 3``, ``.month < 4``,
+    ``in (1, 2, 3)``, ``'2026-01' <= d <= '2026-03'``; a 1 alone is too common a number to tell)."""
+    if len(months) == 1:
+        return uses_month(code, months[0])
+    return any(uses_month(code, m) for m in (*months[1:], months[-1] + 1) if m <= 12) or (
+        months[0] > 1 and uses_month(code, months[0])
+    )
 
 
 def _month_part(text: str, number: int) -> bool:
@@ -157,11 +188,10 @@ def one_day(code: str, number: int) -> str | None:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (shape := date_format(node.value)):
-            if datetime.datetime.strptime(node.value.strip(), shape).month == number:
-                return node.value.strip()
-    return None
+    texts = [n.value.strip() for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return next(
+        (t for t in texts if (shape := date_format(t)) and datetime.datetime.strptime(t, shape).month == number), None
+    )
 
 
 def uses_month(code: str, number: int) -> bool:

@@ -32,7 +32,7 @@ from .given import (
     one_day,
     unused_date,
     unused_time,
-    uses_month,
+    uses_months,
 )
 from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
@@ -464,9 +464,10 @@ def in_names(code: str, folder: Path) -> str | None:
 
 def unfiltered_month(text: str, code: str, folder: Path, language: str | None) -> str | None:
     """The repair request for a block that read a dated folder file without keeping the rows of the month the
-    question names on its own ("in November"): the file has dates of that month and of others, and the code
-    uses neither the month's number nor its name; None otherwise."""
-    if (named := named_month(text, language)) is None or uses_month(code, named[1]):
+    question names on its own ("in November") or the quarter it names ("primer trimestre"): the file has dates
+    of those months and of others, and the code uses neither their numbers nor their names (:func:`uses_months`)
+    or keeps one day of them (``== '02/02/2026'``); None otherwise."""
+    if (named := named_month(text, language)) is None or uses_months(code, named[1]):
         return None
     for name in dict.fromkeys(_OPENED.findall(code)):
         data = head(folder, name)
@@ -477,13 +478,14 @@ def unfiltered_month(text: str, code: str, folder: Path, language: str | None) -
         if shape is None:
             continue
         months = {datetime.datetime.strptime(d.strip(), shape).month for d in dates if date_format(d) == shape}
-        if named[1] in months and len(months) > 1:
-            day = one_day(code, named[1])
+        if set(named[1]) & months and months - set(named[1]):
+            day = next((d for m in named[1] if (d := one_day(code, m))), None)
+            keep = f".month == {named[1][0]}" if len(named[1]) == 1 else f".month in {named[1]}"
             return (
                 UNUSED_MONTH.format(month=data_field(named[0]))
-                + (f" (your code keeps one day, '{data_field(day)}', not the whole month)" if day else "")
+                + (f" (your code keeps one day, '{data_field(day)}', not all of it)" if day else "")
                 + f": {data_field(name)} writes its dates as '{shape}'; parse each row's date with"
-                f" datetime.datetime.strptime(value, '{shape}') and keep only the rows whose .month == {named[1]},"
+                f" datetime.datetime.strptime(value, '{shape}') and keep only the rows whose {keep},"
                 + (" instead of that day's test." if day else " beside the tests your code has.")
                 + " Write one corrected ```python block that prints the answer."
             )
