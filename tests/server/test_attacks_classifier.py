@@ -199,6 +199,16 @@ ATTACKS = [
      "    open(n, 'w').write('owned')", {W, OUT}),
     ("percent-format", "python", "open('%s/%s' % ('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
     ("str-format", "python", "open('{{}}/{{}}'.format('{outside}', 'keep.txt'), 'w').write('owned')", {W, OUT}),
+    # a slice of a listing holds some of its items (files[:3] is read like files): changed or bounded by a
+    # call, it is still followed
+    ("slice-of-inserted-list", "python",
+     "import os\nnames = sorted(os.listdir('.'))\nnames.insert(0, '{outside}/keep.txt')\nfor n in names[:1]:\n"
+     "    open(n, 'w').write('owned')", {W, OUT}),
+    ("slice-bound-appends", "python",
+     "import os\nnames = os.listdir('.')\nfor n in names[-(names.append('{outside}/keep.txt') or 1):]:\n"
+     "    open(n, 'w').write('owned')", {W, OUT}),
+    ("slice-of-text", "python",
+     "t = '{outside}/keep.txt.bak'\nfor n in [t[:-4]]:\n    open(n, 'w').write('owned')", {W, OUT}),
     ("raw-socket", "python",
      "import _socket\ns = _socket.socket()\ns.connect(('127.0.0.1', {port}))\ns.send(b'owned')", {N}),
     # --- neighbours: code run by another route

@@ -105,6 +105,8 @@ class _Scope(_Names):
             return True
         if isinstance(node, ast.Name):
             return node.id in self.collections and node.id not in self.volatile
+        if isinstance(node, ast.Subscript):
+            return self.is_list_slice(node)
         if isinstance(node, ast.Call):
             func = self.callee(node.func)
             if func in _COLLECTION_CALLS:
@@ -291,9 +293,27 @@ class _Scope(_Names):
             return self.items(node.value)  # files[0], files[i]: one of a list's items (a dict's: not followed)
         if isinstance(index, int) and not isinstance(index, bool):
             return self.split_part(node.value, index)
+        if self.is_list_slice(node):
+            return self.values(node.value)  # files[:3], os.listdir('.')[-2:]: some of a list's items
         if isinstance(node.slice, ast.Slice):
             return self.sliced(node.value, node.slice)
         return ()
+
+    def is_list_slice(self, node: ast.AST) -> bool:
+        """Whether ``node`` is a slice of a collection that is no dict (``files[:3]``, ``names[-2:]``,
+        ``sorted(os.listdir('.'))[:n]``) with bounds that are absent, literal integers or numbers: it holds
+        some of the collection's items and nothing else."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+            return False
+        if isinstance(node.value, ast.Name) and node.value.id in self.dicts:
+            return False
+        bounds = [b for b in (node.slice.lower, node.slice.upper, node.slice.step) if b is not None]
+        unsigned = [b.operand if isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) else b for b in bounds]
+        plain = all(
+            (isinstance(b, ast.Name) and self.is_number(b)) or (isinstance(b, ast.Constant) and type(b.value) is int)
+            for b in unsigned
+        )
+        return plain and self.is_collection(node.value)
 
     def split_part(self, node: ast.AST, index: int) -> tuple[str, ...]:
         """``x.split(sep)[i]`` (or ``rsplit``) of text values with a literal ``sep``: computed for known text; a
