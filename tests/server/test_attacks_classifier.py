@@ -209,6 +209,22 @@ ATTACKS = [
      "    open(n, 'w').write('owned')", {W, OUT}),
     ("slice-of-text", "python",
      "t = '{outside}/keep.txt.bak'\nfor n in [t[:-4]]:\n    open(n, 'w').write('owned')", {W, OUT}),
+    # a parameter is a number when every call passes one (def save(i) then save(n)): a call with a text, a call
+    # the block does not show (map, an alias, globals()), a method of the same name, a rebinding in the body
+    ("parameter-given-a-text-too", "python",
+     "def w(i):\n    open(f'{{i}}', 'a').write('owned')\nw(1)\nw('{outside}/keep.txt')", {W, OUT}),
+    ("parameter-called-by-map", "python",
+     "def w(i):\n    open(f'{{i}}', 'a').write('owned')\nw(1)\nlist(map(w, ['{outside}/keep.txt']))", {W, OUT}),
+    ("parameter-called-by-alias", "python",
+     "def w(i):\n    open(f'{{i}}', 'a').write('owned')\nw(1)\nv = w\nv('{outside}/keep.txt')", {W, OUT}),
+    ("parameter-of-a-method", "python",
+     "class A:\n    def w(self, i):\n        open(f'{{i}}', 'a').write('owned')\ndef w(i):\n    pass\nw(1)\n"
+     "A().w('{outside}/keep.txt')", {W, OUT}),
+    ("parameter-by-keyword", "python",
+     "def w(i):\n    open(f'{{i}}', 'a').write('owned')\nw(1)\nw(i='{outside}/keep.txt')", {W, OUT}),
+    ("parameter-recursion-adds-text", "python",
+     "def w(i, n):\n    if n:\n        w(chr(47) + '{outside_rel}/keep.txt', 0)\n    else:\n"
+     "        open(f'{{i}}', 'a').write('owned')\nw(1, 1)", {W, OUT}),
     ("raw-socket", "python",
      "import _socket\ns = _socket.socket()\ns.connect(('127.0.0.1', {port}))\ns.send(b'owned')", {N}),
     # --- neighbours: code run by another route

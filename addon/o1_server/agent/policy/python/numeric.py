@@ -17,14 +17,17 @@ _NUMBER_CALLS = frozenset({"len", "int", "float"})  # builtins whose result is a
 _OF_NUMBERS = frozenset({"abs", "round", "min", "max"})  # builtins whose result is a number when given numbers
 _ITEM_CALLS = frozenset({"range", "reversed", "enumerate", "divmod", "sum"}) | _NUMBER_CALLS | _OF_NUMBERS
 
+# Names through which code may call a function the block defines without the block showing the call.
+_DYNAMIC = frozenset({"exec", "eval", "compile", "globals", "locals", "vars", "getattr", "__import__", "__builtins__"})
 Binding = Callable[[frozenset[str]], bool]  # whether a binding gives a number when the names given hold numbers
 
 
 def number_names(tree: ast.AST, exclude: frozenset[str]) -> frozenset[str]:
     """The names of ``tree`` that every binding gives a number: ``i = 0``, ``i += 1``, ``n = len(x)``,
-    ``for i in range(3)`` (or ``reversed(range(3))``), ``for i, x in enumerate(...)``.
+    ``for i in range(3)`` (or ``reversed(range(3))``), ``for i, x in enumerate(...)``, the parameter of a
+    function every call of which passes a number there (:func:`_parameters`).
 
-    Any other binding anywhere in the block (a parameter, an import, ``with ... as i``, a tuple target the
+    Any other binding anywhere in the block (another parameter, an import, ``with ... as i``, a tuple target the
     module does not follow) makes the name not a number. Sound by induction over the run: no name in the result
     exists before the block (``exclude`` holds the builtins and the prelude's names), so each is read only
     after one of its bindings, and each binding computes a number from numbers. A builtin call counts only when
@@ -32,7 +35,7 @@ def number_names(tree: ast.AST, exclude: frozenset[str]) -> frozenset[str]:
     trusted = builtins_trusted(tree)
     given: dict[str, list[Binding]] = {}
     followed: set[int] = set()
-    for name, target, binding in _followed_bindings(tree, trusted):
+    for name, target, binding in [*_followed_bindings(tree, trusted), *_parameters(tree, trusted)]:
         given.setdefault(name, []).append(binding)
         followed.add(id(target))
     for name, node in bindings(tree):
@@ -96,6 +99,48 @@ def _followed_bindings(tree: ast.AST, trusted: bool) -> Iterator[tuple[str, ast.
             yield node.target.id, node.target, _step(node, trusted)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             yield from _loop_pairs(node.target, node.iter, trusted)
+
+
+def _parameters(tree: ast.AST, trusted: bool) -> Iterator[tuple[str, ast.AST, Binding]]:
+    """The positional parameters of a function the block only calls by its name (``def save(i)`` then
+    ``save(n)``): a number when every call passes one there, or leaves it to a number default. Only for a
+    ``def`` outside a class, with no decorator, bound once, whose name is used nowhere but as the called
+    function of calls with neither ``*`` nor keywords, in a block with no way to call it unseen (exec, eval,
+    getattr, globals...)."""
+    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+    if not trusted or _DYNAMIC & set(names):
+        return
+    in_class = {id(item) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for item in n.body}
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    bound = [(name, node) for name, node in bindings(tree)]
+    changed = {x for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
+    for function in ast.walk(tree):
+        if (
+            not isinstance(function, ast.FunctionDef)
+            or function.decorator_list
+            or id(function) in in_class
+            or function.name in changed
+            or [node for name, node in bound if name == function.name] != [function]
+        ):
+            continue
+        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == function.name]
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.func in uses]
+        if not calls or any(id(u) not in called for u in uses) or any(_starred_or_keyword(c) for c in calls):
+            continue
+        params = [*function.args.posonlyargs, *function.args.args]
+        defaults = dict(zip(reversed(params), reversed(function.args.defaults), strict=False))
+        for index, param in enumerate(params):
+            given = [c.args[index] if index < len(c.args) else defaults.get(param) for c in calls]
+            yield param.arg, param, _all_numbers(given, trusted)
+
+
+def _all_numbers(given: list[ast.expr | None], trusted: bool) -> Binding:
+    """Whether every expression ``given`` (None: none given) is a number."""
+    return lambda names: all(g is not None and _number(g, names, trusted) for g in given)
+
+
+def _starred_or_keyword(call: ast.Call) -> bool:
+    return bool(call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
 def _pairs(target: ast.AST, value: ast.expr, trusted: bool) -> Iterator[tuple[str, ast.Name, Binding]]:
