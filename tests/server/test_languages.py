@@ -277,6 +277,10 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "Delete the first file.", "Delete the first file."),
         ("de", "Was ist dreihundertzwölf mal vier?", "Was ist 312 mal 4?"),
         ("de", "Wie viel ist zwei plus zwei?", "Wie viel ist 2 plus 2?"),
+        # an offset from a time zone is a number (seventh held-out set: "who's on UTC plus one" stayed a word)
+        ("en", "my cousin in Berlin, who's on UTC plus one", "my cousin in Berlin, who's on UTC plus 1"),
+        ("es", "Madrid está en GMT más dos", "Madrid está en GMT más 2"),
+        ("en", "plus one more thing", "plus one more thing"),
         ("de", "Ich habe eine Frage.", "Ich habe eine Frage."),
         ("de", "Lösche die erste Datei.", "Lösche die erste Datei."),
         ("fr", "Combien font trois cent douze fois quatre ?", "Combien font 312 fois 4 ?"),

@@ -42,6 +42,15 @@ from tests.support.scripted_llm import ScriptedLLM
         ("it", "alle nove meno un quarto di sera", "alle 20:45 di sera"),
         ("nl", "om kwart over acht", "om 8:15"),
         ("nl", "half negen", "8:30"),
+        # "now" between "it is" and the time (seventh held-out set: "Hier is het nu tien voor acht 's avonds").
+        ("nl", "Hier is het nu tien voor acht 's avonds.", "Hier is het nu 19:50 's avonds."),
+        ("en", "it's now twenty to eight", "it's now 7:40"),
+        ("en", "it is now seven forty in the evening", "it is now 19:40 in the evening"),
+        ("de", "es ist jetzt zehn vor acht", "es ist jetzt 7:50"),
+        ("fr", "il est huit heures moins dix", "il est 7:50"),
+        ("fr", "il est maintenant vingt heures moins dix", "il est maintenant 19:50"),
+        ("en", "it's twelve fifty for the tickets", "it's 12 50 for the tickets"),  # a price, not a time
+        ("en", "I need now five to eight people", "I need now 5 to 8 people"),
         # Not clock times: arithmetic, ranges, other words after "halb", ordinals, a time already in digits.
         ("en", "add 5 to 7", "add 5 to 7"),
         ("en", "from five to eight people", "from 5 to 8 people"),

@@ -381,12 +381,13 @@ def asked_decimals(text: str, language: str | None) -> int | None:
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_ZONES = frozenset({"UTC", "GMT", "CET", "CEST", "EST", "EDT", "PST", "PDT"})  # an offset from one is a number
 
 
 def _operands(text: str, language: str) -> str:
     """Lone number words that are operands of arithmetic as digits: a number word, operator words, and a
-    number on their other side ("zwei plus zwei", "1.5 times two", "ten divided by two"); "una per favore"
-    stays as it is."""
+    number or a time zone on their other side ("zwei plus zwei", "1.5 times two", "ten divided by two", "UTC
+    plus one"); "una per favore" stays as it is."""
     operators = {w.lower() for w in words(language, "words.operators")}
     found = list(_WORD.finditer(text))
     values = [cardinal(m.group(), language) for m in found]
@@ -400,7 +401,9 @@ def _operands(text: str, language: str) -> str:
             other = index + step
             while 0 <= other < len(found) and found[other].group().lower() in operators:
                 other += step
-            if other != index + step and 0 <= other < len(found) and values[other] is not None:
+            if other != index + step and 0 <= other < len(found) and (
+                values[other] is not None or found[other].group().upper() in _ZONES
+            ):
                 out.append(text[last : match.start()] + value)
                 last = match.end()
                 break
