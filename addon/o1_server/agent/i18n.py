@@ -401,8 +401,10 @@ def _operands(text: str, language: str) -> str:
             other = index + step
             while 0 <= other < len(found) and found[other].group().lower() in operators:
                 other += step
-            if other != index + step and 0 <= other < len(found) and (
-                values[other] is not None or found[other].group().upper() in _ZONES
+            if (
+                other != index + step
+                and 0 <= other < len(found)
+                and (values[other] is not None or found[other].group().upper() in _ZONES)
             ):
                 out.append(text[last : match.start()] + value)
                 last = match.end()
