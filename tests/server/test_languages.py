@@ -239,6 +239,19 @@ def test_all_agrees_when_the_held_block_names_several_files() -> None:
     assert is_yes("yes, delete them all", "en", held) and is_yes("Ja, lösch alle", "de", "Ich lösche a.txt und b.txt.")
 
 
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [("en", "yes, every one of them"), ("en", "yes, each of them"), ("de", "Ja, jede einzelne"),
+     ("fr", "oui, tous"), ("es", "sí, todas"), ("it", "sì, ognuno"), ("nl", "ja, allemaal")],
+)
+def test_every_one_agrees_when_the_held_block_names_no_file(language: str, answer: str) -> None:
+    """"get rid of all the voice memos": the held question names no file ("some files", a pattern run later), so
+    "every one of them" asks for nothing more (seventh held-out set, now a dev set: it was a new request)."""
+    held = i18n.t(language, "confirm.question", summary=i18n.t(language, "kind_plain.delete"))
+    assert is_yes(answer, language, held), held
+    assert not is_yes(answer, language, HELD)  # one held file: "all of them" is more than it would do
+
+
 def test_a_yes_that_names_another_device_is_not_one() -> None:
     held, code = "I'm about to unlock Front Door.", "print(o1_ha.call_service('lock', 'unlock', entity_id='lock.front_door'))"
     assert not is_yes("Yes, unlock the back door", "en", held, code)

@@ -5,7 +5,8 @@ with a yes (thanks alone opens a no: "Merci, ça va"), and the rest (at most ``R
 question) holds no word of ``declines`` or ``words.but`` (a reply that asks for something else), no file name
 or number that is not a whole one of the held block's, and no word of two letters or more that is neither one
 of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes), and no word of
-``words.widening`` when the held question names one file at most ("yes, delete all the files").
+``words.widening`` when the held question names one file ("yes, delete all the files"; to "I'm about to delete
+some files", "yes, every one of them" agrees).
 :func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
 in the kitchen?", "no, delete b.txt instead"): a reply declines when it is no question and names no file, and
 is a single word or short (at most ``SHORT_WORDS`` words) with one of the ``declines`` words of its language or
@@ -88,7 +89,7 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     known = {name.lower() for name in _NAME.findall(f"{held}\n{code}")}
     if not all(name.lower() in known for name in _NAME.findall(rest)):
         return False
-    if len(set(_FILE.findall(held))) <= 1 and _widens(rest, lang):
+    if len(set(_FILE.findall(held))) == 1 and _widens(rest, lang):
         return False  # "yes, delete all the files" to one held file asks for more than it would do
     agree, held_words = _agree(lang), {w for w in re.findall(r"[^\W\d_]+", i18n.folded(held)) if len(w) >= 3}
     return all(
