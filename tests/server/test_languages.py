@@ -252,6 +252,22 @@ def test_every_one_agrees_when_the_held_block_names_no_file(language: str, answe
     assert not is_yes(answer, language, HELD)  # one held file: "all of them" is more than it would do
 
 
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [("de", "Ja, überschreib sie ruhig."), ("en", "yes, overwrite it"), ("fr", "oui, écrase-le"),
+     ("es", "sí, sobrescribe"), ("it", "sì, sovrascrivi pure"),
+     ("nl", "ja, overschrijf het maar")],
+)
+def test_a_yes_to_overwrite_agrees_to_a_held_change_only(language: str, answer: str) -> None:
+    """"Ja, überschreib sie ruhig." to "ich würde den Inhalt von wunschliste.txt ersetzen" was no yes (seventh
+    held-out set, now a dev set): a verb of changing a file agrees to a held block that changes one, never to a
+    deletion."""
+    held = "wunschliste.txt"
+    change = "open('wunschliste.txt', 'w').write('Fahrradhelm')"
+    assert is_yes(answer, language, held, change)
+    assert not is_yes(answer, language, held, "import os\nos.remove('wunschliste.txt')")
+
+
 def test_a_yes_that_names_another_device_is_not_one() -> None:
     held, code = "I'm about to unlock Front Door.", "print(o1_ha.call_service('lock', 'unlock', entity_id='lock.front_door'))"
     assert not is_yes("Yes, unlock the back door", "en", held, code)

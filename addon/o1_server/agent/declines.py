@@ -4,7 +4,8 @@
 with a yes (thanks alone opens a no: "Merci, ça va"), and the rest (at most ``RESTATE_WORDS`` words, no
 question) holds no word of ``declines`` or ``words.but`` (a reply that asks for something else), no file name
 or number that is not a whole one of the held block's, and no word of two letters or more that is neither one
-of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes), and no word of
+of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes; ``words.agree_change``,
+"overwrite", agree to a block that changes files and deletes none), and no word of
 ``words.widening`` when the held question names one file ("yes, delete all the files"; to "I'm about to delete
 some files", "yes, every one of them" agrees).
 :func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
@@ -92,6 +93,8 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     if len(set(_FILE.findall(held))) == 1 and _widens(rest, lang):
         return False  # "yes, delete all the files" to one held file asks for more than it would do
     agree, held_words = _agree(lang), {w for w in re.findall(r"[^\W\d_]+", i18n.folded(held)) if len(w) >= 3}
+    if code and not _DELETES.search(code):
+        agree |= _agree_change(lang)
     return all(
         len(word) < 2 or any(_same_word(word, known) for known in agree | held_words)
         for word in re.findall(r"[^\W\d_]+", i18n.folded(_NAME.sub(" ", rest)))
@@ -110,6 +113,17 @@ def _widens(rest: str, language: str) -> bool:
 def _same_word(said: str, held: str) -> bool:
     """One word in two forms ("lösch" and "löschen", "borralo" and "borrar"): the same first five letters."""
     return said == held or (len(said) >= 5 and said[:5] == held[:5])
+
+
+_DELETES = re.compile(r"\b(?:remove|unlink|rmtree|rmdir|removedirs|rm|del|delete|truncate)\b")
+
+
+@functools.cache
+def _agree_change(language: str) -> frozenset[str]:
+    """``words.agree_change`` of ``language`` and English, folded: verbs of changing a file ("overwrite",
+    "überschreib"), agreeing only to a held block that deletes nothing."""
+    said = i18n.words(language, "words.agree_change") + i18n.words(i18n.DEFAULT, "words.agree_change")
+    return frozenset(i18n.folded(w) for w in said)
 
 
 @functools.cache
