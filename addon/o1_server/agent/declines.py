@@ -4,8 +4,8 @@
 with a yes (thanks alone opens a no: "Merci, ça va"), and the rest (at most ``RESTATE_WORDS`` words, no
 question) holds no word of ``declines`` or ``words.but`` (a reply that asks for something else), no file name
 or number that is not a whole one of the held block's, and no word of two letters or more that is neither one
-of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes; ``words.agree_change``,
-"overwrite", agree to a block that changes files and deletes none), and no word of
+of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes;
+``words.agree_change``, "overwrite", agree to a block that changes files and deletes none), and no word of
 ``words.widening`` when the held question names one file ("yes, delete all the files"; to "I'm about to delete
 some files", "yes, every one of them" agrees).
 :func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
