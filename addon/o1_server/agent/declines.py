@@ -1,17 +1,12 @@
 """Answers to a held confirmation: a yes that says what it agrees to, or a no, or a new request.
 
-:func:`restates` reads a yes that goes on ("Yes, delete it.", "Oui, supprime-le", "Sí, bórralo ya"): it starts
-with a yes (thanks alone opens a no: "Merci, ça va"), and the rest (at most ``RESTATE_WORDS`` words, no
-question) holds no word of ``declines`` or ``words.but`` (a reply that asks for something else), no file name
-or number that is not a whole one of the held block's, and no word of two letters or more that is neither one
-of ``words.agree`` nor one of the held question's ("Yes, turn on the oven" for "turn off" is not a yes;
-``words.agree_change``, "overwrite", agree to a block that changes files and deletes none), and no word of
-``words.widening`` when the held question names one file ("yes, delete all the files"; to "I'm about to delete
-some files", "yes, every one of them" agrees).
-:func:`declines` tells a no ("no", "not now", "okay, cancel that") from a new request ("what's the temperature
-in the kitchen?", "no, delete b.txt instead"): a reply declines when it is no question and names no file, and
-is a single word or short (at most ``SHORT_WORDS`` words) with one of the ``declines`` words of its language or
-of English (agent/translations/*.yaml). Anything else is a request.
+:func:`restates` reads a yes that goes on ("Yes, delete it.", "Oui, supprime-le"): after the yes words, a short
+rest with no "but" and no other file or number, whose words agree (``words.agree``; ``words.agree_change`` to a
+block that changes files and deletes none) or are the held question's ("Yes, turn on the oven" for "turn off"
+is not one), and no widening word when one file is held ("yes, delete all the files"). :func:`declines` tells
+a no ("no", "not now", "okay, cancel that") from a new request ("no, delete b.txt instead"): short, no
+question, no file, a ``declines`` word of its language or English (agent/translations/*.yaml). Anything else
+is a request. The rules in full: each function's docstring.
 """
 
 from __future__ import annotations
