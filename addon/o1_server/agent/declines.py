@@ -70,7 +70,9 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     for it only when it holds nothing after the yes words). Its words (two letters or more: "on" for "turn
     off" is not a yes) must be agreeing ones or the summary's, never only the code's ("lock" is in the code of
     an unlock); its file names and numbers must be whole ones of the summary or the code ("notes.txt" is not
-    "old_notes.txt", 3 is not 30)."""
+    "old_notes.txt", 3 is not 30). The rest is at most ``RESTATE_WORDS`` words with no ``declines`` or
+    ``words.but`` word and no question; a verb of ``words.agree_change`` ("overwrite") agrees only when ``code``
+    deletes nothing; a ``words.widening`` word ("all") is more than a held question naming one file would do."""
     lang = i18n.normalize(language)
     text = text.replace("\u2019", "'").strip()
     start = _yes_start(lang).match(text)
