@@ -44,6 +44,9 @@ def _identifier() -> Any:
     return _IDENTIFIER
 
 
+_LABEL_COLON = re.compile(r"(?<!\d):(?!\d)")
+
+
 def printed_in_english(text: str, language: str | None) -> bool:
     """Whether ``text`` (what a block printed) is English while the conversation's ``language`` is another one.
     Only a one-line output is judged, and of it only the words before a colon (the model's label; what follows
@@ -56,7 +59,8 @@ def printed_in_english(text: str, language: str | None) -> bool:
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) != 1:
         return False  # lines of data (a list read back from the user's file): not the model's sentence
-    sentence = lines[0].split(":", 1)[0]  # "Du hast 3 Termine: Dentist, Lunch with Anna": the label speaks
+    # "Du hast 3 Termine: Dentist, Lunch with Anna": the label speaks (the colon of a clock time, 23:20, is none)
+    sentence = _LABEL_COLON.split(lines[0], maxsplit=1)[0]
     words = _WORD.findall(_NAMES.sub(" ", sentence))
     if len(words) < MIN_WORDS:
         return False
