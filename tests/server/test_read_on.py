@@ -32,7 +32,7 @@ async def test_a_long_output_is_said_part_by_part_without_the_llm(make_agent, ll
     agent = output_agent(make_agent, tmp_path)
     llm.script(code(STEPS), "This reply must never be requested.")
     reply = await agent.ask("list the steps", "c-long", profile="spoken")
-    assert reply.answer == f"{steps(1, 2)} {MORE}"
+    assert reply.answer == f"{steps(1, 4)} {MORE}"  # four sentences first (session.FIRST_OUTPUT)
     assert reply.continue_conversation  # the satellite listens again for the "read on"
     assert len(llm.requests) == 1 and [b.exit_status for b in reply.code_blocks] == [0]
     records = len(audit_records(tmp_path))
@@ -44,8 +44,8 @@ async def test_a_long_output_is_said_part_by_part_without_the_llm(make_agent, ll
         heard.append(part.answer)
         if not part.answer.endswith(MORE):
             break
-    assert heard == [f"{steps(3, 5)} {MORE}", f"{steps(6, 8)} {MORE}", f"{steps(9, 11)} {MORE}",
-                     f"{steps(12, 14)} {MORE}", f"{steps(15, 17)} {MORE}", steps(18, 20)]
+    assert heard == [f"{steps(5, 7)} {MORE}", f"{steps(8, 10)} {MORE}", f"{steps(11, 13)} {MORE}",
+                     f"{steps(14, 16)} {MORE}", f"{steps(17, 19)} {MORE}", steps(20, 20)]
     assert not part.continue_conversation  # at the end nothing more is claimed
     assert len(audit_records(tmp_path)) == records, "read on ran code"
 
@@ -90,10 +90,26 @@ async def test_read_on_in_german_and_after_a_restart(make_agent, llm: ScriptedLL
     agent = output_agent(make_agent, tmp_path)
     llm.script(code(STEPS))
     reply = await agent.ask("liste die Schritte", "c-de", profile="spoken", language="de")
-    assert reply.answer == f"{steps(1, 2)} {t('de', 'speech.more')}"
+    assert reply.answer == f"{steps(1, 4)} {t('de', 'speech.more')}"
     await agent.shutdown()
 
     again = output_agent(make_agent, tmp_path)
     part = await again.ask("Weiter.", "c-de", profile="spoken", language="de")
-    assert part.answer == f"{steps(3, 5)} {t('de', 'speech.more')}"
+    assert part.answer == f"{steps(5, 7)} {t('de', 'speech.more')}"
     assert len(llm.requests) == 1
+
+
+async def test_a_short_list_and_a_restated_question_are_said_whole(make_agent, llm: ScriptedLLM,
+                                                                  tmp_path: Path) -> None:
+    """The three longest books, one per line with an author's initial, were cut after the second at "M."
+    ("There is more"), and a result printed after the question the code restated was never said (seventh
+    held-out set, now a dev set): four sentences are said first, and an initial ends none."""
+    agent = output_agent(make_agent, tmp_path)
+    books = "print('Northern Lines by K. Adeyemi, 536 pages')\nprint('The Glassmaker by M. Ruiz, 498 pages')\n" \
+            "print('Salt Roads by T. Okafor, 455 pages')"
+    llm.script(code(books))
+    reply = await agent.ask("the three longest books?", "c-books", profile="spoken")
+    assert "Salt Roads" in reply.answer and MORE not in reply.answer, reply.answer
+    llm.script(code("print('Il mio zaino pesa', 11, 'chili. Quante libbre sono?', round(11 / 0.453592, 2))"))
+    reply = await agent.ask("Il mio zaino pesa undici chili. Quante libbre sono?", "c-libbre", profile="spoken")
+    assert "24" in reply.answer and MORE not in reply.answer, reply.answer

@@ -68,6 +68,9 @@ BackendFactory = Callable[[Profile, "Session"], AgentBackend]
 # emit(event) receives {"type": "delta", "text": ...} and {"type": "code", "block": {...}} while a turn runs.
 Emit = Callable[[dict[str, Any]], None]
 READ_ON = (READ_ON_SENTENCES, READ_ON_CHARS)  # the part of a long answer said for each "read on"
+# The part of a block's output said first: four sentences (a "top 3" list and its title, a result after the
+# question the code restated) and about 300 characters; the rest waits for "read on".
+FIRST_OUTPUT = (4, 300)
 LOCAL_CHANNEL = "local"
 """The channel of in-process callers (tests, tools). Servers name theirs: ``http``, ``wyoming:<host>``,
 ``01:<host>`` (see ``O1Agent.ask_stream``)."""
@@ -606,7 +609,7 @@ class Session:
             return None if answer.live else self._said(answer.model_raw, 3, 400) or i18n.t(self.language, "answer.none")
         if ran:
             last = ran[-1]
-            output = self._said(last.output, 2, 200, last.code)
+            output = self._said(last.output, *FIRST_OUTPUT, last.code)
             if last.exit_status == -9:
                 return i18n.t(self.language, "code.too_slow")
             if last.exit_status:
@@ -661,7 +664,7 @@ class Session:
             return AgentReply(self.conversation_id, self.profile.name, said, [block], continue_conversation=True)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "computer", "type": "console", "format": "output", "content": output})
-        said = self._said(block.output, 2, 200, block.code)
+        said = self._said(block.output, *FIRST_OUTPUT, block.code)
         if said and printed_in_english(said, self.language):
             said = self._changes(files_before) or said  # what it did in the conversation's language
         changes = None if said else self._changes(files_before)

@@ -84,7 +84,7 @@ _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'"
 _SPACES = re.compile(r"[^\S\u00a0]+")
 # A Python boolean printed as a value ("Door open: True", "locked=False"): said as yes or no in the language.
 _BOOLEAN = re.compile(r"(?<=[:=])(\s*)\b(True|False)\b(?=\s*(?:$|[,.;!?)\n]))", re.M)
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+")
+_SENTENCE = re.compile(r"(?<=[.!?…])(?<!\b[A-Z]\.)\s+")  # not after an initial: "K. Adeyemi"
 # A month's name in one of o1's languages (Babel's), as a date written "28. Dezember" goes on after its day.
 _MONTH_FIRST = re.compile(
     "(?:"

@@ -88,7 +88,8 @@ class AnswerStream:
         """What ``finish`` left unsaid of a long answer, plain text ("" when all was said)."""
 
     def _say(self, text: str) -> None:
-        text = speakable(text, language=self._language)
+        # Not cut here: a caller's tail was cut already (speakable_parts), and a live sentence is one sentence.
+        text = speakable(text, max_sentences=10**6, max_chars=10**9, language=self._language)
         if not text:
             return
         if len(self._parts) >= self._max:
