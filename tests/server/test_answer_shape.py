@@ -161,3 +161,28 @@ async def test_a_filter_that_compares_a_number_with_a_text_is_asked_again(
     assert reply.retries == 1 and "supermercado" in reply.answer, reply.answer
     repair = str(llm.requests[1]["messages"][-1]["content"])
     assert "compares cost, a number, with the text 'alquiler'" in repair, repair
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "word"),
+    [("can you spell Wednesday for him letter by letter", "en", "Wednesday"),
+     ("Tu peux m'épeler le mot éphémère, lettre par lettre ?", "fr", "éphémère"),
+     ("Buchstabier mir mal Rhabarber", "de", "Rhabarber"), ("¿Me deletreas murciélago?", "es", "murciélago"),
+     ("Spel het woord fiets voor me", "nl", "fiets"), ("Mi fai lo spelling di zucchero?", "it", "zucchero")],
+)
+async def test_a_word_printed_whole_for_a_spelling_is_asked_again(
+    make_agent, llm: ScriptedLLM, text: str, language: str, word: str
+) -> None:
+    """"Spell Wednesday letter by letter" answered with print("Wednesday") (seventh held-out set, now a dev
+    set): asked again once for its letters; the letters printed one by one are said. A spelled answer, or
+    another request, is not asked again."""
+    from o1_server.agent.answer_shape import SPELL, spell_request
+
+    agent = make_agent()
+    llm.script(code(f"print({word!r})"), code(f"print(' '.join({word!r}))"))
+    reply = await agent.ask(text, f"c-spell-{language}", profile="default", language=language)
+    assert reply.retries == 1 and SPELL in str(llm.requests[1]["messages"][-1]["content"])
+    assert reply.code_blocks[-1].output.strip() == " ".join(word), reply.answer
+    assert spell_request(text, " ".join(word), language) is None
+    assert spell_request(text, ", ".join(word.upper()), language) is None
+    assert spell_request(f"how many letters are in {word}", word, language) is None

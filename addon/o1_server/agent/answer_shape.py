@@ -1,20 +1,23 @@
 """Answers whose shape is not the one the user asked for: a list sorted the other way ("from the oldest to the
-newest", sorted with ``reverse=True``), or one item where the user asked for several ("the 3 top scorers",
-answered with ``max()``). Read from the user's words (the translations' ``words.ascending``,
-``words.descending`` and ``words.top``, in the conversation's language and English) and the block's code; a
-block with such a mismatch is asked again once (:func:`.repair.repair_request`). Both were misses of the
-everyday dev set (``dx-libri-it``, ``dx-goleadores-es``).
+newest", sorted with ``reverse=True``), one item where the user asked for several ("the 3 top scorers",
+answered with ``max()``), or a word printed whole where the user asked to spell it. Read from the user's words
+(the translations' ``words.ascending``, ``words.descending``, ``words.top`` and ``words.spell``, in the
+conversation's language and English) and the block's code or output; a block with such a mismatch is asked
+again once (:func:`.repair.repair_request`). All were misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``,
+the seventh held-out set's spellings).
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Collection
 
 from . import i18n
 
 ORDER = "The user asked for {order}, and your code sorts the other way"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
+SPELL = "The user asked to spell a word letter by letter, and your code printed it whole"
 _ORDER_WORDS = {
     "ascending": "the smallest, oldest, earliest or cheapest first (ascending)",
     "descending": "the largest, newest, latest or most expensive first (descending)",
@@ -24,6 +27,18 @@ _OTHER_ORDERS = frozenset({"reversed", "reverse", "nlargest", "nsmallest", "most
 _EXTREMES = frozenset({"max", "min", "idxmax", "idxmin", "argmax", "argmin"})
 _MANY = frozenset({"sorted", "sort", "nlargest", "nsmallest", "most_common", "sort_values", "head", "argsort"})
 MAX_COUNT = 20  # "the 3 biggest" is a top; "the 50 ..." is not a list to say
+
+
+def shape_request(text: str, code: str, output: str, language: str | None, told: Collection[str]) -> str | None:
+    """The first repair request of :func:`order_request`, :func:`spell_request` and :func:`top_request` for a
+    block (Python ``code``, "" for another language, and its ``output``) whose kind ("order", "spell", "top")
+    is not in ``told`` (asked once per turn each), or None."""
+    requests: tuple[tuple[str, Callable[[], str | None]], ...] = (
+        ("order", lambda: order_request(text, code, language)),
+        ("spell", lambda: spell_request(text, output, language)),
+        ("top", lambda: top_request(text, code, language)),
+    )
+    return next((message for kind, make in requests if kind not in told and (message := make())), None)
 
 
 def order_request(text: str, code: str, language: str | None) -> str | None:
@@ -49,6 +64,22 @@ def top_request(text: str, code: str, language: str | None) -> str | None:
     return (
         TOP.format(count=count)
         + f". Sort all of them by that value and print the first {count}, each with its value, in one sentence."
+        " Write one corrected ```python block."
+    )
+
+
+def spell_request(text: str, output: str, language: str | None) -> str | None:
+    """The repair request for a block whose ``output`` holds no word spelled out (three or more single letters
+    in a row: "W e d n e s d a y", "W, E, D") where the user's ``text`` asks to spell one (``words.spell``:
+    "spell", "buchstabiere", "lettre par lettre"), or None. ``print("Wednesday")`` answered "spell Wednesday
+    letter by letter" (seventh held-out set, a dev set since)."""
+    folded = text.lower()
+    if not output.strip() or not any(re.search(p, folded) for p in i18n.patterns(language, "words.spell")):
+        return None
+    if re.search(r"(?<!\w)\w(?:[\s,;.\-–]+\w(?!\w)){2,}", output):
+        return None
+    return (
+        SPELL + ". Print the word's letters one by one, separated by spaces: print(' '.join(word))."
         " Write one corrected ```python block."
     )
 

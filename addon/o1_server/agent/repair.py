@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
-from .answer_shape import ORDER, TOP, order_request, top_request
+from .answer_shape import ORDER, SPELL, TOP, shape_request
 from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_in, error_hint, error_line
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
@@ -204,6 +204,8 @@ def is_soft(message: str) -> str | None:
         return "order"
     if message.startswith(TOP.split("{", 1)[0]):
         return "top"
+    if message.startswith(SPELL):
+        return "spell"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"
     return None
@@ -291,20 +293,10 @@ def repair_request(
         return value
     elif (
         last.exit_status == 0
-        and "order" not in told
-        and last.language == "python"
-        and (order := order_request(text, last.code, language)) is not None
+        and (shape := shape_request(text, last.code if last.language == "python" else "", last.output, language, told))
         and not changed()
     ):
-        return order
-    elif (
-        last.exit_status == 0
-        and "top" not in told
-        and last.language == "python"
-        and (top := top_request(text, last.code, language)) is not None
-        and not changed()
-    ):
-        return top
+        return shape
     elif (
         last.exit_status == 0
         and "never" not in told
