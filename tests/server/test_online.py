@@ -152,6 +152,31 @@ async def test_the_weather_is_an_honest_cant_without_the_model(make_agent, llm: 
     assert "What's the weather in Oslo today?" in said and reply.answer in said
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "language"),
+    [("Tengo un depósito de 1200 litros y gasto 80 al día. ¿Para cuántos días me llega?",
+      "¿Y si llueve y solo riego la mitad que antes?", "es"),
+     ("On consomme 80 litres par jour d'une cuve de 1200 litres, ça dure combien de jours ?",
+      "Et s'il pleut et que j'arrose moitié moins ?", "fr"),
+     ("Consumo 80 litri al giorno da una cisterna di 1200 litri, quanti giorni dura?",
+      "E se piove e innaffio la metà?", "it"),
+     ("Wir verbrauchen 80 Liter am Tag aus 1200 Litern, wie lange reicht das?",
+      "Und wenn es regnet und ich nur halb so viel gieße?", "de")],
+)
+async def test_a_condition_in_a_follow_up_is_no_lookup(
+    make_agent, llm: ScriptedLLM, first: str, then: str, language: str
+) -> None:
+    """"¿Y si llueve y solo riego la mitad?" after a computation was said as "no internet" (seventh held-out set,
+    now a dev set): in a follow-up, rain in a condition is data for the model. Asked first, it is a lookup."""
+    agent = make_agent()
+    llm.script("```python\nprint(1200 / 80)\n```", "```python\nprint(1200 / 40)\n```")
+    await agent.ask(first, f"c-if-{language}", profile="default", language=language)
+    reply = await agent.ask(then, f"c-if-{language}", profile="default", language=language)
+    assert len(llm.requests) == 2 and "30" in reply.answer, reply.answer
+    assert online_topic(then, language) is not None  # a first turn: "if it rains" asks about the weather
+    assert online_topic(then, language, follow_up=True) is None
+
+
 async def test_a_profile_with_the_internet_asks_the_model(make_agent, llm: ScriptedLLM) -> None:
     agent = make_agent(policy={"network": "allow"})
     llm.script("I would need to look that up.")

@@ -46,18 +46,22 @@ def _not_if(language: str) -> frozenset[str]:
     )
 
 
-def online_topic(text: str, language: str | None, names: Iterable[str] = ()) -> str | None:
+def online_topic(text: str, language: str | None, names: Iterable[str] = (), follow_up: bool = False) -> str | None:
     """The words of ``text`` that ask for an online lookup ("what's the weather"), or None: none do, or the
     request holds a number standing alone ("1.1"; not the 7 of "A7", nor a time: "the train at 8"), a file
     name, a word of ``online.not_if``, a phrase of ``online.defines`` (a definition or an explanation: "what is
     an exchange rate") or a word
-    (4 letters or more) of one of ``names`` (the folder's file names, the home's device names)."""
+    (4 letters or more) of one of ``names`` (the folder's file names, the home's device names). In a
+    ``follow_up`` (the conversation has an earlier turn), a condition (``online.hypothetical``: "and if it
+    rains, I water half", "¿y si llueve...?") is about what was computed, not a lookup."""
     lang = i18n.normalize(language)
     low = " ".join(text.lower().replace("\u2019", "'").split())
     if _NUMBER.search(_CLOCK.sub(" ", low)) or _FILE.search(low):
         return None
     found = next((m for m in (p.search(low) for p in _asks(lang)) if m), None)
     if found is None:
+        return None
+    if follow_up and any(re.search(p, low) for p in i18n.patterns(lang, "online.hypothetical")):
         return None
     words = set(_WORD.findall(low))
     if words & _not_if(lang) or any(p.search(low) for p in _defines(lang)):

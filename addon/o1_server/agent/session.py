@@ -398,7 +398,8 @@ class Session:
         if any(e.domain == "weather" for e in entities):
             return False
         home = [word for e in entities for word in (*e.names, *e.areas, e.entity_id.partition(".")[2])]
-        return online_topic(text, self.language, [*self._start_files, *home]) is not None
+        follow_up = any(m.get("role") == "user" for m in self.backend.messages)
+        return online_topic(text, self.language, [*self._start_files, *home], follow_up) is not None
 
     def _cant_look_up(self, text: str) -> AgentReply:
         """The honest answer to a request only the internet can answer: no model, no code; it joins the
