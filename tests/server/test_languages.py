@@ -310,6 +310,9 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "my cousin in Berlin, who's on UTC plus one", "my cousin in Berlin, who's on UTC plus 1"),
         ("es", "Madrid está en GMT más dos", "Madrid está en GMT más 2"),
         ("en", "plus one more thing", "plus one more thing"),
+        # Dutch "min" between numbers is minus (seventh held-out set: the model added 782 "min" 349)
+        ("nl", "Hoeveel is zevenhonderdtweeëntachtig min driehonderdnegenenveertig?", "Hoeveel is 782 minus 349?"),
+        ("nl", "het duurt 5 min", "het duurt 5 min"),
         ("de", "Ich habe eine Frage.", "Ich habe eine Frage."),
         ("de", "Lösche die erste Datei.", "Lösche die erste Datei."),
         ("fr", "Combien font trois cent douze fois quatre ?", "Combien font 312 fois 4 ?"),

@@ -326,6 +326,8 @@ async def test_a_module_that_is_not_installed_is_repaired(make_agent, llm: Scrip
     assert [b.decision for b in reply.code_blocks] == ["invalid", "allow"], reply.code_blocks
     assert "pandas" in reply.code_blocks[0].reason and "6.5" in reply.answer, reply.answer
     assert "pandas" in json.dumps(llm.requests[1])  # the model was told why
+    # and what to use instead (told only "standard library only", the model wrote pandas three times)
+    assert "csv.DictReader" in str(llm.requests[1]["messages"][-1]["content"])
 
 
 async def test_a_policy_refusal_is_said_and_never_retried(make_agent, llm: ScriptedLLM) -> None:

@@ -409,10 +409,24 @@ def _missing_module(tree: ast.AST) -> str | None:
                 found = False
             if not found:
                 line = getattr(node, "lineno", 1)
+                instead = f"; {INSTEAD[top]}" if top in INSTEAD else ""
                 return (
                     f"line {line}: no module named {top!r} is installed here, and none can be (standard library only)"
+                    + instead
                 )
     return None
+
+
+# What to use instead of a module the box lacks, told with the error (the model wrote pandas three times in a row
+# when told only "standard library only": seventh held-out set, a dev set since).
+INSTEAD = {
+    "pandas": "read the file with csv.DictReader (csv.reader(f, delimiter=';') for ';') and compute with plain "
+    "Python, collections.Counter or statistics",
+    "dateutil": "parse dates with datetime.datetime.strptime",
+    "pytz": "use zoneinfo.ZoneInfo or a datetime.timedelta of the offset",
+    "requests": "this box has no internet",
+    "openpyxl": "read .csv files with the csv module",
+}
 
 
 def _helper_names() -> frozenset[str]:
