@@ -1,8 +1,7 @@
 """Clock times said in words, written as digits before the model reads the request.
 
-"quarter past eight in the evening", "zwanzig vor acht", "halb elf abends", "seis menos cuarto de la tarde":
-the embedded model coded them as 20:30, ``hours=20``, 23:15 and ``hours=6, minutes=40`` (benchmarks/README.md),
-and text2num reads the Spanish and Italian quarter ("cuarto", "quarto") as the ordinal 4. Each language's
+"quarter past eight in the evening", "zwanzig vor acht", "halb elf abends": the embedded model coded them as
+20:30, ``hours=20`` and 23:15 (benchmarks/README.md), and text2num reads "cuarto" as the ordinal 4. Each language's
 ``times.clock`` translations are ``"pattern => template"`` rules: groups ``h`` (the hour) and ``m`` (minutes)
 hold digits or number words; the template writes the time from ``{h}``, ``{m}``, ``{prev}`` (the hour before:
 "quarter to 8" is 7:45), ``{rest}`` (60 - m), ``{to_half}``/``{past_half}`` (30 -/+ m: "tien voor half negen"
