@@ -1,10 +1,10 @@
 """Answers whose shape is not the one the user asked for: a list sorted the other way ("from the oldest to the
 newest", sorted with ``reverse=True``), one item where the user asked for several ("the 3 top scorers",
-answered with ``max()``), or a word printed whole where the user asked to spell it. Read from the user's words
-(the translations' ``words.ascending``, ``words.descending``, ``words.top`` and ``words.spell``, in the
-conversation's language and English) and the block's code or output; a block with such a mismatch is asked
-again once (:func:`.repair.repair_request`). All were misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``,
-the seventh held-out set's spellings).
+answered with ``max()``), a word printed whole where the user asked to spell it, or one line per row where the
+user asked for a total. Read from the user's words (the translations' ``words.ascending``, ``words.descending``,
+``words.top``, ``words.spell``, ``words.how_much``, in the conversation's language and English) and the block's
+code or output; a block with such a mismatch is asked again once (:func:`.repair.repair_request`). All were
+misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``, the seventh held-out set's spellings and rows).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from . import i18n
 ORDER = "The user asked for {order}, and your code sorts the other way"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
 SPELL = "The user asked to spell a word letter by letter, and your code printed it whole"
+ROWS = "The question asks for one total, and your code printed the same sentence once per row"
+MAX_ROWS = 50  # more lines than this are a listing, not rows a total forgot
 _ORDER_WORDS = {
     "ascending": "the smallest, oldest, earliest or cheapest first (ascending)",
     "descending": "the largest, newest, latest or most expensive first (descending)",
@@ -37,6 +39,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
         ("order", lambda: order_request(text, code, language)),
         ("spell", lambda: spell_request(text, output, language)),
         ("top", lambda: top_request(text, code, language)),
+        ("rows", lambda: rows_request(text, output, language)),
     )
     return next((message for kind, make in requests if kind not in told and (message := make())), None)
 
@@ -81,6 +84,28 @@ def spell_request(text: str, output: str, language: str | None) -> str | None:
     return (
         SPELL + ". Print the word's letters one by one, separated by spaces: print(' '.join(word))."
         " Write one corrected ```python block."
+    )
+
+
+def rows_request(text: str, output: str, language: str | None) -> str | None:
+    """The repair request for a block whose ``output`` is one sentence printed once per row, its numbers aside
+    ("Jonas hat 42 km im Mai gefahren." twice), where the user's ``text`` asks how much or how many
+    (``words.how_much``, ``words.how_many``) and not about each one (``words.widening``), or None."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if not 2 <= len(lines) <= MAX_ROWS:
+        return None
+    shapes = {re.sub(r"\d+(?:[.,]\d+)*", "#", line) for line in lines}
+    if len(shapes) != 1 or "#" not in next(iter(shapes)):
+        return None
+    folded = text.lower()
+    keys = ("words.how_much", "words.how_many")
+    asked = any(re.search(p, folded) for key in keys for p in i18n.patterns(language, key))
+    widening = {i18n.folded(w) for w in i18n.patterns(language, "words.widening")}
+    if not asked or widening & set(re.findall(r"[^\W\d_]+", i18n.folded(text))):
+        return None
+    return (
+        ROWS + f" ({len(lines)} lines). Add the rows' values up (or count the rows) and print one sentence with the"
+        " total. Write one corrected ```python block."
     )
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
-from .answer_shape import ORDER, SPELL, TOP, shape_request
+from .answer_shape import ORDER, ROWS, SPELL, TOP, shape_request
 from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_in, error_hint, error_line
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
@@ -206,6 +206,8 @@ def is_soft(message: str) -> str | None:
         return "top"
     if message.startswith(SPELL):
         return "spell"
+    if message.startswith(ROWS):
+        return "rows"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"
     return None
