@@ -54,6 +54,16 @@ from tests.support.scripted_llm import ScriptedLLM
         ("en", "I left at 8 in the morning and came back at 7 in the evening",
          "I left at 8:00 in the morning and came back at 19:00 in the evening"),
         ("en", "from 7:00 to 4:30", "from 7:00 to 4:30"),  # no morning said: left as it is
+        # An evening said before the time, or "last night" after it (seventh held-out set: "ten to eleven last
+        # night" stayed "10 to 11" and the model read 10:11).
+        ("en", "on at ten to eleven last night and it beeped at twenty five past three this morning",
+         "on at 22:50 last night and it beeped at 3:25 this morning"),
+        ("de", "gestern Abend um zehn vor elf", "gestern Abend um 22:50"),
+        ("fr", "hier soir à onze heures moins dix", "hier soir à 22:50"),
+        ("es", "anoche a las once menos diez", "anoche a las 22:50"),
+        ("it", "ieri sera alle undici meno dieci", "ieri sera alle 22:50"),
+        ("nl", "gisteravond om tien voor elf", "gisteravond om 22:50"),
+        ("en", "this morning at ten to eleven", "this morning at 10:50"),
         # "now" between "it is" and the time (seventh held-out set: "Hier is het nu tien voor acht 's avonds").
         ("nl", "Hier is het nu tien voor acht 's avonds.", "Hier is het nu 19:50 's avonds."),
         ("en", "it's now twenty to eight", "it's now 7:40"),

@@ -1,15 +1,14 @@
 """Clock times said in words, written as digits before the model reads the request.
 
-"quarter past eight in the evening", "zwanzig vor acht", "halb elf abends": the embedded model coded them as
-20:30, ``hours=20`` and 23:15 (benchmarks/README.md), and text2num reads "cuarto" as the ordinal 4. Each language's
-``times.clock`` translations are ``"pattern => template"`` rules: groups ``h`` (the hour) and ``m`` (minutes)
-hold digits or number words; the template writes the time from ``{h}``, ``{m}``, ``{prev}`` (the hour before:
-"quarter to 8" is 7:45), ``{rest}`` (60 - m), ``{to_half}``/``{past_half}`` (30 -/+ m: "tien voor half negen"
-is 8:20), ``{pm}`` (the hour plus 12 below 12) and ``{am}`` (12 as 0). A time of 1-11 followed by one of
-``times.afternoon`` ("de la tarde"), or of 5-11 followed by one of ``times.evening`` ("abends", "tonight"),
-gets 12 hours, and so does a later time earlier on the clock than a morning one (:func:`after_a_morning`).
-A rule whose groups are not an hour (0-24) and minutes (0-59) leaves the text as it was; the
-risky rules (two bare numbers) also need the time to end the sentence or a word that may follow a time.
+"quarter past eight in the evening", "zwanzig vor acht": the embedded model coded them as 20:30 and ``hours=20``
+(benchmarks/README.md). Each language's ``times.clock`` translations are ``"pattern => template"`` rules: groups
+``h`` (hour) and ``m`` (minutes) hold digits or number words; the template writes the time from ``{h}``, ``{m}``,
+``{prev}`` (the hour before: "quarter to 8" is 7:45), ``{rest}`` (60 - m), ``{to_half}``/``{past_half}`` (30 -/+
+m), ``{pm}`` (plus 12 below 12) and ``{am}`` (12 as 0). A time of 1-11 followed by ``times.afternoon``, or of 5-11
+followed by ``times.evening`` or after ``times.evening_before`` ("gestern Abend um"), gets 12 hours, and so does
+a later time earlier on the clock than a morning one (:func:`after_a_morning`). A rule whose groups are no hour
+(0-24) and minutes (0-59) leaves the text as it was; the risky rules (two bare numbers) also need the time to
+end the sentence or a word that may follow a time.
 """
 
 from __future__ import annotations
@@ -44,6 +43,12 @@ def _after_noon(hour: int, after: str, language: str) -> bool:
     if 1 <= hour <= 11 and _after(language, "times.afternoon").match(after):
         return True
     return 5 <= hour <= 11 and _after(language, "times.evening").match(after) is not None
+
+
+@functools.cache
+def _evening_before(language: str) -> re.Pattern[str]:
+    """``times.evening_before`` of ``language``: an evening said just before a time ("gestern Abend um ")."""
+    return re.compile("|".join(f"(?:{p})" for p in i18n.words(language, "times.evening_before")), re.IGNORECASE)
 
 
 _COUNT_BEFORE = re.compile(r"\b(\w+)\s+[^\W\d_]+(?:\s+of\s+[^\W\d_]+)?\s+(?:at|for)\s+$", re.IGNORECASE)
@@ -90,7 +95,11 @@ def clock_times(text: str, language: str, number: Callable[[str], str | None]) -
             )
             clock = _TIME.search(time)
             after = match.string[match.end() : match.end() + 30].lstrip(", ")
-            if clock and _after_noon(int(clock.group(1)), after, language):
+            before = match.string[max(0, match.start() - 40) : match.start()].lower()
+            if clock and (
+                _after_noon(int(clock.group(1)), after, language)
+                or (5 <= int(clock.group(1)) <= 11 and _evening_before(language).search(before))
+            ):
                 time = f"{time[: clock.start()]}{int(clock.group(1)) + 12}:{clock.group(2)}{time[clock.end() :]}"
             return time
 
