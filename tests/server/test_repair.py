@@ -1222,6 +1222,21 @@ async def test_a_negative_count_of_days_is_asked_again(make_agent, llm: Scripted
         assert len(llm.requests) == 1, sent(llm, 1)[-1]
 
 
+async def test_negative_days_between_two_dates_given_are_not_counted_to_next_year(make_agent, llm: ScriptedLLM) -> None:
+    """"¿Cuántos días hay entre el quince de agosto y el ocho de diciembre de 2028?" subtracted the wrong way
+    (-115), and told "count to its next one", added a year: 250 (seventh held-out set, now a dev set). With two
+    dates given, the request says to subtract the earlier from the later."""
+    agent = make_agent()
+    wrong = "import datetime\nprint('Hay', (datetime.date(2028, 8, 15) - datetime.date(2028, 12, 8)).days, 'días')"
+    right = "import datetime\nprint('Hay', (datetime.date(2028, 12, 8) - datetime.date(2028, 8, 15)).days, 'días')"
+    llm.script(code(wrong), code(right))
+    asked = "¿Cuántos días hay entre el quince de agosto y el ocho de diciembre de 2028?"
+    reply = await agent.ask(asked, "c-between", profile="default", language="es")
+    assert reply.retries == 1 and "115" in reply.answer, reply.answer
+    told = sent(llm, 1)[-1]
+    assert "subtract the earlier one from the later one" in told and "year + 1" not in told, told
+
+
 @pytest.mark.parametrize(
     ("language", "asked", "named"),
     [("en", "six weeks after the second of May?", "2nd of May"), ("fr", "trois jours après le deux mai", "2 mai"),

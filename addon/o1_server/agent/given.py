@@ -94,6 +94,13 @@ def _day_digits(text: str, language: str) -> str:
         return text
 
 
+def dates_said(text: str, language: str | None) -> int:
+    """How many dates with a month's name the user's ``text`` says ("entre el 15 de agosto y el 8 de diciembre":
+    2), small days in words included."""
+    lang = i18n.normalize(language)
+    return sum(1 for _ in _date_pattern(lang).finditer(_day_digits(text, lang)))
+
+
 def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None:
     """The first date of the user's ``text`` said with a month's name ("the 9th of March", "9. März", "March 9")
     that the Python ``block`` does not use, or None. Used: its day appears in the code as a number, and its

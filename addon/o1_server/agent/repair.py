@@ -27,6 +27,7 @@ from .given import (
     UNUSED_DATE,
     UNUSED_MONTH,
     UNUSED_TIME,
+    dates_said,
     month_number,
     named_month,
     one_day,
@@ -353,10 +354,18 @@ def repair_request(
         and (negative := _NEGATIVE.search(last.output))
         and not changed()
     ):
+        if dates_said(text, language) >= 2:  # "between the 15th of August and the 8th of December 2028"
+            how = " The question gives both dates: subtract the earlier one from the later one, in the years it says."
+        else:
+            how = (
+                " If the date has passed this year, count to its next one (day.replace(year=today.year + 1)); for a"
+                " time since or between two dates, print the difference as a positive number."
+            )
         return (
-            NEGATIVE_DAYS.format(days=negative.group()) + ". If the date has passed this year, count to its next"
-            " one (day.replace(year=today.year + 1)); for a time since or between two dates, print the difference"
-            " as a positive number. Write one corrected ```python block that prints the answer."
+            NEGATIVE_DAYS.format(days=negative.group())
+            + "."
+            + how
+            + " Write one corrected ```python block that prints the answer."
         )
     elif (
         last.exit_status == 0
