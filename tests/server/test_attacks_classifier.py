@@ -209,6 +209,18 @@ ATTACKS = [
      "    open(n, 'w').write('owned')", {W, OUT}),
     ("slice-of-text", "python",
      "t = '{outside}/keep.txt.bak'\nfor n in [t[:-4]]:\n    open(n, 'w').write('owned')", {W, OUT}),
+    # ... and only while it surely holds one: a text bound on another branch, in a class body, by a walrus that may
+    # not run, or a lambda's parameter of the same name as a list
+    ("slice-of-text-after-branch", "python",
+     "s = 'xx{outside}/keep.txt'\nif len(s) > 1000:\n    s = ['a.txt']\nopen(s[2:], 'w').write('owned')", {W, OUT}),
+    ("slice-of-text-class-list", "python",
+     "s = 'xx{outside}/keep.txt'\nclass K:\n    s = ['a.txt']\nopen(s[2:], 'w').write('owned')", {W, OUT}),
+    ("slice-of-text-walrus", "python",
+     "s = 'xx{outside}/keep.txt'\n[(s := ['a.txt']) for _ in range(0)]\nopen(s[2:], 'w').write('owned')", {W, OUT}),
+    ("slice-of-lambda-parameter", "python",
+     "import os\nfiles = ['a.txt']\nopen('x..', 'w').close()\nlist(map(lambda files: open(f'"
+     + "{{files[1:]}}/" * 12 + "{outside_rel}/keep.txt', 'w').write('owned') if files == 'x..' else 0, "
+     "os.listdir('.')))", {W, OUT}),
     # a parameter is a number when every call passes one (def save(i) then save(n)): a call with a text, a call
     # the block does not show (map, an alias, globals()), a method of the same name, a rebinding in the body
     ("parameter-given-a-text-too", "python",
@@ -220,6 +232,12 @@ ATTACKS = [
     ("parameter-of-a-method", "python",
      "class A:\n    def w(self, i):\n        open(f'{{i}}', 'a').write('owned')\ndef w(i):\n    pass\nw(1)\n"
      "A().w('{outside}/keep.txt')", {W, OUT}),
+    ("parameter-of-a-method-under-if", "python",
+     "class A:\n    if True:\n        def __getitem__(self, i):\n            open(f'{{i}}', 'a').write('owned')\n"
+     "    if False:\n        __getitem__(0, 1)\nA()['{outside}/keep.txt']", {W, OUT}),
+    ("inlined-method-under-if", "python",
+     "class A:\n    if True:\n        def __getitem__(self, p):\n            open(p, 'a').write('owned')\n"
+     "    if False:\n        __getitem__(0, 'a.txt')\nA()['{outside}/keep.txt']", {W, OUT}),
     ("parameter-by-keyword", "python",
      "def w(i):\n    open(f'{{i}}', 'a').write('owned')\nw(1)\nw(i='{outside}/keep.txt')", {W, OUT}),
     ("parameter-recursion-adds-text", "python",

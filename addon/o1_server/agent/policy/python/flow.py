@@ -15,6 +15,9 @@ from .base import _ScannerBase
 from .names import _bound_names
 from .values import _combine, capped
 
+# What the scanner knows at one point: the values of names, the names assigned, the names holding a collection.
+_State = tuple[dict[str, tuple[str, ...]], frozenset[str], frozenset[str]]
+
 # Methods that add to a list, set, deque or dict in place.
 _MUTATORS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update", "setdefault"})
 
@@ -36,10 +39,13 @@ class _Flow(_ScannerBase):
         params = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         body: list[ast.AST] = list(node.body) if isinstance(node.body, list) else [node.body]
         self.returning.append(None)  # its returns are not the values of any call
+        before = set(self.scope.collections)
+        self.scope.collections -= params  # a parameter is no outer list of that name (``lambda files: files[1:]``)
         try:
             self.deferred(params, body, self.lambda_values.pop(id(node), {}))
         finally:
             self.returning.pop()
+            self.scope.collections = before
 
     visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
 
@@ -86,21 +92,20 @@ class _Flow(_ScannerBase):
             for name, added in self.mutations[done:]:  # the body may run: what it adds to outer names is theirs
                 self.add_values(name, added)
 
-    def save(self) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
-        """The current values of names (to restore or join later)."""
-        return dict(self.scope.env), frozenset(self.assigned)
+    def save(self) -> _State:
+        """The current values of names, what is assigned and which names hold a collection (to restore or join
+        later)."""
+        return dict(self.scope.env), frozenset(self.assigned), frozenset(self.scope.collections)
 
-    def restore(self, saved: tuple[dict[str, tuple[str, ...]], frozenset[str]]) -> None:
+    def restore(self, saved: _State) -> None:
         self.scope.env = dict(saved[0])
         self.assigned = set(saved[1])
+        self.scope.collections = set(saved[2])
 
-    def join(
-        self,
-        start: tuple[dict[str, tuple[str, ...]], frozenset[str]],
-        *ends: tuple[dict[str, tuple[str, ...]], frozenset[str]],
-    ) -> None:
+    def join(self, start: _State, *ends: _State) -> None:
         """After branches: a name keeps values only if every branch knows them (their union); a name first
-        bound in some branch keeps what those branches know."""
+        bound in some branch keeps what those branches know. A name holds a collection only if it does after
+        every branch (``s = 'a/b'`` then ``if x: s = [...]``: ``s[1:]`` may be the text's "/b")."""
         env: dict[str, tuple[str, ...]] = {}
         names = set().union(*(e[0] for e in ends))
         for name in names:
@@ -111,6 +116,7 @@ class _Flow(_ScannerBase):
                     env[name] = merged
         self.scope.env = env
         self.assigned = set().union(*(e[1] for e in ends))
+        self.scope.collections = set.intersection(*(set(e[2]) for e in ends))
 
     def forget(self, nodes: Iterable[ast.AST], only_assigned: bool = True) -> None:
         """Make names bound anywhere in ``nodes`` unknown (those bound before, or all)."""
@@ -258,9 +264,12 @@ class _Flow(_ScannerBase):
         name = node.target.id
         before = self.scope.env.get(name) if name not in self.assigned or name in self.scope.env else None
         was_assigned = name in self.assigned
+        was_collection = name in self.scope.collections
         self.bind(node.target, node.value, self.scope.values(node.value))
         now = self.scope.env.get(name)
         if was_assigned:
+            if not was_collection:  # it may still hold the text it held: ``s[1:]`` is no list's items
+                self.scope.collections.discard(name)
             if before is None or now is None:
                 self.scope.env.pop(name, None)
             elif (both := capped(before + now)) or not (before or now):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from .base import _ScannerBase
-from .names import _bound_names
+from .names import _bound_names, methods
 from .values import _no_text
 
 MAX_CALL_READS = 16
@@ -23,14 +23,14 @@ MAX_CALL_READS = 16
 def inlined_functions(tree: ast.AST, counts: dict[str, int]) -> dict[str, ast.FunctionDef]:
     """The functions of ``tree`` read at their calls, by name (see the module's docstring); ``counts``: how many
     places bind each name (``names._bind_counts``)."""
-    methods = {id(s) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for s in n.body}
+    in_class = methods(tree)
     found = {
         node.name: node
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef)
         and not node.decorator_list
         and counts.get(node.name) == 1
-        and id(node) not in methods
+        and id(node) not in in_class
         and not _generates(node)
     }
     if not found:

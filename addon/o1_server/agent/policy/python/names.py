@@ -158,6 +158,21 @@ def bindings(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
             yield node.rest, node
 
 
+def methods(tree: ast.AST) -> frozenset[int]:
+    """The ids of the defs whose scope is a class body, also under an ``if``, ``try`` or ``with`` there: Python
+    calls them unseen (``c[x]`` calls ``__getitem__``), so their calls in the block are not all their calls."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        todo: list[ast.AST] = list(node.body) if isinstance(node, ast.ClassDef) else []
+        while todo:
+            child = todo.pop()
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.add(id(child))
+            elif not isinstance(child, (ast.Lambda, ast.ClassDef)):
+                todo.extend(ast.iter_child_nodes(child))
+    return frozenset(found)
+
+
 def _bind_counts(tree: ast.AST) -> dict[str, int]:
     """How many places bind each name (:func:`bindings`; a ``del`` counts, and ``global``/``nonlocal`` twice:
     the name is changed from elsewhere)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from .names import bindings
+from .names import bindings, methods
 
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 _NUMBER_CALLS = frozenset({"len", "int", "float"})  # builtins whose result is always an exact int or float
@@ -110,7 +110,7 @@ def _parameters(tree: ast.AST, trusted: bool) -> Iterator[tuple[str, ast.AST, Bi
     names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
     if not trusted or _DYNAMIC & set(names):
         return
-    in_class = {id(item) for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for item in n.body}
+    in_class = methods(tree)
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     bound = [(name, node) for name, node in bindings(tree)]
     changed = {x for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
