@@ -37,6 +37,14 @@ ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="per-conversation uids 
 MIB = 1024 * 1024
 
 
+def box(tmp_path: Path) -> Path:
+    """A folder of its own root (``tmp_path``): run directly in ``tmp_path``, a block's root would be the test
+    session's temp folder, whose other tests' folders count against the sandbox's cap over all folders."""
+    folder = tmp_path / "box"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 def code(src: str, language: str = "python") -> str:
     """An LLM reply holding one markdown code block."""
     return f"```{language}\n{src}\n```"
@@ -599,7 +607,7 @@ def test_the_box_refuses_namespaces_tracing_and_kernel_interfaces(tmp_path: Path
     if not sandbox.isolation().seccomp:
         pytest.skip("no seccomp filter here: " + " ".join(sandbox.isolation().missing))
     language, src = SECCOMP_PROBES[name]
-    result = run_code(language, src, tmp_path, Limits())
+    result = run_code(language, src, box(tmp_path), Limits())
     if language == "shell":
         assert result.exit_status != 0 and "Operation not permitted" in result.output, result.output
     else:
@@ -615,5 +623,5 @@ def test_ordinary_processes_and_threads_still_work_under_seccomp(tmp_path: Path)
            "    with multiprocessing.Pool(2) as pool:\n        print(pool.map(square, [1, 2, 3]))\n"
            "    print(subprocess.run(['sh', '-c', 'echo child; (sleep 0.1 &); wait'], capture_output=True, "
            "text=True).stdout.strip())")
-    result = run_code("python", src, tmp_path, Limits())
+    result = run_code("python", src, box(tmp_path), Limits())
     assert result.exit_status == 0 and result.output.split("\n") == ["thread", "[1, 4, 9]", "child"], result.output

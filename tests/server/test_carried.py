@@ -16,6 +16,14 @@ from tests.server.conftest import conversation_files
 from tests.support.scripted_llm import ScriptedLLM
 
 
+def box(tmp_path: Path) -> Path:
+    """A folder of its own root (``tmp_path``): run directly in ``tmp_path``, a block's root would be the test
+    session's temp folder, whose other tests' folders count against the sandbox's cap over all folders."""
+    folder = tmp_path / "box"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 def code(src: str) -> str:
     return f"```python\n{src}\n```"
 
@@ -25,7 +33,7 @@ def test_the_box_reports_plain_values_at_exit_even_after_an_error(tmp_path: Path
         "import datetime, csv\ntotal = 116.45\nnames = ['a.txt', 'b.txt']\npair = (1, 2)\nby_id = {1: 'x'}\n"
         "when = datetime.date(2026, 1, 2)\nrows = {'x': [1, 2]}\nflag = None\nprint('before')\n1 / 0"
     )
-    result = run_code("python", src, tmp_path, Limits())
+    result = run_code("python", src, box(tmp_path), Limits())
     assert result.output.endswith("before") and "ZeroDivisionError" in result.output
     assert VALUES_MARKER not in result.output
     # A tuple, an int-keyed dict, a date, a module do not survive JSON unchanged: never carried.
@@ -34,9 +42,9 @@ def test_the_box_reports_plain_values_at_exit_even_after_an_error(tmp_path: Path
 
 
 def test_a_killed_block_reports_nothing(tmp_path: Path) -> None:
-    result = run_code("python", "x = 1\nimport os\nos._exit(0)", tmp_path, Limits())
+    result = run_code("python", "x = 1\nimport os\nos._exit(0)", box(tmp_path), Limits())
     assert result.report is None and result.output == ""
-    result = run_code("python", "x = 1\nwhile True: pass", tmp_path, Limits(seconds=1))
+    result = run_code("python", "x = 1\nwhile True: pass", box(tmp_path), Limits(seconds=1))
     assert result.report is None and result.timed_out
 
 
@@ -140,9 +148,9 @@ async def test_a_carried_value_never_hides_a_function_the_block_calls(make_agent
 
 def test_a_traceback_counts_the_blocks_own_lines(tmp_path: Path) -> None:
     """The box runs a prelude line before the block: a traceback said "line 4" for the block's third line."""
-    result = run_code("python", "x = 1\ny = 2\nprint(x + z)", tmp_path, Limits())
+    result = run_code("python", "x = 1\ny = 2\nprint(x + z)", box(tmp_path), Limits())
     assert 'File "<string>", line 3, in <module>' in result.output, result.output
-    result = run_code("python", "x = 1\ny = (2", tmp_path, Limits())
+    result = run_code("python", "x = 1\ny = (2", box(tmp_path), Limits())
     assert 'File "<string>", line 2' in result.output, result.output
 
 
