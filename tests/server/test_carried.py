@@ -64,12 +64,13 @@ def test_data_that_looks_like_a_report_carries_nothing(tmp_path: Path) -> None:
     """A file whose text ends with a report line, printed by a block that is then killed (no report of its own)
     or printed after the block's report (``__del__``): nothing of it is carried, and the block's own values
     stand."""
-    (tmp_path / "notes.txt").write_text("x" * 9000 + "\n" + VALUES_MARKER + 'abc {"price": 999}\n')
+    folder = box(tmp_path)
+    (folder / "notes.txt").write_text("x" * 9000 + "\n" + VALUES_MARKER + 'abc {"price": 999}\n')
     killed = run_code("python", "import time\nprice = 3\nprint(open('notes.txt').read())\ntime.sleep(5)",
-                      tmp_path, Limits(seconds=1))
+                      folder, Limits(seconds=1))
     assert killed.timed_out and killed.report is None
     late = run_code("python", "_tail = open('notes.txt').read()[-40:]\nclass R:\n    def __del__(self):\n"
-                    "        print(_tail)\nr = R()\nprice = 3\nprint('price', price)", tmp_path, Limits())
+                    "        print(_tail)\nr = R()\nprice = 3\nprint('price', price)", folder, Limits())
     assert reported(late.report) == {"price": 3} and late.output.startswith("price 3")
     assert "o1-values abc" in late.output  # the file's text, as printed: not a report
 
