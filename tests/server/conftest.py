@@ -107,6 +107,16 @@ def make_agent(tmp_path: Path, scripted_llm: ScriptedLLM) -> Iterator[Callable[.
         time.sleep(0.05)
 
 
+def box(tmp_path: Path) -> Path:
+    """A folder for blocks run straight by ``run_code``, inside a sandbox root of its own (``tmp_path/sandbox``):
+    run_code counts every folder beside the one it runs in against the global cap (4 GiB), and beside pytest's
+    own ``tmp_path`` are all the suite's other tests' folders (over 4 GiB in a full run: each agent's data folder
+    keeps a 4 MiB reserve)."""
+    folder = tmp_path / "sandbox" / "c"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def conversation_files(tmp_path: Path, conversation_id: str, files: dict[str, str] | None = None) -> Path:
     """The sandbox folder of ``conversation_id`` for a ``make_agent`` agent (data in ``tmp_path / "data"``),
     made, with ``files`` (name -> text) written in it."""

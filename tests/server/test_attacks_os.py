@@ -29,20 +29,13 @@ from o1_server.agent.policy import CATEGORIES
 from o1_server.agent.sandbox import DEFAULT_UIDS, KILLED, REFUSED, Limits, conversation_dir, run_code
 from o1_server.agent.sandbox.cgroups import root_tag
 from o1_server.agent.sandbox.view import python_paths
+from tests.server.conftest import box
 from tests.support.scripted_llm import ScriptedLLM
 
 EVERYTHING = {c: "allow" for c in CATEGORIES}  # the classifier lets everything through: the OS layer alone
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="per-conversation uids need root; run the suite as root")
 MIB = 1024 * 1024
-
-
-def box(tmp_path: Path) -> Path:
-    """A folder of its own root (``tmp_path``): run directly in ``tmp_path``, a block's root would be the test
-    session's temp folder, whose other tests' folders count against the sandbox's cap over all folders."""
-    folder = tmp_path / "box"
-    folder.mkdir(exist_ok=True)
-    return folder
 
 
 def code(src: str, language: str = "python") -> str:

@@ -12,16 +12,8 @@ from pathlib import Path
 from o1_server.agent.carried import MAX_DEPTH, MAX_NAMES, accepted, merged, reported, with_carried
 from o1_server.agent.sandbox import Limits, conversation_dir, run_code
 from o1_server.agent.sandbox.run import VALUES_MARKER, split_report
-from tests.server.conftest import conversation_files
+from tests.server.conftest import box, conversation_files
 from tests.support.scripted_llm import ScriptedLLM
-
-
-def box(tmp_path: Path) -> Path:
-    """A folder of its own root (``tmp_path``): run directly in ``tmp_path``, a block's root would be the test
-    session's temp folder, whose other tests' folders count against the sandbox's cap over all folders."""
-    folder = tmp_path / "box"
-    folder.mkdir(exist_ok=True)
-    return folder
 
 
 def code(src: str) -> str:

@@ -11,16 +11,13 @@ from pathlib import Path
 import pytest
 
 from o1_server.agent.sandbox import KILLED, Limits, conversation_dir, resolve_user, run_code
+from tests.server.conftest import box
 
 
 @pytest.fixture
 def tmp_path(tmp_path: Path) -> Path:
-    """Each test's folder inside a sandbox root of its own: run_code counts every folder beside the one it runs
-    in against the global cap (4 GiB), and beside pytest's own ``tmp_path`` are all the suite's other tests'
-    folders (over 4 GiB in a full run: each agent's data folder keeps a 4 MiB reserve)."""
-    folder = tmp_path / "sandbox" / "c"
-    folder.mkdir(parents=True)
-    return folder
+    """Each test's folder inside a sandbox root of its own (see ``conftest.box``)."""
+    return box(tmp_path)
 
 
 def test_runs_python_and_shell_in_the_given_directory(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Collection
 
 from . import i18n
+from .declines import widens
 
 ORDER = "The user asked for {order}, and your code sorts the other way"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
@@ -100,8 +101,7 @@ def rows_request(text: str, output: str, language: str | None) -> str | None:
     folded = text.lower()
     keys = ("words.how_much", "words.how_many")
     asked = any(re.search(p, folded) for key in keys for p in i18n.patterns(language, key))
-    widening = {i18n.folded(w) for w in i18n.patterns(language, "words.widening")}
-    if not asked or widening & set(re.findall(r"[^\W\d_]+", i18n.folded(text))):
+    if not asked or widens(text, i18n.normalize(language)):
         return None
     return (
         ROWS + f" ({len(lines)} lines). Add the rows' values up (or count the rows) and print one sentence with the"

@@ -87,7 +87,7 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     known = {name.lower() for name in _NAME.findall(f"{held}\n{code}")}
     if not all(name.lower() in known for name in _NAME.findall(rest)):
         return False
-    if len(set(_FILE.findall(held))) == 1 and _widens(rest, lang):
+    if len(set(_FILE.findall(held))) == 1 and widens(rest, lang):
         return False  # "yes, delete all the files" to one held file asks for more than it would do
     agree, held_words = _agree(lang), {w for w in re.findall(r"[^\W\d_]+", i18n.folded(held)) if len(w) >= 3}
     if code and not _DELETES.search(code):
@@ -98,7 +98,7 @@ def restates(text: str, language: str | None, held: str, code: str = "") -> bool
     )
 
 
-def _widens(rest: str, language: str) -> bool:
+def widens(rest: str, language: str) -> bool:
     """Whether the words after a yes hold one of ``words.widening`` ("all", "alle", "todos"...) of ``language``
     or English."""
     widening = {

@@ -45,12 +45,6 @@ def _after_noon(hour: int, after: str, language: str) -> bool:
     return 5 <= hour <= 11 and _after(language, "times.evening").match(after) is not None
 
 
-@functools.cache
-def _evening_before(language: str) -> re.Pattern[str]:
-    """``times.evening_before`` of ``language``: an evening said just before a time ("gestern Abend um ")."""
-    return re.compile("|".join(f"(?:{p})" for p in i18n.words(language, "times.evening_before")), re.IGNORECASE)
-
-
 _COUNT_BEFORE = re.compile(r"\b(\w+)\s+[^\W\d_]+(?:\s+of\s+[^\W\d_]+)?\s+(?:at|for)\s+$", re.IGNORECASE)
 _EACH_AFTER = re.compile(r"^\s*(?:each|apiece|a piece|per|a kilo|a pound|a dozen|a pack|a bottle|a litre|a liter)\b")
 
@@ -98,7 +92,7 @@ def clock_times(text: str, language: str, number: Callable[[str], str | None]) -
             before = match.string[max(0, match.start() - 40) : match.start()].lower()
             if clock and (
                 _after_noon(int(clock.group(1)), after, language)
-                or (5 <= int(clock.group(1)) <= 11 and _evening_before(language).search(before))
+                or (5 <= int(clock.group(1)) <= 11 and _after(language, "times.evening_before").search(before))
             ):
                 time = f"{time[: clock.start()]}{int(clock.group(1)) + 12}:{clock.group(2)}{time[clock.end() :]}"
             return time

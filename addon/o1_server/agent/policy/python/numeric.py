@@ -107,25 +107,31 @@ def _parameters(tree: ast.AST, trusted: bool) -> Iterator[tuple[str, ast.AST, Bi
     ``def`` outside a class, with no decorator, bound once, whose name is used nowhere but as the called
     function of calls with neither ``*`` nor keywords, in a block with no way to call it unseen (exec, eval,
     getattr, globals...)."""
-    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
-    if not trusted or _DYNAMIC & set(names):
+    nodes = list(ast.walk(tree))  # one walk: every function below looks up its uses and calls here
+    uses: dict[str, list[ast.Name]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Name):
+            uses.setdefault(node.id, []).append(node)
+    if not trusted or _DYNAMIC & uses.keys():
         return
     in_class = methods(tree)
-    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    bound = [(name, node) for name, node in bindings(tree)]
-    changed = {x for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
-    for function in ast.walk(tree):
+    calls_of: dict[int, ast.Call] = {id(n.func): n for n in nodes if isinstance(n, ast.Call)}
+    bound: dict[str, list[ast.AST]] = {}
+    for name, node in bindings(tree):
+        bound.setdefault(name, []).append(node)
+    changed = {x for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
+    for function in nodes:
         if (
             not isinstance(function, ast.FunctionDef)
             or function.decorator_list
             or id(function) in in_class
             or function.name in changed
-            or [node for name, node in bound if name == function.name] != [function]
+            or bound.get(function.name) != [function]
         ):
             continue
-        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == function.name]
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.func in uses]
-        if not calls or any(id(u) not in called for u in uses) or any(_starred_or_keyword(c) for c in calls):
+        named = uses.get(function.name, [])
+        calls = [calls_of[id(u)] for u in named if id(u) in calls_of]
+        if not calls or len(calls) != len(named) or any(_starred_or_keyword(c) for c in calls):
             continue
         params = [*function.args.posonlyargs, *function.args.args]
         defaults = dict(zip(reversed(params), reversed(function.args.defaults), strict=False))
