@@ -437,6 +437,28 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("en", "2 hours 30.5", "2 hours 30.5"),
         ("en", "which hour 20 is it", "which hour 20 is it"),
         ("es", "a la una y veinte", "a la 1:20"),
+        # An amount said with an article for one and its cents before "each" words ("a 1 euro e 20 l'uno": the
+        # model priced a coffee at 1 euro), and two as a count among other numbers (it left "due caffè" out).
+        ("it", "prendo due caffè a un euro e venti l'uno", "prendo 2 caffè a 1.20 euro l'uno"),
+        ("en", "the coffees are a pound twenty each and I buy two a day", "the coffees are 1.20 pound each and I buy 2 a day"),
+        ("de", "Ein Brötchen kostet einen Euro zwanzig das Stück", "Ein Brötchen kostet 1.20 Euro das Stück"),
+        ("fr", "les croissants sont à un euro vingt l'unité", "les croissants sont à 1.20 euro l'unité"),
+        ("fr", "le café coûte deux euros dix pièce", "le café coûte 2.10 euros pièce"),
+        ("nl", "twee koffie van twee euro vijftig", "2 koffie van 2.50 euro"),
+        ("en", "two-thirds of ninety", "two-thirds of 90"),
+        ("en", "two of them", "two of them"),  # no other number: a word
+        # A length or a weight in a unit and its smaller one is one decimal ("twee meter veertig" was 2 and 40).
+        ("nl", "mijn muur is twee meter veertig hoog", "mijn muur is 2.4 meter hoog"),
+        ("nl", "de muur is vijf meter dertig breed en een baan is drieënvijftig centimeter",
+         "de muur is 5.3 meter breed en een baan is 53 centimeter"),
+        ("en", "the shelf is two metres five long", "the shelf is 2.05 metres long"),
+        ("en", "I am one metre eighty tall", "I am 1.8 metre tall"),
+        ("de", "Das Paket wiegt ein Kilo zweihundert Gramm und kostet 5 Euro", "Das Paket wiegt 1.2 Kilo und kostet 5 Euro"),
+        ("fr", "un mètre quatre-vingts de haut", "1.8 mètre de haut"),
+        ("es", "un kilo doscientos gramos de harina", "1.2 kilo de harina"),
+        ("it", "la parete è alta due metri e quaranta", "la parete è alta 2.4 metri"),
+        ("en", "five meters three times", "5 meters 3 times"),  # a count after it
+        ("en", "10 metres 3 planks", "10 metres 3 planks"),
         # A breaker's findings: "for a hundred", divisions and offers, decimal commas, weights, sums.
         ("fr", "J'ai acheté un vélo pour cent euros", "J'ai acheté un vélo pour 100 euros"),
         ("es", "Lo compré por cien euros", "Lo compré por 100 euros"),

@@ -91,7 +91,7 @@ from tests.support.scripted_llm import ScriptedLLM
         ("en", "apples at two fifty a kilo", "apples at 2.50 a kilo"),  # a price, not 2:50
         # A price said as two numbers after a count or before "each", "a kilo" (the model coded 6:45 rollers).
         ("en", "three tins of paint at twenty four ninety nine each and two rollers at six forty five, and",
-         "3 tins of paint at 24.99 each and two rollers at 6.45, and"),
+         "3 tins of paint at 24.99 each and 2 rollers at 6.45, and"),
         ("en", "it costs eighty nine ninety nine", "it costs 89.99"),
         ("en", "the bill came to sixty two forty", "the bill came to 62.40"),
         ("en", "I live at twelve fifteen Main Street", "I live at 12 15 Main Street"),
@@ -122,7 +122,7 @@ from tests.support.scripted_llm import ScriptedLLM
         ("de", "wenn der Zug um zehn vor acht abfährt, wann bin ich da", "wenn der Zug um 7:50 abfährt, wann bin ich da"),
         ("de", "wenn wir um viertel nach sieben ankommen", "wenn wir um 7:15 ankommen"),
         ("de", "ich muss bis drei viertel acht fertig sein", "ich muss bis 7:45 fertig sein"),
-        ("de", "um sieben Uhr zwei Brötchen", "um 7:00 zwei Brötchen"),  # a noun after the minutes: not 7:02
+        ("de", "um sieben Uhr zwei Brötchen", "um 7:00 2 Brötchen"),  # a noun after the minutes: not 7:02
         ("nl", "als ik om half negen vertrek", "als ik om 8:30 vertrek"),
         ("nl", "als de trein om tien over acht vertrekt", "als de trein om 8:10 vertrekt"),
         ("nl", "als ik om kwart over zeven opsta", "als ik om 7:15 opsta"),

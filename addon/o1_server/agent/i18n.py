@@ -183,7 +183,8 @@ def digits(text: str, language: str | None) -> str:
     "5 %", not "5 pour 100"), an operator written as a letter between two digits is spelt out
     (``words.multiplied``: "3 x 4" -> "3 times 4", "108 entre 24" -> "108 dividido entre 24"); an amount with
     its cents after the currency is one decimal (``words.money``: "143 euros 50" -> "143.50 euros"), and cents
-    said alone are a decimal of the currency (``words.cents``: "ninety two cents" -> "0.92"), and a duration's
+    said alone are a decimal of the currency (``words.cents``: "ninety two cents" -> "0.92"), a length or a
+    weight in two units is one decimal (:func:`_measures`: "twee meter veertig" -> "2.4 meter"), and a duration's
     minutes said after its hours get their unit (``words.hours_then_minutes``: "une heure cinquante" -> "1 h 50
     min"; the model coded ``hours=50``). Text that
     text2num cannot read is returned with only its clock times written."""
@@ -221,6 +222,7 @@ def digits(text: str, language: str | None) -> str:
     converted = _money_numbers(converted, lang)
     for pattern in _lookup(lang, "words.money") or ():  # "143 euros 50" -> "143.50 euros", "137 con 60" -> 137.60
         converted = re.sub(str(pattern), _amount, converted, flags=re.IGNORECASE)
+    converted = _measures(converted, lang)
     for units in _lookup(lang, "words.cents") or ():  # "92 cents" alone -> "0.92" (an amount's own are done)
         converted = re.sub(
             rf"(?<![\d.,])(\d{{1,2}}) (?:{units})\b", lambda m: f"0.{int(m.group(1)):02d}", converted, flags=re.I
@@ -293,16 +295,56 @@ def _amount(m: re.Match[str]) -> str:
 
 
 def _money_numbers(text: str, language: str) -> str:
-    """A small number word said before a currency ("zwei Euro 50", "un euro 10") as digits: text2num leaves
-    numbers below 3 words, and the amount's cents were then read as another number."""
+    """A small number word said before a currency ("zwei Euro 50", "un euro 10") as digits, and an article that
+    says one ("a pound twenty", "einen Euro zwanzig": translations' ``words.one``): text2num leaves numbers below
+    3 words, and the amount's cents were then read as another number."""
     units = _lookup(language, "words.currencies")
     if not units:
         return text
+    ones = {word.lower() for word in str(_lookup(language, "words.one") or "").split("|") if word}
 
     def digit(m: re.Match[str]) -> str:
-        return f"{cardinal(m.group(1), language) or m.group(1)} {m.group(2)}"
+        number = "1" if m.group(1).lower() in ones else cardinal(m.group(1), language)
+        return f"{number or m.group(1)} {m.group(2)}"
 
     return re.sub(rf"\b([^\W\d_]+) ({units})\b", digit, text, flags=re.IGNORECASE)
+
+
+_MEASURES = (("words.metres", "words.centimetres", 2), ("words.kilos", "words.grams", 3))
+"""A larger unit, its smaller one and how many decimal places the smaller one's number takes (100 cm to a
+metre, 1000 g to a kilogram)."""
+
+
+def _measures(text: str, language: str) -> str:
+    """A length or a weight said in a unit and its smaller one as one decimal of the larger unit: "2 meter 40
+    hoog" -> "2.4 meter hoog", "one metre 5" -> "1.05 metre", "1 Kilo 200 Gramm" -> "1.2 Kilo" (translations'
+    ``words.metres``, ``centimetres``, ``kilos``, ``grams``; the smaller number is followed by its unit, the end
+    of a sentence, or one of ``words.after_measure``: "5 meters 3 times" stays). The model read "twee meter
+    veertig" as 2 and 40 metres."""
+    after = _lookup(language, "words.after_measure")
+    join = _lookup(language, "summary.and")
+    ones = {word.lower() for word in str(_lookup(language, "words.one") or "").split("|") if word}
+    for larger, smaller, places in _MEASURES:
+        units, parts = _lookup(language, larger), _lookup(language, smaller)
+        if not (units and parts and after and join):
+            continue
+
+        def decimal(m: re.Match[str], places: int = places) -> str:
+            said = m.group("n")
+            whole = "1" if said.lower() in ones else cardinal(said, language)
+            if whole is None:
+                return m.group(0)
+            value = f"{whole}.{int(m.group('p')):0{places}d}".rstrip("0").rstrip(".")  # "1.200" reads as 1200 in de
+            return f"{value} {m.group('unit')}"
+
+        text = re.sub(
+            rf"(?<![\d.,])\b(?P<n>\d+|[^\W\d_]+) (?P<unit>{units}) (?:{join} )?(?P<p>\d{{1,{places}}})"
+            rf"(?:(?: (?:{parts})\b)|(?=\s*(?:$|[;:!?)]|[,.](?!\d)|(?:{after})\b)))",
+            decimal,
+            text,
+            flags=re.IGNORECASE,
+        )
+    return text
 
 
 def _fractions(text: str, language: str) -> str:
@@ -381,21 +423,29 @@ def asked_decimals(text: str, language: str | None) -> int | None:
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_HYPHENED = re.compile(r"-\w")  # "two-thirds", "two-way": a word of its own
 _ZONES = frozenset({"UTC", "GMT", "CET", "CEST", "EST", "EDT", "PST", "PDT"})  # an offset from one is a number
 
 
 def _operands(text: str, language: str) -> str:
     """Lone number words that are operands of arithmetic as digits: a number word, operator words, and a
     number or a time zone on their other side ("zwei plus zwei", "1.5 times two", "ten divided by two", "UTC
-    plus one"); "una per favore" stays as it is."""
+    plus one"); "una per favore" stays as it is. Two is a count wherever the text holds another number in digits
+    ("prendo due caffè a 1.20 euro": the model priced one coffee); one stays a word (an article too)."""
     operators = {w.lower() for w in words(language, "words.operators")}
     found = list(_WORD.finditer(text))
     values = [cardinal(m.group(), language) for m in found]
+    counts = any(m.group().isdecimal() for m in found)
     out: list[str] = []
     last = 0
     for index, match in enumerate(found):
         value = values[index]
         if value is None or match.group().isdigit():
+            continue
+        if counts and value == "2" and not _HYPHENED.match(text, match.end()):
+            # "due caffè a 1.20 euro": two is a count among the request's other numbers (the model left it out)
+            out.append(text[last : match.start()] + value)
+            last = match.end()
             continue
         for step in (1, -1):
             other = index + step
