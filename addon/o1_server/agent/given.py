@@ -29,6 +29,28 @@ UNUSED_MONTH = "The question asks about {month}, and your code does not keep onl
 """The start of the one request of a turn whose block summed a dated file's rows without filtering by the month
 the question named ("how much did we spend at Tesco in November?" summed every month: everyday dev set)."""
 
+BELOW_ZERO = "Your code printed a number below zero ({number}), and the question says no minus, loss or debt"
+"""The start of the one request of a turn whose block printed a number below zero for a request that names none
+(:func:`below_zero`): "il me reste -7500 euros" after 18 of 48 payments (``250 * 18 - 12000``), "-1.112.656
+Stunden" for a clock nine hours behind (seventh held-out set, now a dev set)."""
+_BELOW = re.compile(
+    r"(?<![\w.,:/\-])-\d+(?:[.,]\d+)*(?![\d.,:])(?!\s*(?:[°º]|(?:degrees?|degr[ée]s|grad(?:en|os|i)?)\b))", re.I
+)  # not a date's "-05", a range's "3-5", "UTC-5" or a temperature
+_MINUS = re.compile(r"(?<![\w.,:/])[-−]\s?\d")  # "-5", "− 3" in the request
+
+
+def below_zero(text: str, output: str, language: str | None) -> str | None:
+    """The first number below zero that ``output`` printed, when the request ``text`` gives no number below zero
+    and none of its language's words for one (translations' ``words.below_zero``: minus, moins, under zero,
+    overdrawn, owe...; "cuánto es 5 menos 8" may be -3); else None. A temperature is never asked about."""
+    found = _BELOW.search(output)
+    if found is None or _MINUS.search(text):
+        return None
+    if any(re.search(pattern, text, re.IGNORECASE) for pattern in i18n.patterns(language, "words.below_zero")):
+        return None
+    return found.group()
+
+
 _CLOCK = re.compile(
     r"(?<![\w:.,/\-])([01]?\d|2[0-3])(?:[:h])([0-5]\d)(?![\d:]|\.\w|\s*(?:hours?|hrs?|h\b|minutes?|min\b|Stunden))",
     re.IGNORECASE,

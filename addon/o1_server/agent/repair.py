@@ -24,9 +24,11 @@ from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
 from .given import (
+    BELOW_ZERO,
     UNUSED_DATE,
     UNUSED_MONTH,
     UNUSED_TIME,
+    below_zero,
     dates_said,
     month_number,
     named_month,
@@ -199,7 +201,7 @@ def is_soft(message: str) -> str | None:
         return "month"
     if message.startswith(UNUSED_VALUE.split("{", 1)[0]):
         return "value"
-    if message.startswith(NEGATIVE_DAYS.split("{", 1)[0]):
+    if message.startswith((NEGATIVE_DAYS.split("{", 1)[0], BELOW_ZERO.split("{", 1)[0])):
         return "days"
     if message.startswith(ORDER.split("{", 1)[0]):
         return "order"
@@ -350,23 +352,10 @@ def repair_request(
         last.exit_status == 0
         and "days" not in told
         and last.language == "python"
-        and ".days" in last.code
-        and (negative := _NEGATIVE.search(last.output))
+        and (negative := _below_zero(last, text, language)) is not None
         and not changed()
     ):
-        if dates_said(text, language) >= 2:  # "between the 15th of August and the 8th of December 2028"
-            how = " The question gives both dates: subtract the earlier one from the later one, in the years it says."
-        else:
-            how = (
-                " If the date has passed this year, count to its next one (day.replace(year=today.year + 1)); for a"
-                " time since or between two dates, print the difference as a positive number."
-            )
-        return (
-            NEGATIVE_DAYS.format(days=negative.group())
-            + "."
-            + how
-            + " Write one corrected ```python block that prints the answer."
-        )
+        return negative
     elif (
         last.exit_status == 0
         and "unmatched" not in told
@@ -414,6 +403,28 @@ def repair_request(
             # policy to decide (a refusal that names the rule), not for the model to move into the folder.
             hint += f" The user named {named[0]}: use that path exactly as written."
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
+
+
+def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None:
+    """The request for a block that printed a count of days below zero (:data:`NEGATIVE_DAYS`), or another
+    number below zero that the request ``text`` gives no reason for (:func:`.given.below_zero`); else None."""
+    if ".days" in block.code and (negative := _NEGATIVE.search(block.output)):
+        if dates_said(text, language) >= 2:  # "between the 15th of August and the 8th of December 2028"
+            how = " The question gives both dates: subtract the earlier one from the later one, in the years it says."
+        else:
+            how = (
+                " If the date has passed this year, count to its next one (day.replace(year=today.year + 1)); for a"
+                " time since or between two dates, print the difference as a positive number."
+            )
+        return f"{NEGATIVE_DAYS.format(days=negative.group())}.{how} Write one corrected ```python block that prints the answer."
+    if (number := below_zero(text, block.output, language)) is None:
+        return None
+    return (
+        BELOW_ZERO.format(number=number) + ". An amount left, a count, a length, a duration or a clock time is never"
+        " below zero: subtract the smaller from the larger (the whole minus what is paid or used, the later time"
+        " minus the earlier), and move a clock time with datetime.timedelta. Write one corrected ```python block"
+        " that prints the answer."
+    )
 
 
 _DATA_ERROR = re.compile(
