@@ -41,6 +41,7 @@ from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
 from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
+from .slips import FILTERED_MEAN, FLOORED_HOURS, code_slip
 from .types import CodeBlock
 
 REPAIR_MIN_SECONDS = 10.0
@@ -177,7 +178,7 @@ def uncomputed(said: str, asked: str, language: str | None) -> bool:
 
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
-    "canned", "listing", "unmatched", "names", "days", "order", "top"...), or None for one that is (the block
+    "canned", "listing", "unmatched", "names", "days", "slip", "order", "top"...), or None for one that is (the block
     failed or is broken: said as the failure if no repair follows)."""
     if message == NUDGE:
         return "nudge"
@@ -211,6 +212,8 @@ def is_soft(message: str) -> str | None:
         return "spell"
     if message.startswith(ROWS):
         return "rows"
+    if message.startswith((FILTERED_MEAN.split("{", 1)[0], FLOORED_HOURS.split("{", 1)[0])):
+        return "slip"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"
     return None
@@ -310,6 +313,14 @@ def repair_request(
         and not changed()
     ):
         return never
+    elif (
+        last.exit_status == 0
+        and "slip" not in told
+        and last.language == "python"
+        and (slip := code_slip(last.code)) is not None
+        and not changed()
+    ):
+        return slip
     elif (
         last.exit_status == 0
         and "canned" not in told
@@ -416,7 +427,8 @@ def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None
                 " If the date has passed this year, count to its next one (day.replace(year=today.year + 1)); for a"
                 " time since or between two dates, print the difference as a positive number."
             )
-        return f"{NEGATIVE_DAYS.format(days=negative.group())}.{how} Write one corrected ```python block that prints the answer."
+        days = NEGATIVE_DAYS.format(days=negative.group())
+        return f"{days}.{how} Write one corrected ```python block that prints the answer."
     if (number := below_zero(text, block.output, language)) is None:
         return None
     return (

@@ -1,0 +1,114 @@
+"""Arithmetic slips a Python block's own structure shows, whatever the question was.
+
+- A mean over the rows a filter kept, divided by the count of all rows: ``sum(r['km'] for r in data if
+  r['runner'] == 'Priya') / len(data)`` (seventh held-out set, now a dev set: Priya's average was a third of it).
+- Hours floor-divided out of a duration with the minutes dropped: ``(end - start).seconds // 3600`` said "3
+  ore" for 6:40 to 10:15 (the same set).
+
+:func:`code_slip` names the first one in a block that ran; :func:`.repair.repair_request` sends it once a turn.
+"""
+
+from __future__ import annotations
+
+import ast
+
+FILTERED_MEAN = "Your code divides the sum of the rows its filter kept by len({rows}), the count of all of them"
+FLOORED_HOURS = "Your code floors a duration to whole hours ({expr}) and drops its minutes"
+
+
+def code_slip(code: str) -> str | None:
+    """The repair request for the first slip in ``code`` (:data:`FILTERED_MEAN`, :data:`FLOORED_HOURS`), or None
+    when it has none or does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    if (rows := _filtered_mean(tree)) is not None:
+        return (
+            FILTERED_MEAN.format(rows=rows) + ": a mean over the rows that pass the filter divides by how many"
+            " passed it. Write one corrected ```python block that prints the answer."
+        )
+    if (expr := _floored_hours(tree)) is not None:
+        return (
+            FLOORED_HOURS.format(expr=expr) + ": print the hours and the minutes (hours, rest = divmod(seconds,"
+            " 3600), then rest // 60), unless the question asks for whole hours. Write one corrected ```python"
+            " block that prints the answer."
+        )
+    return None
+
+
+def _filtered_mean(tree: ast.AST) -> str | None:
+    """The rows (their source, ``data``) a filtered sum over them is divided by the length of, or None.
+
+    A filtered sum is ``sum(... for x in rows if ...)`` (or a list comprehension), said in place or bound to a
+    name, or a name added to (``+=``) under an ``if`` in a ``for x in rows`` loop."""
+    sums: dict[str, str] = {}  # a name bound to a filtered sum -> the source of the rows it runs over
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if (rows := _summed_rows(node.value)) is not None:
+                sums[node.targets[0].id] = rows
+        elif isinstance(node, ast.For):
+            for name in _added_under_if(node.body):
+                sums.setdefault(name, ast.unparse(node.iter))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
+            continue
+        right = node.right
+        if not (
+            isinstance(right, ast.Call)
+            and isinstance(right.func, ast.Name)
+            and right.func.id == "len"
+            and len(right.args) == 1
+        ):
+            continue
+        divisor = ast.unparse(right.args[0])
+        left = node.left
+        summed = sums.get(left.id) if isinstance(left, ast.Name) else _summed_rows(left)
+        if summed is not None and summed == divisor:
+            return divisor
+    return None
+
+
+def _summed_rows(node: ast.expr) -> str | None:
+    """The source of the rows ``node`` sums with a filter (``sum(x for x in rows if ...)``), or None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args):
+        return None
+    comprehension = node.args[0]
+    if not isinstance(comprehension, (ast.GeneratorExp, ast.ListComp)) or len(comprehension.generators) != 1:
+        return None
+    generator = comprehension.generators[0]
+    return ast.unparse(generator.iter) if generator.ifs else None
+
+
+def _added_under_if(body: list[ast.stmt]) -> set[str]:
+    """The names a loop body adds to (``total += ...``) only under an ``if``."""
+    added: set[str] = set()
+    for statement in body:
+        if isinstance(statement, ast.If):
+            for node in ast.walk(statement):
+                if (
+                    isinstance(node, ast.AugAssign)
+                    and isinstance(node.op, ast.Add)
+                    and isinstance(node.target, ast.Name)
+                ):
+                    added.add(node.target.id)
+    return added
+
+
+def _floored_hours(tree: ast.AST) -> str | None:
+    """The source of a ``... // 3600`` over a duration in a block that never takes its remainder (``% 3600``,
+    ``divmod``) nor counts minutes (a division by 60), or None."""
+    floored = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "divmod":
+            return None
+        if not isinstance(node, ast.BinOp) or not isinstance(node.right, ast.Constant):
+            continue
+        divisor = node.right.value
+        if isinstance(node.op, ast.Mod) and divisor in (3600, 60):
+            return None
+        if isinstance(node.op, (ast.Div, ast.FloorDiv)) and divisor == 60:
+            return None
+        if isinstance(node.op, ast.FloorDiv) and divisor == 3600 and floored is None:
+            floored = ast.unparse(node)
+    return floored

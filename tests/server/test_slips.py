@@ -1,0 +1,88 @@
+"""Arithmetic slips a block's own structure shows (agent/slips.py): what is found, what is left alone, and a real
+turn (Open Interpreter, gate, sandbox, scripted LLM) that is asked once and says the corrected answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from o1_server.agent.slips import FILTERED_MEAN, FLOORED_HOURS, code_slip
+from tests.server.conftest import conversation_files
+from tests.support.scripted_llm import ScriptedLLM
+
+RUNS = [{"runner": "Priya", "km": 5}, {"runner": "Tom", "km": 3}, {"runner": "Priya", "km": 7}]
+LOAD = "import json\nwith open('running_club.json') as f:\n    data = json.load(f)\n"
+
+
+@pytest.mark.parametrize(
+    ("src", "start"),
+    [
+        (LOAD + "total = sum(r['km'] for r in data if r['runner'] == 'Priya')\nprint(total / len(data))", FILTERED_MEAN),
+        (LOAD + "print(sum([r['km'] for r in data if r['runner'] == 'Priya']) / len(data))", FILTERED_MEAN),
+        (
+            LOAD + "total = 0\nfor r in data:\n    if r['runner'] == 'Priya':\n        total += r['km']\n"
+            "print('average', total / len(data))",
+            FILTERED_MEAN,
+        ),
+        (
+            "import datetime\nstart = datetime.datetime(2026, 1, 1, 6, 40)\nend = datetime.datetime(2026, 1, 1, 10, 15)\n"
+            "print((end - start).seconds // 3600, 'ore')",
+            FLOORED_HOURS,
+        ),
+    ],
+)
+def test_a_slip_is_named(src: str, start: str) -> None:
+    found = code_slip(src)
+    assert found is not None and found.startswith(start.split("{", 1)[0]), found
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        # the mean over the rows the filter kept, or over every row
+        LOAD + "kept = [r['km'] for r in data if r['runner'] == 'Priya']\nprint(sum(kept) / len(kept))",
+        LOAD + "print(sum(r['km'] for r in data) / len(data))",
+        LOAD + "total = 0\nfor r in data:\n    total += r['km']\nprint(total / len(data))",
+        # hours with their minutes, or whole hours with nothing left over to drop
+        "s = 12900\nh, rest = divmod(s, 3600)\nprint(h, rest // 60)",
+        "s = 12900\nprint(s // 3600, 'h', s % 3600 // 60, 'min')",
+        "s = 12900\nprint(s / 3600)",
+        "print(7200 // 60)",
+        "print(1 +",  # does not parse
+    ],
+)
+def test_sound_code_has_no_slip(src: str) -> None:
+    assert code_slip(src) is None
+
+
+def code(src: str) -> str:
+    return f"```python\n{src}\n```"
+
+
+async def test_a_mean_over_the_filtered_rows_is_asked_again(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """"Going by running_club.json, what's Priya's average distance per run": the sum of her runs divided by
+    every runner's (seventh held-out set, now a dev set). Asked once, the model divides by her runs."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-mean", {"running_club.json": json.dumps(RUNS)})
+    wrong = LOAD + "total = sum(r['km'] for r in data if r['runner'] == 'Priya')\nprint('Priya runs', total / len(data), 'km')"
+    right = LOAD + "kept = [r['km'] for r in data if r['runner'] == 'Priya']\nprint('Priya runs', sum(kept) / len(kept), 'km')"
+    llm.script(code(wrong), code(right))
+    reply = await agent.ask("Going by running_club.json, what's Priya's average distance per run?", "c-mean", profile="default")
+    assert reply.retries == 1 and "6" in reply.answer and "4" not in reply.answer, reply.answer
+    told = str(llm.requests[1]["messages"][-1]["content"])
+    assert "len(data), the count of all of them" in told, told
+
+
+async def test_hours_floored_from_a_duration_are_asked_again(make_agent, llm: ScriptedLLM) -> None:
+    """6:40 to 10:15 said as "3 ore": the minutes were floored away. Asked once, the model says 3 h 35 min."""
+    agent = make_agent()
+    timing = "import datetime\nd = datetime.datetime.strptime('10:15', '%H:%M') - datetime.datetime.strptime('6:40', '%H:%M')\n"
+    llm.script(
+        code(timing + "print(f'Il viaggio è durato {d.seconds // 3600} ore.')"),
+        code(timing + "h, rest = divmod(d.seconds, 3600)\nprint(f'Il viaggio è durato {h} ore e {rest // 60} minuti.')"),
+    )
+    reply = await agent.ask("Sono partito alle 6:40 e arrivato alle 10:15. Quanto è durato il viaggio?", "c-hours", profile="default", language="it")
+    assert reply.retries == 1 and "3 ore e 35 minuti" in reply.answer, reply.answer
+    assert "drops its minutes" in str(llm.requests[1]["messages"][-1]["content"])
