@@ -1,17 +1,22 @@
 """Answers whose shape is not the one the user asked for: a list sorted the other way ("from the oldest to the
 newest", sorted with ``reverse=True``), one item where the user asked for several ("the 3 top scorers",
-answered with ``max()``), a word printed whole where the user asked to spell it, or one line per row where the
-user asked for a total. Read from the user's words (the translations' ``words.ascending``, ``words.descending``,
-``words.top``, ``words.spell``, ``words.how_much``, in the conversation's language and English) and the block's
-code or output; a block with such a mismatch is asked again once (:func:`.repair.repair_request`). All were
-misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``, the seventh held-out set's spellings and rows).
+answered with ``max()``), a word printed whole where the user asked to spell it, one line per row where the
+user asked for a total, or a date where the user asked for a day of the week. Read from the user's words (the
+translations' ``words.ascending``, ``descending``, ``top``, ``spell``, ``how_much``, ``weekday``, in the
+conversation's language and English) and the block's code or output; a block with such a mismatch is asked
+again once (:func:`.repair.repair_request`). All were misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``,
+the seventh held-out set's spellings, rows and weekdays).
 """
 
 from __future__ import annotations
 
 import ast
+import difflib
+import functools
 import re
 from collections.abc import Callable, Collection
+
+from babel.dates import get_day_names
 
 from . import i18n
 from .declines import widens
@@ -20,6 +25,8 @@ ORDER = "The user asked for {order}, and your code sorts the other way"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
 SPELL = "The user asked to spell a word letter by letter, and your code printed it whole"
 ROWS = "The question asks for one total, and your code printed the same sentence once per row"
+SPELL_COPY = "The user's word is {word}, and your code spelled {spelled}"
+WEEKDAY = "The question asks for a day of the week, and your code printed no weekday's name"
 MAX_ROWS = 50  # more lines than this are a listing, not rows a total forgot
 _ORDER_WORDS = {
     "ascending": "the smallest, oldest, earliest or cheapest first (ascending)",
@@ -41,6 +48,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
         ("spell", lambda: spell_request(text, output, language)),
         ("top", lambda: top_request(text, code, language)),
         ("rows", lambda: rows_request(text, output, language)),
+        ("weekday", lambda: weekday_request(text, output, language)),
     )
     return next((message for kind, make in requests if kind not in told and (message := make())), None)
 
@@ -80,12 +88,56 @@ def spell_request(text: str, output: str, language: str | None) -> str | None:
     folded = text.lower()
     if not output.strip() or not any(re.search(p, folded) for p in i18n.patterns(language, "words.spell")):
         return None
-    if re.search(r"(?<!\w)\w(?:[\s,;.\-–]+\w(?!\w)){2,}", output):
-        return None
+    if spelled := re.search(r"(?<!\w)\w(?:[\s,;.\-–]+\w(?!\w)){2,}", output):
+        return _misspelled("".join(re.findall(r"\w", spelled.group())), text)
     return (
         SPELL + ". Print the word's letters one by one, separated by spaces: print(' '.join(word))."
         " Write one corrected ```python block."
     )
+
+
+def _misspelled(spelled: str, text: str) -> str | None:
+    """The repair request for letters that spell no word of the user's ``text`` but nearly one ("é p é m è r e"
+    for "éphémère": the model copied the word wrong, seventh held-out set), or None."""
+    asked = {word.lower(): word for word in re.findall(r"[^\W\d_]{4,}", text)}
+    if spelled.lower() in asked:
+        return None
+    close = difflib.get_close_matches(spelled.lower(), list(asked), n=1, cutoff=0.75)
+    if not close:
+        return None
+    word = asked[close[0]]
+    return (
+        SPELL_COPY.format(word=word, spelled=spelled) + f": print(' '.join({word!r})). Write one corrected"
+        " ```python block."
+    )
+
+
+def weekday_request(text: str, output: str, language: str | None) -> str | None:
+    """The repair request for a block whose ``output`` names no day of the week (Babel's names in o1's
+    languages) where the user's ``text`` asks for one (``words.weekday``: "what day
+    of the week", "il tombera quel jour", "welcher Wochentag"), or None. The model printed "18/05" for "Mon
+    anniversaire, c'est le dix-huit mai. En 2033, il tombera quel jour ?" (seventh held-out set, a dev set since)."""
+    folded = text.lower()
+    if not output.strip() or not any(re.search(p, folded) for p in i18n.patterns(language, "words.weekday")):
+        return None
+    printed = set(re.findall(r"[^\W\d_]+", output.lower()))
+    if printed & _weekdays():
+        return None
+    return (
+        WEEKDAY + ". Print the weekday's name in the user's language (from a list of the seven names, indexed"
+        " by the_date.weekday()), with the date if you print one. Write one corrected ```python block."
+    )
+
+
+@functools.cache
+def _weekdays() -> frozenset[str]:
+    """The days of the week's names, wide and abbreviated, in every language o1 speaks, lower case (a name in
+    another language than the conversation's is the language check's business)."""
+    names: set[str] = set()
+    for locale in i18n.LANGUAGES:
+        for width in ("wide", "abbreviated"):
+            names.update(str(name).lower().rstrip(".") for name in get_day_names(width, locale=locale).values())
+    return frozenset(names)
 
 
 def rows_request(text: str, output: str, language: str | None) -> str | None:
