@@ -1,11 +1,12 @@
 """Answers whose shape is not the one the user asked for: a list sorted the other way ("from the oldest to the
 newest", sorted with ``reverse=True``), one item where the user asked for several ("the 3 top scorers",
 answered with ``max()``), a word printed whole where the user asked to spell it, one line per row where the
-user asked for a total, or a date where the user asked for a day of the week. Read from the user's words (the
-translations' ``words.ascending``, ``descending``, ``top``, ``spell``, ``how_much``, ``weekday``, in the
-conversation's language and English) and the block's code or output; a block with such a mismatch is asked
-again once (:func:`.repair.repair_request`). All were misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``,
-the seventh held-out set's spellings, rows and weekdays).
+user asked for a total, a date where the user asked for a day of the week, no rounding up or down where the
+user asked for it. Read from the user's words (the translations' ``words.ascending``, ``descending``, ``top``,
+``spell``, ``how_much``, ``weekday``, ``round_up``, ``round_down``, in the conversation's language and English)
+and the block's code or output; a block with such a mismatch is asked again once (:func:`.repair.repair_request`).
+All were misses of dev sets (``dx-libri-it``, ``dx-goleadores-es``, the seventh held-out set's spellings, rows,
+weekdays and rounding).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ TOP = "The user asked for the top {count}, and your code keeps only the one larg
 SPELL = "The user asked to spell a word letter by letter, and your code printed it whole"
 ROWS = "The question asks for one total, and your code printed the same sentence once per row"
 SPELL_COPY = "The user's word is {word}, and your code spelled {spelled}"
+ROUND = "The user asked to round {way}, and your code never does"
+_ROUNDING = {"up": {"ceil"}, "down": {"floor", "int", "//", "trunc"}}  # what rounds up or down in code
 WEEKDAY = "The question asks for a day of the week, and your code printed no weekday's name"
 MAX_ROWS = 50  # more lines than this are a listing, not rows a total forgot
 _ORDER_WORDS = {
@@ -49,6 +52,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
         ("top", lambda: top_request(text, code, language)),
         ("rows", lambda: rows_request(text, output, language)),
         ("weekday", lambda: weekday_request(text, output, language)),
+        ("round", lambda: round_request(text, code, language)),
     )
     return next((message for kind, make in requests if kind not in told and (message := make())), None)
 
@@ -110,6 +114,35 @@ def _misspelled(spelled: str, text: str) -> str | None:
         SPELL_COPY.format(word=word, spelled=spelled) + f": print(' '.join({word!r})). Write one corrected"
         " ```python block."
     )
+
+
+def round_request(text: str, code: str, language: str | None) -> str | None:
+    """The repair request for a Python block (``code``; "" for another language) with no ceiling where the
+    user's ``text`` asks to round up (``words.round_up``: "aufrunden", "arrondir au supérieur"), or no floor,
+    ``int()`` or ``//`` where it asks to round down (``words.round_down``), or None. "Auf den nächsten vollen
+    Euro aufrunden" was coded ``27.40 * 1.1 + 0.5`` (seventh held-out set, a dev set since)."""
+    if not code:
+        return None
+    folded = text.lower()
+    for way, rounds in _ROUNDING.items():
+        asked = any(re.search(p, folded) for p in i18n.patterns(language, f"words.round_{way}"))
+        if asked and not rounds & _roundings(code):
+            call = "math.ceil(x)" if way == "up" else "math.floor(x)"
+            return ROUND.format(way=way) + f": use {call}. Write one corrected ```python block that prints the answer."
+    return None
+
+
+def _roundings(code: str) -> set[str]:
+    """The names of the functions ``code`` calls (``math.ceil``: "ceil") and "//" if it floor-divides; all of
+    both ways' when it does not parse (no request for a block the gate already judged)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return {"ceil", "floor"}
+    found = {name for node in ast.walk(tree) if isinstance(node, ast.Call) and (name := _called(node))}
+    if any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) for node in ast.walk(tree)):
+        found.add("//")
+    return found
 
 
 def weekday_request(text: str, output: str, language: str | None) -> str | None:

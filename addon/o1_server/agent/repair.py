@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
-from .answer_shape import ORDER, ROWS, SPELL, SPELL_COPY, TOP, WEEKDAY, shape_request
+from .answer_shape import ORDER, ROUND, ROWS, SPELL, SPELL_COPY, TOP, WEEKDAY, shape_request
 from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_in, error_hint, error_line
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
@@ -212,6 +212,8 @@ def is_soft(message: str) -> str | None:
         return "spell"
     if message.startswith(WEEKDAY):
         return "weekday"
+    if message.startswith(ROUND.split("{", 1)[0]):
+        return "round"
     if message.startswith(ROWS):
         return "rows"
     if message.startswith((FILTERED_MEAN.split("{", 1)[0], FLOORED_HOURS.split("{", 1)[0])):
