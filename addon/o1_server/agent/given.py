@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 import datetime
 import functools
+import math
 import re
+from collections.abc import Iterator
 
 from babel.dates import get_month_names
 from text_to_num import alpha2digit  # no stubs or py.typed
@@ -49,6 +51,63 @@ def below_zero(text: str, output: str, language: str | None) -> str | None:
     if any(re.search(pattern, text, re.IGNORECASE) for pattern in i18n.patterns(language, "words.below_zero")):
         return None
     return found.group()
+
+
+UNUSED_NUMBER = "The question gives the number {number}, and your code does not use it"
+"""The start of the one request of a turn whose block never uses a number the question gave (:func:`unused_number`):
+"and over 46 working weeks in the year" computed with 52 (seventh held-out set, now a dev set)."""
+_GIVEN = re.compile(r"(?<![\w.,:/\-])(\d+(?:[.,]\d+)?)(?![\w:/]|[.,]\w)")  # not in a name, path, date or time
+_SCALES = (1, 10, 100, 1000, 7, 12, 24, 52, 60, 365, 3600)  # a unit or a count the number may be coded in
+
+
+def unused_number(text: str, code: str) -> str | None:
+    """The first number of the user's ``text`` (as the model read it, :func:`.i18n.digits`) that Python ``code``
+    never uses, or None. Used: a number literal equal to it, scaled by a unit (kilos as grams: :data:`_SCALES`)
+    or as a percent (10 % as 0.1 or 1.1), or its digits in a text the code does not only print (a filter's
+    "2025", a strptime's "17:20"). 0 and 1 and clock times are left out; None when ``code`` does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    values = {
+        abs(float(node.value))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    }
+    printed = {id(part) for part in _printed_texts(tree)}
+    texts = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in printed
+    ]
+    values.update(float(places) for t in texts for places in re.findall(r"\.(\d+)[fFgGeE%]", t))  # ":.3f"
+    for match in _GIVEN.finditer(text):
+        said = match.group(1)
+        number = float(said.replace(",", "."))
+        if number in (0, 1) or _scaled(number, values):
+            continue
+        if not any(re.search(rf"(?<![\d.,]){re.escape(said)}(?![\d])", t) for t in texts):
+            return said
+    return None
+
+
+def _scaled(number: float, values: set[float]) -> bool:
+    """Whether one of ``values`` is ``number`` in another unit (:data:`_SCALES`) or as a percent."""
+    candidates = [number * s for s in _SCALES] + [number / s for s in _SCALES]
+    candidates += [1 + number / 100, 1 - number / 100]
+    return any(math.isclose(value, c, rel_tol=1e-9) for value in values for c in candidates)
+
+
+def _printed_texts(tree: ast.AST) -> Iterator[ast.Constant]:
+    """The text literals a ``print()`` call prints as they are: its text arguments and the text parts of its
+    f-strings (not their format specs: ``:.3f`` uses the 3 of "to 3 decimal places")."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            for arg in node.args:
+                if isinstance(arg, ast.Constant):
+                    yield arg
+                elif isinstance(arg, ast.JoinedStr):
+                    yield from (part for part in arg.values if isinstance(part, ast.Constant))
 
 
 _CLOCK = re.compile(

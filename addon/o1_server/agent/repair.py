@@ -27,6 +27,7 @@ from .given import (
     BELOW_ZERO,
     UNUSED_DATE,
     UNUSED_MONTH,
+    UNUSED_NUMBER,
     UNUSED_TIME,
     below_zero,
     dates_said,
@@ -34,6 +35,7 @@ from .given import (
     named_month,
     one_day,
     unused_date,
+    unused_number,
     unused_time,
     uses_months,
 )
@@ -188,6 +190,8 @@ def is_soft(message: str) -> str | None:
         return "time"
     if message.startswith(UNUSED_DATE.split("{", 1)[0]):
         return "date"
+    if message.startswith(UNUSED_NUMBER.split("{", 1)[0]):
+        return "number"
     if message.startswith(IN_LANGUAGE.split("{", 1)[0]):
         return "language"
     if message.startswith(CANNED):
@@ -264,26 +268,8 @@ def repair_request(
         error = error_line(last.language, last.output)
         if not error:
             return None
-    elif (
-        last.exit_status == 0
-        and "time" not in told
-        and (unused := unused_time(text, last)) is not None
-        and not changed()  # a block that wrote or acted is never run again
-    ):
-        return (
-            UNUSED_TIME.format(time=unused) + ": start from that time (datetime.datetime.strptime), not from "
-            "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
-        )
-    elif (
-        last.exit_status == 0
-        and "date" not in told
-        and (unused_day := unused_date(text, last, language)) is not None
-        and not changed()
-    ):
-        return (
-            UNUSED_DATE.format(date=unused_day) + ": start from that date (datetime.date(year, month, day)), not "
-            "from datetime.date.today(). Write one corrected ```python block that prints the answer."
-        )
+    elif last.exit_status == 0 and (given := _unused_given(text, last, told, language)) and not changed():
+        return given  # a block that wrote or acted is never run again
     elif (
         last.exit_status == 0
         and "month" not in told
@@ -317,13 +303,7 @@ def repair_request(
         and not changed()
     ):
         return never
-    elif (
-        last.exit_status == 0
-        and "slip" not in told
-        and last.language == "python"
-        and (slip := code_slip(last.code)) is not None
-        and not changed()
-    ):
+    elif last.exit_status == 0 and (slip := _number_request(text, last, told)) and not changed():
         return slip
     elif (
         last.exit_status == 0
@@ -418,6 +398,40 @@ def repair_request(
             # policy to decide (a refusal that names the rule), not for the model to move into the folder.
             hint += f" The user named {named[0]}: use that path exactly as written."
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
+
+
+def _unused_given(text: str, block: CodeBlock, told: Collection[str], language: str | None) -> str | None:
+    """The request for a block that never uses a clock time or a date the question gives
+    (:func:`.given.unused_time`, :func:`.given.unused_date`), each once a turn."""
+    if "time" not in told and (time := unused_time(text, block)) is not None:
+        return (
+            UNUSED_TIME.format(time=time) + ": start from that time (datetime.datetime.strptime), not from "
+            "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
+        )
+    if "date" not in told and (day := unused_date(text, block, language)) is not None:
+        return (
+            UNUSED_DATE.format(date=day) + ": start from that date (datetime.date(year, month, day)), not "
+            "from datetime.date.today(). Write one corrected ```python block that prints the answer."
+        )
+    return None
+
+
+def _number_request(text: str, block: CodeBlock, told: Collection[str]) -> str | None:
+    """The request for a Python block with a slip its structure shows (:func:`.slips.code_slip`), or one that
+    computed (not only printed a sentence, :func:`canned`) without a number the question gives
+    (:func:`.given.unused_number`), each once a turn; else None."""
+    if block.language != "python":
+        return None
+    if "slip" not in told and (slip := code_slip(block.code)) is not None:
+        return slip
+    if "number" in told or not block.output.strip() or canned(block) is not None:
+        return None
+    if (number := unused_number(text, block.code)) is None:
+        return None
+    return (
+        UNUSED_NUMBER.format(number=number) + ": use every number the question gives. Write one corrected"
+        " ```python block that prints the answer."
+    )
 
 
 def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None:
