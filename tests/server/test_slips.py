@@ -102,6 +102,7 @@ async def test_hours_floored_from_a_duration_are_asked_again(make_agent, llm: Sc
         ("4 years at 250 a month", "print(48 * 250)", None),
         ("what is in notes 2.txt and report_3.csv", "print(open('notes 2.txt').read())", None),
         ("how many is 1 and 0", "print(5)", None),
+        ("7:30 pm UTC-5, what time is it in UTC+2", "import datetime\nprint(datetime.timedelta(hours=19 + 7, minutes=30))", None),
     ],
 )
 def test_a_number_the_question_gives_and_the_code_ignores(text: str, src: str, unused: str | None) -> None:
