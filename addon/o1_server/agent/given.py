@@ -56,7 +56,9 @@ def below_zero(text: str, output: str, language: str | None) -> str | None:
 UNUSED_NUMBER = "The question gives the number {number}, and your code does not use it"
 """The start of the one request of a turn whose block never uses a number the question gave (:func:`unused_number`):
 "and over 46 working weeks in the year" computed with 52 (seventh held-out set, now a dev set)."""
-_GIVEN = re.compile(r"(?<![\w.,:/+\-])(\d+(?:[.,]\d+)?)(?![\w:/]|[.,]\w)")  # not in a name, a path, a date, a time or an offset ("UTC+2")
+_GIVEN = re.compile(
+    r"(?<![\w.,:/+\-])(\d+(?:[.,]\d+)?)(?![\w:/]|[.,]\w)"
+)  # not in a name, a path, a date, a time or an offset ("UTC+2")
 _SCALES = (1, 10, 100, 1000, 7, 12, 24, 52, 60, 365, 3600)  # a unit or a count the number may be coded in
 
 
