@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from o1_server.agent.slips import FILTERED_MEAN, FLOORED_HOURS, code_slip
+from o1_server.agent.slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip
 from tests.server.conftest import conversation_files
 from tests.support.scripted_llm import ScriptedLLM
 
@@ -31,6 +31,8 @@ LOAD = "import json\nwith open('running_club.json') as f:\n    data = json.load(
             "print((end - start).seconds // 3600, 'ore')",
             FLOORED_HOURS,
         ),
+        ("text = 'Erdbeermarmelade'\nprint(text.count('e'))", ONE_CASE),
+        ("print('Anna and Alex'.count('a'))", ONE_CASE),
     ],
 )
 def test_a_slip_is_named(src: str, start: str) -> None:
@@ -50,6 +52,10 @@ def test_a_slip_is_named(src: str, start: str) -> None:
         "s = 12900\nprint(s // 3600, 'h', s % 3600 // 60, 'min')",
         "s = 12900\nprint(s / 3600)",
         "print(7200 // 60)",
+        # a letter counted in either case, or in a word that holds it in one case only
+        "text = 'Erdbeermarmelade'\nprint(text.lower().count('e'))",
+        "print('banana'.count('a'))",
+        "print('Erdbeere'.count('r'))",
         "print(1 +",  # does not parse
     ],
 )
@@ -124,3 +130,17 @@ async def test_a_number_left_out_of_a_follow_up_is_asked_again(make_agent, llm: 
     assert reply.retries == 1 and "4195.2" in reply.answer.replace(",", ""), reply.answer
     told = str(llm.requests[1]["messages"][-1]["content"])
     assert "gives the number 46, and your code does not use it" in told, told
+
+
+async def test_a_letter_counted_in_one_case_is_asked_again(make_agent, llm: ScriptedLLM) -> None:
+    """"Wie oft kommt der Buchstabe e im Wort Erdbeermarmelade vor?" counted 4: the capital E was left out
+    (seventh held-out set, now a dev set). Asked once, the model counts both cases, and 5 is said."""
+    agent = make_agent()
+    llm.script(
+        code("word = 'Erdbeermarmelade'\nprint('Das e kommt', word.count('e'), 'mal vor.')"),
+        code("word = 'Erdbeermarmelade'\nprint('Das e kommt', word.lower().count('e'), 'mal vor.')"),
+    )
+    reply = await agent.ask("Wie oft kommt der Buchstabe e im Wort Erdbeermarmelade vor?", "c-case", profile="default",
+                            language="de")
+    assert reply.retries == 1 and "5" in reply.answer, reply.answer
+    assert "which also holds 'E'" in str(llm.requests[1]["messages"][-1]["content"])

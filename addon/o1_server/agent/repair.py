@@ -43,7 +43,7 @@ from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
 from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
-from .slips import FILTERED_MEAN, FLOORED_HOURS, code_slip
+from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip
 from .types import CodeBlock
 
 REPAIR_MIN_SECONDS = 10.0
@@ -220,7 +220,7 @@ def is_soft(message: str) -> str | None:
         return "round"
     if message.startswith(ROWS):
         return "rows"
-    if message.startswith((FILTERED_MEAN.split("{", 1)[0], FLOORED_HOURS.split("{", 1)[0])):
+    if message.startswith(tuple(kind.split("{", 1)[0] for kind in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE))):
         return "slip"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"

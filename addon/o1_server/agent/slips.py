@@ -4,6 +4,8 @@
   r['runner'] == 'Priya') / len(data)`` (seventh held-out set, now a dev set: Priya's average was a third of it).
 - Hours floor-divided out of a duration with the minutes dropped: ``(end - start).seconds // 3600`` said "3
   ore" for 6:40 to 10:15 (the same set).
+- A letter counted in one case in a word that holds it in both: ``"Erdbeermarmelade".count("e")`` said 4 for
+  "wie oft kommt der Buchstabe e vor" (the same set).
 
 :func:`code_slip` names the first one in a block that ran; :func:`.repair.repair_request` sends it once a turn.
 """
@@ -14,11 +16,12 @@ import ast
 
 FILTERED_MEAN = "Your code divides the sum of the rows its filter kept by len({rows}), the count of all of them"
 FLOORED_HOURS = "Your code floors a duration to whole hours ({expr}) and drops its minutes"
+ONE_CASE = "Your code counts {letter!r} in {text!r}, which also holds {other!r}"
 
 
 def code_slip(code: str) -> str | None:
-    """The repair request for the first slip in ``code`` (:data:`FILTERED_MEAN`, :data:`FLOORED_HOURS`), or None
-    when it has none or does not parse."""
+    """The repair request for the first slip in ``code`` (:data:`FILTERED_MEAN`, :data:`FLOORED_HOURS`,
+    :data:`ONE_CASE`), or None when it has none or does not parse."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
@@ -34,6 +37,39 @@ def code_slip(code: str) -> str | None:
             " 3600), then rest // 60), unless the question asks for whole hours. Write one corrected ```python"
             " block that prints the answer."
         )
+    if (counted := _one_case(tree)) is not None:
+        letter, text = counted
+        return (
+            ONE_CASE.format(letter=letter, text=text, other=letter.swapcase()) + ": a letter counts in either case"
+            " (text.lower().count(letter.lower())), unless the user asked for capitals. Write one corrected"
+            " ```python block that prints the answer."
+        )
+    return None
+
+
+def _one_case(tree: ast.AST) -> tuple[str, str] | None:
+    """(letter, text) of a ``text.count(letter)`` call on a text literal (or a name bound to one) that holds
+    the letter in the other case too, counted with no ``lower()``, ``upper()`` or ``casefold()``; else None."""
+    texts = {
+        node.targets[0].id: node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "count"):
+            continue
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.Constant):
+            continue
+        letter, owner = node.args[0].value, node.func.value
+        text = owner.value if isinstance(owner, ast.Constant) else texts.get(getattr(owner, "id", ""))
+        if not (isinstance(letter, str) and len(letter) == 1 and letter.isalpha() and isinstance(text, str)):
+            continue
+        if letter in text and letter.swapcase() in text and letter.swapcase() != letter:
+            return letter, text
     return None
 
 
