@@ -19,6 +19,12 @@ from tests.support.scripted_llm import ScriptedLLM
     ("text", "language"),
     [
         ("what's the weather like in Paris tomorrow", "en"),
+        # air quality and pollen, and a currency's rate in Dutch ("koers")
+        ("how much pollen is in the air today", "en"),
+        ("Wie ist der Pollenflug heute?", "de"),
+        ("Quelle est la qualité de l'air aujourd'hui à Paris ?", "fr"),
+        ("Hoe is de luchtkwaliteit vandaag?", "nl"),
+        ("Hoe staat de koers van de euro?", "nl"),
         ("any news today?", "en"),
         ("what's the exchange rate of the dollar", "en"),
         ("Wie wird das Wetter morgen in Berlin?", "de"),
@@ -78,6 +84,7 @@ def test_online_requests_are_found(text: str, language: str) -> None:
         ("how long does it take from 8:45 to 11:05", "en", ()),
         ("¿Cuánto tiempo falta para las 5?", "es", ()),  # "tiempo" is time, not the weather
         ("add check the weather to my to-do list", "en", ()),
+        ("write a note about pollen allergies", "en", ()),
         ("what does weather.txt say", "en", ()),
         ("what's the average score in grades", "en", ("grades.csv",)),
         ("read me the news I saved", "en", ("news_digest.txt",)),
