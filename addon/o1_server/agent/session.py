@@ -61,6 +61,7 @@ from .speech_cleaning import (
 from .speech_cleaning.numbers import ASKED_DECIMALS, GROUPED, groups_thousands
 from .turn_context import turn_context
 from .types import AgentError, AgentReply, CodeBlock, TokenUsage
+from .units import unit_facts
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -438,7 +439,9 @@ class Session:
         ]
         gate.request = "\n".join([*earlier, text])
         asked = i18n.digits(text, self.language)  # the numbers and times as the model reads them (repairs judge it)
-        prompt = self.profile.message_template.replace("{text}", i18n.for_model(asked, self.language))
+        facts = unit_facts(asked, self.language)  # "1 square yard = 0.836127 square meter", from pint
+        said = f"{asked}\n({facts})" if facts else asked
+        prompt = self.profile.message_template.replace("{text}", i18n.for_model(said, self.language))
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired
         words: list[str] = []  # a repair reply's words since its last block
