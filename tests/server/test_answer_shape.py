@@ -239,7 +239,7 @@ async def test_a_word_spelled_from_a_wrong_copy_is_asked_again(make_agent, llm: 
         ("de", "Auf welchen Wochentag fällt Heiligabend 2027?", "2027-12-24"),
         ("es", "¿Qué día de la semana cae el 1 de enero de 2030?", "2030-01-01"),
         ("it", "Che giorno della settimana sarà il 25 aprile 2028?", "2028-04-25"),
-        ("nl", "Op welke dag valt Koningsdag in 2029?", "2029-04-27"),
+        ("nl", "Op welke dag van de week valt Koningsdag in 2029?", "2029-04-27"),
     ],
 )
 async def test_a_date_printed_for_a_weekday_is_asked_again(
@@ -287,3 +287,23 @@ async def test_a_rounding_up_asked_and_not_done_is_asked_again(make_agent, llm: 
     assert round_request("round it down to whole euros", "print(int(30.14))", "en") is None
     assert round_request("round it down to whole euros", "print(round(30.14))", "en") is not None
     assert round_request("how many days until the next full moon", "print(3)", "en") is None
+
+
+@pytest.mark.parametrize(
+    ("function", "language", "text", "said"),
+    [
+        # a breaker's finds: context, not a question for a weekday; a changed form spelled; rounding idioms
+        ("weekday", "en", "Every weekday I walk 5 km, how far in a year?", "You walk 1300 km a year."),
+        ("weekday", "de", "Wie viele Wochentage hat der März?", "23"),
+        ("weekday", "it", "Che giorno della settimana è oggi?", "Oggi è giovedi."),
+        ("spell", "en", "How do you spell the plural of house?", "h o u s e s"),
+        ("spell", "en", "Spell Tuesday", "Tuesday: T, U, E, S, D, A, Y. 7 letters."),
+        ("round", "en", "50 eggs, 12 per box, how many boxes? Round up.", "print(-(-50 // 12))"),
+        ("round", "de", "Ich fahre jede Runde auf dem Rad 4 km, wie viel bei 5 Runden?", "print(4 * 5)"),
+    ],
+)
+def test_what_a_shape_check_leaves_alone(function: str, language: str, text: str, said: str) -> None:
+    from o1_server.agent.answer_shape import round_request, spell_request, weekday_request
+
+    check = {"weekday": weekday_request, "spell": spell_request, "round": round_request}[function]
+    assert check(text, said, language) is None

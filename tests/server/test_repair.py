@@ -471,7 +471,8 @@ async def test_a_block_repeated_after_a_soft_request_is_asked_afresh(make_agent,
     reply = await agent.ask("how many liters are three gallons", "c-gallons", profile="default")
     assert reply.answer == "3 gallons are 11.36 liters" and reply.retries == 2, reply.answer
     assert CANNED in sent(llm, 1)[-1] and REPEATED not in sent(llm, 1)[-1]
-    assert sent(llm, 2)[-1].startswith(f"how many liters are 3 gallons\n\n({REPEATED} {CANNED}")
+    facts = "(Unit facts: 1 gallon = 3.78541 liter.)"  # agent/units.py: told with the request
+    assert sent(llm, 2)[-1].startswith(f"how many liters are 3 gallons\n{facts}\n\n({REPEATED} {CANNED}")
     assert "1.056" not in str(sent(llm, 2)), "the repeated guess was left in sight"
     llm.script(code("print('ok')"))
     await agent.ask("and now?", "c-gallons", profile="default")
@@ -1257,6 +1258,9 @@ async def test_a_number_below_zero_that_the_request_gives_no_reason_for_is_asked
         ("de", "Gestern waren es 2 Grad, heute sind es sechs weniger. Wie warm ist es?", "print('Es sind', 2 - 6, 'Grad.')"),
         ("fr", "Quelle est la différence entre 3 et 8 ?", "print(3 - 8)"),
         ("nl", "Het is -3 graden, hoeveel is dat in Fahrenheit?", "print(-3 * 9 / 5 + 32)"),
+        ("en", "Convert 10 Fahrenheit to Celsius", "print(round((10 - 32) * 5 / 9, 2))"),
+        ("en", "Subtract 10 from 4", "print(4 - 10)"),
+        ("it", "Sottrai 10 da 4", "print(4 - 10)"),
     ],
 )
 async def test_a_number_below_zero_the_request_allows_is_said(

@@ -98,7 +98,12 @@ async def test_hours_floored_from_a_duration_are_asked_again(make_agent, llm: Sc
     ("text", "src", "unused"),
     [
         ("and over 46 working weeks in the year", "print('That is', 91.2 * 52, 'miles')", "46"),
-        ("prendo 2 caffè a 1.20 euro l'uno, quanto spendo in 5 giorni?", "print(1.20 * 5)", "2"),
+        ("prendo 2 caffè a 1.20 euro l'uno, quanto spendo in 5 giorni?", "print(1.20 * 2)", "5"),
+        # context: two (often "my two kids"), this year, an index or a range's end
+        ("My 2 kids are 5 and 7. How old together in 3 years?", "print(5 + 3 + 7 + 3)", None),
+        ("Sum the numbers from 1 to 20", "print(sum(range(1, 21)))", None),
+        ("What's in line 5 of notes.txt?", "print(open('notes.txt').read().splitlines()[4])", None),
+        ("what is 5 times 3", "x = " + "1" * 400 + "\nprint(5 * 3)", None),  # a literal too big for a float
         # used: as written, in another unit, as a percent, in a filter's text, in a format spec, a clock time
         ("12 kilo bags and 300 grams a day", "print(12000 / 300)", None),
         ("27,40 euros plus 10 %", "print(27.40 * 1.1)", None),

@@ -25,6 +25,7 @@ from tests.support.scripted_llm import ScriptedLLM
         ("de", "Wie viel sind 350 Grad Fahrenheit in Celsius?", "°F = °C × 9/5 + 32"),
         ("nl", "Hoeveel liter is vijf gallon?", "1 gallon = 3.78541 liter"),
         ("en", "my baby weighs seven pounds, how many kilos is that", "1 pound = 0.453592 kilogram"),
+        ("nl", "Ik loop 5 kilometer te voet, hoeveel mijl is dat?", "1 kilometer = 0.621371 mile"),
     ],
 )
 def test_two_units_of_one_kind_get_their_factor(language: str, said: str, fact: str) -> None:
@@ -40,6 +41,9 @@ def test_two_units_of_one_kind_get_their_factor(language: str, said: str, fact: 
         ("en", "I drive eleven point four miles each way, how many miles a week"),  # one unit
         ("de", "Ich laufe 5 km in 30 Minuten, wie viele Meter pro Minute?"),
         ("en", "what is three plus four"),
+        ("nl", "Hoeveel gram is 3 ons?"),  # a Dutch ons is 100 g, no ounce
+        ("en", "Cheese costs 12 pounds a kilo, how much for 300 grams?"),  # pounds of money
+        ("de", "Ich gehe 3 km zu Fuß, wie viele Meter sind das?"),  # on foot, no foot
     ],
 )
 def test_no_fact_without_two_units_to_convert(language: str, said: str) -> None:

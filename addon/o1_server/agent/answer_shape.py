@@ -15,6 +15,7 @@ import ast
 import difflib
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Collection
 
 from babel.dates import get_day_names
@@ -28,7 +29,10 @@ SPELL = "The user asked to spell a word letter by letter, and your code printed 
 ROWS = "The question asks for one total, and your code printed the same sentence once per row"
 SPELL_COPY = "The user's word is {word}, and your code spelled {spelled}"
 ROUND = "The user asked to round {way}, and your code never does"
-_ROUNDING = {"up": {"ceil"}, "down": {"floor", "int", "//", "trunc"}}  # what rounds up or down in code
+_ROUNDING = {  # what rounds up or down in code: "//" and divmod also in -(-a // b), (a + b - 1) // b, q + (r > 0)
+    "up": {"ceil", "//", "divmod", "ROUND_UP", "ROUND_CEILING"},
+    "down": {"floor", "int", "//", "divmod", "trunc", "ROUND_DOWN", "ROUND_FLOOR"},
+}
 WEEKDAY = "The question asks for a day of the week, and your code printed no weekday's name"
 MAX_ROWS = 50  # more lines than this are a listing, not rows a total forgot
 _ORDER_WORDS = {
@@ -93,7 +97,7 @@ def spell_request(text: str, output: str, language: str | None) -> str | None:
     if not output.strip() or not any(re.search(p, folded) for p in i18n.patterns(language, "words.spell")):
         return None
     if spelled := re.search(r"(?<!\w)\w(?:[\s,;.\-–]+\w(?!\w)){2,}", output):
-        return _misspelled("".join(re.findall(r"\w", spelled.group())), text)
+        return _misspelled("".join(re.findall(r"[^\W\d_]", spelled.group())), text)
     return (
         SPELL + ". Print the word's letters one by one, separated by spaces: print(' '.join(word))."
         " Write one corrected ```python block."
@@ -104,12 +108,14 @@ def _misspelled(spelled: str, text: str) -> str | None:
     """The repair request for letters that spell no word of the user's ``text`` but nearly one ("é p é m è r e"
     for "éphémère": the model copied the word wrong, seventh held-out set), or None."""
     asked = {word.lower(): word for word in re.findall(r"[^\W\d_]{4,}", text)}
-    if spelled.lower() in asked:
+    if not spelled or spelled.lower() in asked:
         return None
     close = difflib.get_close_matches(spelled.lower(), list(asked), n=1, cutoff=0.75)
     if not close:
         return None
     word = asked[close[0]]
+    if len(spelled) > len(word):  # "houses" for "the plural of house", "necessary" for "necesary": a changed form
+        return None
     return (
         SPELL_COPY.format(word=word, spelled=spelled) + f": print(' '.join({word!r})). Write one corrected"
         " ```python block."
@@ -137,9 +143,11 @@ def _roundings(code: str) -> set[str]:
     both ways' when it does not parse (no request for a block the gate already judged)."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"ceil", "floor"}
     found = {name for node in ast.walk(tree) if isinstance(node, ast.Call) and (name := _called(node))}
+    found |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}  # decimal.ROUND_UP
+    found |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     if any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) for node in ast.walk(tree)):
         found.add("//")
     return found
@@ -153,7 +161,7 @@ def weekday_request(text: str, output: str, language: str | None) -> str | None:
     folded = text.lower()
     if not output.strip() or not any(re.search(p, folded) for p in i18n.patterns(language, "words.weekday")):
         return None
-    printed = set(re.findall(r"[^\W\d_]+", output.lower()))
+    printed = set(re.findall(r"[^\W\d_]+", _plain(output.lower())))
     if printed & _weekdays():
         return None
     return (
@@ -169,8 +177,14 @@ def _weekdays() -> frozenset[str]:
     names: set[str] = set()
     for locale in i18n.LANGUAGES:
         for width in ("wide", "abbreviated"):
-            names.update(str(name).lower().rstrip(".") for name in get_day_names(width, locale=locale).values())
+            names.update(_plain(str(name).lower()).rstrip(".") for name in get_day_names(width, locale=locale).values())
+    names.update(("tues", "thur", "thurs"))  # English short forms Babel does not list
     return frozenset(names)
+
+
+def _plain(text: str) -> str:
+    """``text`` without its accents ("giovedì" and "giovedi" are one name)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 def rows_request(text: str, output: str, language: str | None) -> str | None:

@@ -36,7 +36,9 @@ BELOW_ZERO = "Your code printed a number below zero ({number}), and the question
 (:func:`below_zero`): "il me reste -7500 euros" after 18 of 48 payments (``250 * 18 - 12000``), "-1.112.656
 Stunden" for a clock nine hours behind (seventh held-out set, now a dev set)."""
 _BELOW = re.compile(
-    r"(?<![\w.,:/\-])-\d+(?:[.,]\d+)*(?![\d.,:])(?!\s*(?:[°º]|(?:degrees?|degr[ée]s|grad(?:en|os|i)?)\b))", re.I
+    r"(?<![\w.,:/\-−])[-−]\d+(?:[.,]\d+)*(?![\d:]|[.,]\d)"
+    r"(?!\s*(?:[°º]|(?:degrees?|degr[ée]s|grad(?:en|os|i)?|celsius|fahrenheit|[CF])\b))",
+    re.I,
 )  # not a date's "-05", a range's "3-5", "UTC-5" or a temperature
 _MINUS = re.compile(r"(?<![\w.,:/])[-−]\s?\d")  # "-5", "− 3" in the request
 
@@ -65,17 +67,20 @@ _SCALES = (1, 10, 100, 1000, 7, 12, 24, 52, 60, 365, 3600)  # a unit or a count 
 def unused_number(text: str, code: str) -> str | None:
     """The first number of the user's ``text`` (as the model read it, :func:`.i18n.digits`) that Python ``code``
     never uses, or None. Used: a number literal equal to it, scaled by a unit (kilos as grams: :data:`_SCALES`)
-    or as a percent (10 % as 0.1 or 1.1), or its digits in a text the code does not only print (a filter's
-    "2025", a strptime's "17:20"). 0 and 1 and clock times are left out; None when ``code`` does not parse."""
+    or as a percent (10 % as 0.1 or 1.1), one less or more (an index, a range's end), or its digits in a text the
+    code does not only print (a filter's "2025", a strptime's "17:20"). 0, 1, 2 (often context: "my two kids"),
+    this year and clock times are left out; None when ``code`` does not parse."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+        values = {
+            abs(float(node.value))
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, (int, float))
+            and not isinstance(node.value, bool)
+        }
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):  # code that cannot run anyway
         return None
-    values = {
-        abs(float(node.value))
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-    }
     printed = {id(part) for part in _printed_texts(tree)}
     texts = [
         node.value
@@ -86,8 +91,8 @@ def unused_number(text: str, code: str) -> str | None:
     for match in _GIVEN.finditer(text):
         said = match.group(1)
         number = float(said.replace(",", "."))
-        if number in (0, 1) or _scaled(number, values):
-            continue
+        if number in (0, 1, 2, datetime.date.today().year) or _scaled(number, values):
+            continue  # two is often context ("my two kids"); the year may be today's
         if not any(re.search(rf"(?<![\d.,]){re.escape(said)}(?![\d])", t) for t in texts):
             return said
     return None
@@ -96,7 +101,7 @@ def unused_number(text: str, code: str) -> str | None:
 def _scaled(number: float, values: set[float]) -> bool:
     """Whether one of ``values`` is ``number`` in another unit (:data:`_SCALES`) or as a percent."""
     candidates = [number * s for s in _SCALES] + [number / s for s in _SCALES]
-    candidates += [1 + number / 100, 1 - number / 100]
+    candidates += [1 + number / 100, 1 - number / 100, number - 1, number + 1]  # a percent; an index, a range end
     return any(math.isclose(value, c, rel_tol=1e-9) for value in values for c in candidates)
 
 

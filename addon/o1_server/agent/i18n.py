@@ -232,7 +232,19 @@ def digits(text: str, language: str | None) -> str:
     for rewrite in _lookup(lang, "words.multiplied") or ():  # "pattern => words" (the words get spaces around)
         pattern, replacement = str(rewrite).rsplit(" => ", 1)
         converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
-    return converted
+    return _twos(converted, lang)
+
+
+def _twos(text: str, language: str) -> str:
+    """Two as a count wherever the text holds another number in digits ("prendo due caffè a 1.20 euro": the model
+    priced one coffee), after the amounts are read ("dinner for two 25 dollars each" stays two prices apart);
+    one stays a word (an article too), and so does a hyphened two ("two-thirds")."""
+    if not re.search(r"\d", text):
+        return text
+    return _WORD.sub(
+        lambda m: "2" if not _HYPHENED.match(text, m.end()) and cardinal(m.group(), language) == "2" else m.group(),
+        text,
+    )
 
 
 _APART = "\ue000"  # a private-use character: text2num reads it as a word that ends a number
@@ -330,16 +342,18 @@ def _measures(text: str, language: str) -> str:
             continue
 
         def decimal(m: re.Match[str], places: int = places) -> str:
-            said = m.group("n")
+            said, part = m.group("n"), m.group("p")
             whole = "1" if said.lower() in ones else cardinal(said, language)
             if whole is None:
                 return m.group(0)
-            value = f"{whole}.{int(m.group('p')):0{places}d}".rstrip("0").rstrip(".")  # "1.200" reads as 1200 in de
-            return f"{value} {m.group('unit')}"
+            # "3 kilos 2" is 3.2 kg (hundreds of grams); "1 metre 5" is 1.05 m; "1.200" reads as 1200 in German
+            digits = part if places == 3 and len(part) == 1 else f"{int(part):0{places}d}"
+            return f"{f'{whole}.{digits}'.rstrip('0').rstrip('.')} {m.group('unit')}"
 
-        text = re.sub(
-            rf"(?<![\d.,])\b(?P<n>\d+|[^\W\d_]+) (?P<unit>{units}) (?:{join} )?(?P<p>\d{{1,{places}}})"
-            rf"(?:(?: (?:{parts})\b)|(?=\s*(?:$|[;:!?)]|[,.](?!\d)|(?:{after})\b)))",
+        end = r"\s*(?:$|[;:!?)]|[,.](?!\d))"
+        text = re.sub(  # "2 kilos and 3 for my mother": after "and", only its unit or a sentence's end
+            rf"(?<![\d.,])\b(?P<n>\d+|[^\W\d_]+) (?P<unit>{units}) (?:(?P<j>{join}) )?(?P<p>\d{{1,{places}}})"
+            rf"(?:(?: (?:{parts})\b)|(?={end})|(?(j)(?!)|(?=\s*(?:{after})\b)))",
             decimal,
             text,
             flags=re.IGNORECASE,
@@ -430,22 +444,15 @@ _ZONES = frozenset({"UTC", "GMT", "CET", "CEST", "EST", "EDT", "PST", "PDT"})  #
 def _operands(text: str, language: str) -> str:
     """Lone number words that are operands of arithmetic as digits: a number word, operator words, and a
     number or a time zone on their other side ("zwei plus zwei", "1.5 times two", "ten divided by two", "UTC
-    plus one"); "una per favore" stays as it is. Two is a count wherever the text holds another number in digits
-    ("prendo due caffè a 1.20 euro": the model priced one coffee); one stays a word (an article too)."""
+    plus one"); "una per favore" stays as it is."""
     operators = {w.lower() for w in words(language, "words.operators")}
     found = list(_WORD.finditer(text))
     values = [cardinal(m.group(), language) for m in found]
-    counts = any(m.group().isdecimal() for m in found)
     out: list[str] = []
     last = 0
     for index, match in enumerate(found):
         value = values[index]
         if value is None or match.group().isdigit():
-            continue
-        if counts and value == "2" and not _HYPHENED.match(text, match.end()):
-            # "due caffè a 1.20 euro": two is a count among the request's other numbers (the model left it out)
-            out.append(text[last : match.start()] + value)
-            last = match.end()
             continue
         for step in (1, -1):
             other = index + step

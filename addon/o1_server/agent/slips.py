@@ -24,7 +24,7 @@ def code_slip(code: str) -> str | None:
     :data:`ONE_CASE`), or None when it has none or does not parse."""
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if (rows := _filtered_mean(tree)) is not None:
         return (
@@ -113,6 +113,8 @@ def _summed_rows(node: ast.expr) -> str | None:
     if not isinstance(comprehension, (ast.GeneratorExp, ast.ListComp)) or len(comprehension.generators) != 1:
         return None
     generator = comprehension.generators[0]
+    if isinstance(comprehension.elt, (ast.Constant, ast.Compare)):  # sum(1 for ... if ...): a count, a share of all
+        return None
     return ast.unparse(generator.iter) if generator.ifs else None
 
 

@@ -49,8 +49,8 @@ def _units(language: str) -> list[tuple[str, re.Pattern[str]]]:
 def named_units(text: str, language: str | None) -> list[str]:
     """The pint names of the units ``text`` names, each once: those after a number first ("26 miglia": the one
     converted from), then in the order named (the translations' ``units`` are matched in their order: "square
-    yards" is not also "yards"). An English "pound" next to an amount with pence
-    ("54.80 pounds", "£") is money, not a weight."""
+    yards" is not also "yards"). An English "pound" in a request about a price ("54.80 pounds",
+    "£", "costs 12 pounds a kilo") is money, not a weight."""
     lang = i18n.normalize(language)
     rest = text.lower()
     found: list[tuple[bool, int, str]] = []
@@ -58,7 +58,7 @@ def named_units(text: str, language: str | None) -> list[str]:
         if (match := words.search(rest)) is None:
             continue
         rest = words.sub(lambda m: " " * len(m.group()), rest)  # the same length: positions stay
-        if unit == "pound" and re.search(r"£|\d\.\d\d pounds?\b", text.lower()):
+        if unit == "pound" and re.search(r"£|\d\.\d\d pounds?\b|\b(?:costs?|paid|pay|price|spent|buy)\b", text.lower()):
             continue
         counted = bool(re.search(r"\d\s*$", rest[: match.start()]))  # "26 miglia": the unit converted from
         found.append((not counted, match.start(), unit))
