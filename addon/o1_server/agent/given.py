@@ -88,10 +88,11 @@ def unused_number(text: str, code: str) -> str | None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in printed
     ]
     values.update(float(places) for t in texts for places in re.findall(r"\.(\d+)[fFgGeE%]", t))  # ":.3f"
+    left_out = (0, 1, 2, datetime.date.today().year)
     for match in _GIVEN.finditer(text):
         said = match.group(1)
         number = float(said.replace(",", "."))
-        if number in (0, 1, 2, datetime.date.today().year) or _scaled(number, values):
+        if number in left_out or _scaled(number, values):
             continue  # two is often context ("my two kids"); the year may be today's
         if not any(re.search(rf"(?<![\d.,]){re.escape(said)}(?![\d])", t) for t in texts):
             return said

@@ -241,10 +241,13 @@ def _twos(text: str, language: str) -> str:
     one stays a word (an article too), and so does a hyphened two ("two-thirds")."""
     if not re.search(r"\d", text):
         return text
-    return _WORD.sub(
-        lambda m: "2" if not _HYPHENED.match(text, m.end()) and cardinal(m.group(), language) == "2" else m.group(),
-        text,
-    )
+
+    def two(m: re.Match[str]) -> str:
+        word = m.group()  # every language's two is a short word (two, zwei, zwo, deux, dos, due, twee): text2num
+        is_two = len(word) <= 4 and word.isalpha() and not _HYPHENED.match(text, m.end())  # reads no other
+        return "2" if is_two and cardinal(word, language) == "2" else word
+
+    return _WORD.sub(two, text)
 
 
 _APART = "\ue000"  # a private-use character: text2num reads it as a word that ends a number
@@ -313,13 +316,19 @@ def _money_numbers(text: str, language: str) -> str:
     units = _lookup(language, "words.currencies")
     if not units:
         return text
-    ones = {word.lower() for word in str(_lookup(language, "words.one") or "").split("|") if word}
+    ones = _ones(language)
 
     def digit(m: re.Match[str]) -> str:
         number = "1" if m.group(1).lower() in ones else cardinal(m.group(1), language)
         return f"{number or m.group(1)} {m.group(2)}"
 
     return re.sub(rf"\b([^\W\d_]+) ({units})\b", digit, text, flags=re.IGNORECASE)
+
+
+@functools.cache
+def _ones(language: str) -> frozenset[str]:
+    """The translations' ``words.one`` of ``language``: the articles that say one ("a", "einen"), lower case."""
+    return frozenset(word.lower() for word in str(_lookup(language, "words.one") or "").split("|") if word)
 
 
 _MEASURES = (("words.metres", "words.centimetres", 2), ("words.kilos", "words.grams", 3))
@@ -335,7 +344,7 @@ def _measures(text: str, language: str) -> str:
     veertig" as 2 and 40 metres."""
     after = _lookup(language, "words.after_measure")
     join = _lookup(language, "summary.and")
-    ones = {word.lower() for word in str(_lookup(language, "words.one") or "").split("|") if word}
+    ones = _ones(language)
     for larger, smaller, places in _MEASURES:
         units, parts = _lookup(language, larger), _lookup(language, smaller)
         if not (units and parts and after and join):

@@ -69,8 +69,10 @@ def unit_facts(text: str, language: str | None) -> str | None:
     """One line of the factors between the units of one kind ``text`` names ("1 square yard = 0.836127 square
     meter; 1 acre = 0.404687 hectare"), or None when it names no two of one kind. Temperatures and litres
     per 100 km are told as their formulas."""
-    ureg = _registry()
     units = named_units(text, language)
+    if len(units) < 2:
+        return None  # most requests: pint is not even loaded
+    ureg = _registry()
     facts: list[str] = []
     for first, second in itertools.combinations(units, 2):
         fact = _fact(ureg, first, second)
