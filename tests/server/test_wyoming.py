@@ -341,19 +341,27 @@ async def test_a_burst_of_events_lets_the_others_run(stt: SpeechToText, tts: Tex
 
 
 async def test_transcript_chunk_comes_before_audio_stop(client: Client) -> None:
-    """Audio sent in real time (64 ms chunks) with 1.2 s of silence after the question: the final text
-    arrives as a transcript-chunk while the client is still sending (before audio-stop); audio-stop then
-    only closes the transcript."""
+    """Audio sent in real time (64 ms chunks), then silence as a satellite keeps streaming it until the
+    other side ends the command: the final text arrives as a transcript-chunk while the client is still
+    sending (before audio-stop); audio-stop then only closes the transcript.
+
+    The silence goes on up to 10 s, not a fixed 1.2 s: how soon the chunk comes depends on the decoding
+    pass's speed on a loaded machine, which is the speech benchmark's business (benchmarks/speech.py), not this test's.
+    """
     pcm, rate, width, channels = read_wav("how_many_files.wav")
-    pcm += bytes(int(1.2 * rate) * width)
     events = audio_events(pcm, rate, width, channels)
+    silence = AudioChunk(rate=rate, width=width, channels=channels, audio=bytes(1024 * width * channels))
     await client.send(Transcribe(language="en-US").event(), events[0])
     reader = asyncio.create_task(client.read_until("transcript-chunk"))
     started = time.monotonic()
-    for index, event in enumerate(events[1:-1]):  # 1024 samples = 64 ms each
-        await client.send(event)
+    speech = events[1:-1]
+    for index in range(len(speech) + int(10 / 0.064)):  # 1024 samples = 64 ms each
+        if reader.done():
+            break
+        await client.send(speech[index] if index < len(speech) else silence.event())
         await asyncio.sleep(max(0.0, started + (index + 1) * 0.064 - time.monotonic()))
-    early = await asyncio.wait_for(reader, TIMEOUT)
+    assert reader.done(), "no transcript-chunk after 10 s of silence"
+    early = await reader
     assert [e.type for e in early] == ["transcript-start", "transcript-chunk"]
     assert early[0].data.get("language") == "en-US"
     chunk = TranscriptChunk.from_event(early[1]).text
