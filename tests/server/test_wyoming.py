@@ -346,7 +346,7 @@ async def test_transcript_chunk_comes_before_audio_stop(client: Client) -> None:
     sending (before audio-stop); audio-stop then only closes the transcript.
 
     The silence goes on up to 10 s, not a fixed 1.2 s: how soon the chunk comes depends on the decoding
-    pass's speed on a loaded machine, which is the speech benchmark's business (benchmarks/speech.py), not this test's.
+    pass's speed on a loaded machine, which is the speech benchmark's business (benchmarks/speech.py).
     """
     pcm, rate, width, channels = read_wav("how_many_files.wav")
     events = audio_events(pcm, rate, width, channels)
