@@ -18,6 +18,7 @@ import re
 import string
 import unicodedata
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -216,7 +217,7 @@ def digits(text: str, language: str | None) -> str:
         converted = _small_percent(str(pattern), converted, lang)
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = _KEPT.sub(lambda m: kept[ord(m.group(0)) - _KEPT_FIRST], _operands(converted, lang))  # "menos un 20 %"
-    converted = _fractions(_halves(converted, lang), lang)
+    converted = _scaled(_fractions(_halves(converted, lang), lang), lang)
     for pattern in _lookup(lang, "words.year_pairs") or ():  # "born in 19 41" (nineteen forty one): 1941
         converted = re.sub(str(pattern), lambda m: m.group("c") + m.group("y"), converted, flags=re.IGNORECASE)
     converted = _money_numbers(converted, lang)
@@ -233,6 +234,38 @@ def digits(text: str, language: str | None) -> str:
         pattern, replacement = str(rewrite).rsplit(" => ", 1)
         converted = re.sub(pattern, f" {replacement} ", converted, flags=re.IGNORECASE)
     return _twos(converted, lang)
+
+
+_SCALE = r"1000(?:000){0,3}"  # text2num's thousand, million, billion (milliard), trillion
+_GROUPS = {"fr": r"[ \u00a0\u202f]", "en": ","}  # what writes thousands apart; the other languages use a dot
+
+
+def _scaled(text: str, language: str) -> str:
+    """Numbers whose thousands are written apart as one number ("1 500 euros" in French, "1.500,50 Euro" in
+    German: 1500, 1500.50; English keeps "1,500" as written), and a decimal before a scale as the product
+    (text2num leaves "2.5 1000000" for "two point five million", "2,5 1000000" for "zwei Komma fünf Millionen"
+    and glues "deux virgule cinq millions" into "2,5000000": each is 2500000). The model read "1.500" as 1.5
+    and "2.5 1000000" as two numbers."""
+    point = r"\." if language == DEFAULT else r"[.,]"
+    if language != DEFAULT:
+        group = _GROUPS.get(language, r"\.")
+        decimal = "," if group != "," else r"\."
+
+        def joined(m: re.Match[str]) -> str:
+            return re.sub(r"\D", "", m.group("whole")) + (f".{m.group('part')}" if m.group("part") else "")
+
+        text = re.sub(
+            rf"(?<![\d.,])(?P<whole>\d{{1,3}}(?:{group}\d{{3}})+)(?:{decimal}(?P<part>\d+))?(?![\d]|[.,]\d)",
+            joined,
+            text,
+        )
+        text = re.sub(r"(?<![\d.,])(\d+),(\d+?)((?:000){2,4})\b", r"\1,\2 1\3", text)  # "2,5000000"
+
+    def product(m: re.Match[str]) -> str:
+        value = Decimal(f"{m.group(1)}.{m.group(2)}") * int(m.group(3))
+        return f"{value.normalize():f}"
+
+    return re.sub(rf"(?<![\d.,])(\d+){point}(\d+) ({_SCALE})\b(?![.,]\d)", product, text)
 
 
 def _twos(text: str, language: str) -> str:
@@ -424,7 +457,10 @@ def _halves(text: str, language: str) -> str:
             if value is None:
                 return match.group(0)
             unit = match.groupdict().get("unit")
-            return f"{value}.5 {unit}" if unit else f"{value}.5"
+            whole = int(value) if value.isdigit() else 0
+            scale = next((10**p for p in (12, 9, 6) if whole and whole % 10**p == 0), 0)  # "a million and a half"
+            said = str(whole + scale // 2) if scale else f"{value}.5"
+            return f"{said} {unit}" if unit else said
 
         text = re.sub(str(pattern), half, text, flags=re.IGNORECASE)
     return text
