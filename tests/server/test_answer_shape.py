@@ -259,6 +259,10 @@ async def test_a_date_printed_for_a_weekday_is_asked_again(
     assert weekday_request(text, "Le 18/05/2033 est un mercredi.", language) is None
     assert weekday_request(text, "Wednesday, 18/05/2033", language) is None
     assert weekday_request("Combien de jours jusqu'au 18 mai ?", "162", "fr") is None
+    # A word of the conversation's language that is another language's short name ("mon": Monday) is no weekday
+    said = "Mon anniversaire, c'est le 18 mai. En 2033, il tombera quel jour ?"
+    assert weekday_request(said, "En 2033, mon anniversaire sera le 18/05", "fr") is not None
+    assert weekday_request("What day of the week is the 18th of May 2033?", "Wed 18/05/2033", "en") is None
 
 
 @pytest.mark.parametrize(

@@ -162,7 +162,7 @@ def weekday_request(text: str, output: str, language: str | None) -> str | None:
     if not output.strip() or not any(re.search(p, folded) for p in i18n.patterns(language, "words.weekday")):
         return None
     printed = set(re.findall(r"[^\W\d_]+", _plain(output.lower())))
-    if printed & _weekdays():
+    if printed & _weekdays(i18n.normalize(language)):
         return None
     return (
         WEEKDAY + ". Print the weekday's name in the user's language (from a list of the seven names, indexed"
@@ -171,14 +171,17 @@ def weekday_request(text: str, output: str, language: str | None) -> str | None:
 
 
 @functools.cache
-def _weekdays() -> frozenset[str]:
-    """The days of the week's names, wide and abbreviated, in every language o1 speaks, lower case (a name in
-    another language than the conversation's is the language check's business)."""
+def _weekdays(language: str) -> frozenset[str]:
+    """The days of the week's names, lower case: wide in every language o1 speaks (a name in another language
+    than the conversation's is the language check's business), abbreviated only in ``language``'s (English
+    "mon" is French for "my": "mon anniversaire sera le 18/05" named no weekday)."""
     names: set[str] = set()
     for locale in i18n.LANGUAGES:
-        for width in ("wide", "abbreviated"):
+        widths = ("wide", "abbreviated") if locale == language else ("wide",)
+        for width in widths:
             names.update(_plain(str(name).lower()).rstrip(".") for name in get_day_names(width, locale=locale).values())
-    names.update(("tues", "thur", "thurs"))  # English short forms Babel does not list
+    if language == i18n.DEFAULT:
+        names.update(("tues", "thur", "thurs"))  # English short forms Babel does not list
     return frozenset(names)
 
 
