@@ -32,7 +32,17 @@ def code(src: str) -> str:
         ("Artículos que cuestan más de 32: mantequilla, café", "es", False),
         ("Het totaal is 42 euro", "nl", False),
         ("Il totale è 42 euro", "it", False),
-        ("The result is 720", "de", False),  # too short to tell
+        # Short sentences: English first and the conversation's language unlikely (seventh held-out set)
+        ("The result is 720", "de", True),
+        ("Tokyo time is 23:20", "it", True),
+        ("Sono le 23:20", "it", False),
+        ("Het is 12 uur", "nl", False),
+        ("Dat is 5 euro", "nl", False),
+        ("Son las 5", "es", False),
+        ("Ça fait 42 euros", "fr", False),
+        ("Es ist 17:20", "de", False),
+        ("Total is 42", "nl", False),  # too short to tell
+        ("The total is 42", "nl", False),  # Dutch is not unlikely enough
         ("Erledigt.", "de", False),
         ("There are 3 files in the folder.", "en", False),  # an English conversation
         # Found by a breaker: the user's own English data is not the model's sentence.

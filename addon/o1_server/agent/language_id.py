@@ -25,9 +25,19 @@ MIN_PROBABILITY = 0.9
 :data:`LANGUAGES`). Measured on the dev split's outputs: English sentences of 3 to 8 words score 0.91-0.999,
 German, French and Spanish ones below 0.3 for English."""
 
+SHORT_WORDS = 3
+"""Words of two letters or more that make a sentence worth judging when it has fewer than :data:`MIN_WORDS`
+long ones ("Tokyo time is 23:20" in an Italian conversation: the user heard English)."""
+SHORT_ENGLISH = 0.5
+"""For such a short sentence: English must be the identifier's first choice, at least this sure ..."""
+SHORT_OWN = 0.1
+"""... and the conversation's language at most this likely. Measured on short sentences in the six languages
+("Tokyo time is": en 0.85, it 0.07; "Sono le", "Het is", "Son las", "Ça fait euros": their own language first)."""
+
 _IDENTIFIER: Any = None
 _LOCK = threading.Lock()
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_SHORT_WORD = re.compile(r"[^\W\d_]{2,}")
 _NAMES = re.compile(r"\S+\.\w{2,4}\b|\b\w+_\w+\b")  # file names and snake_case names say no language
 
 
@@ -52,7 +62,8 @@ def printed_in_english(text: str, language: str | None) -> bool:
     Only a one-line output is judged, and of it only the words before a colon (the model's label; what follows
     is data: the user's English entries, Home Assistant states). False for an English conversation, for fewer
     than :data:`MIN_WORDS` words (file names and numbers left out) and whenever the identifier is not at
-    least :data:`MIN_PROBABILITY` sure."""
+    least :data:`MIN_PROBABILITY` sure; a sentence with fewer long words but :data:`SHORT_WORDS` of two letters
+    or more is judged by :data:`SHORT_ENGLISH` and :data:`SHORT_OWN`."""
     lang = i18n.normalize(language)
     if lang == "en" or lang not in LANGUAGES:
         return False
@@ -61,8 +72,15 @@ def printed_in_english(text: str, language: str | None) -> bool:
         return False  # lines of data (a list read back from the user's file): not the model's sentence
     # "Du hast 3 Termine: Dentist, Lunch with Anna": the label speaks (the colon of a clock time, 23:20, is none)
     sentence = _LABEL_COLON.split(lines[0], maxsplit=1)[0]
-    words = _WORD.findall(_NAMES.sub(" ", sentence))
+    plain = _NAMES.sub(" ", sentence)
+    words = _WORD.findall(plain)
     if len(words) < MIN_WORDS:
-        return False
+        short = _SHORT_WORD.findall(plain)
+        if len(short) < SHORT_WORDS:
+            return False
+        ranked = dict(_identifier().rank(" ".join(short)))
+        return (
+            max(ranked, key=ranked.__getitem__) == "en" and ranked["en"] >= SHORT_ENGLISH and ranked[lang] <= SHORT_OWN
+        )
     found, probability = _identifier().classify(" ".join(words))
     return bool(found == "en" and probability >= MIN_PROBABILITY)
