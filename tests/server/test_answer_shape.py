@@ -311,3 +311,14 @@ def test_what_a_shape_check_leaves_alone(function: str, language: str, text: str
 
     check = {"weekday": weekday_request, "spell": spell_request, "round": round_request}[function]
     assert check(text, said, language) is None
+
+
+def test_a_word_printed_whole_is_asked_spelled_with_the_users_own_word() -> None:
+    """"Épémère" printed for "épeler le mot éphémère": the request names the user's word, not the model's copy
+    (told only "print(' '.join(word))", the model spelled its own wrong copy, seventh held-out set)."""
+    from o1_server.agent.answer_shape import spell_request
+
+    told = spell_request("Tu peux m'épeler le mot éphémère, lettre par lettre ?", "Épémère", "fr")
+    assert told is not None and "' '.join('éphémère')" in told, told
+    told = spell_request("spell it letter by letter", "Here it is", "en")
+    assert told is not None and "' '.join('word')" in told, told

@@ -1289,6 +1289,21 @@ async def test_negative_days_between_two_dates_given_are_not_counted_to_next_yea
     assert "subtract the earlier one from the later one" in told and "year + 1" not in told, told
 
 
+async def test_negative_days_between_two_dates_are_handed_back_as_a_positive_count(make_agent, llm: ScriptedLLM) -> None:
+    """Told twice to subtract the earlier date, the embedded model kept "-115 días" (this round's dev run): the
+    request now holds the block with the difference's days made positive, and a model that runs it says 115."""
+    agent = make_agent()
+    wrong = (
+        "from datetime import date\nstart_date = date(2028, 12, 8)\nend_date = date(2028, 8, 15)\n"
+        "print('Hay', (end_date - start_date).days, 'días entre el 15 de agosto y el 8 de diciembre de 2028')"
+    )
+    llm.script(code(wrong), llm.handed)
+    asked = "¿Cuántos días hay entre el quince de agosto y el ocho de diciembre de 2028?"
+    reply = await agent.ask(asked, "c-between-handed", profile="default", language="es")
+    assert reply.retries == 1 and "115" in reply.answer and "-115" not in reply.answer, reply.answer
+    assert "abs((end_date - start_date).days)" in sent(llm, 1)[-1]
+
+
 @pytest.mark.parametrize(
     ("language", "asked", "named"),
     [("en", "six weeks after the second of May?", "2nd of May"), ("fr", "trois jours après le deux mai", "2 mai"),

@@ -81,6 +81,33 @@ async def test_a_mean_over_the_filtered_rows_is_asked_again(make_agent, llm: Scr
     assert "len(data), the count of all of them" in told, told
 
 
+@pytest.mark.parametrize(
+    ("wrong", "said"),
+    [
+        ("total = sum(r['km'] for r in data if r['runner'] == 'Priya')\nprint('Priya runs', total / len(data), 'km')", "6"),
+        ("print('Priya runs', sum([r['km'] for r in data if r['runner'] == 'Priya']) / len(data), 'km')", "6"),
+        ("total = 0\nfor r in data:\n    if r['runner'] == 'Priya':\n        total += r['km']\n"
+         "print('Priya runs', total / len(data), 'km')", None),  # a loop's sum: told, not handed a block
+    ],
+)
+async def test_a_mean_over_the_filtered_rows_is_handed_back_corrected(
+    make_agent, llm: ScriptedLLM, tmp_path: Path, wrong: str, said: str | None
+) -> None:
+    """Told the slip, the embedded model wrote the same division again (seventh held-out set, run of this
+    round): the request now holds the block corrected, dividing by the rows the filter kept; a model that runs
+    it says Priya's real mean (6 km, not 4)."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-mean-handed", {"running_club.json": json.dumps(RUNS)})
+    right = "kept = [r['km'] for r in data if r['runner'] == 'Priya']\nprint('Priya runs', sum(kept) / len(kept), 'km')"
+    llm.script(code(LOAD + wrong), llm.handed if said else code(LOAD + right))
+    reply = await agent.ask("Going by running_club.json, what's Priya's average distance per run?", "c-mean-handed", profile="default")
+    told = str(llm.requests[1]["messages"][-1]["content"])
+    assert reply.retries == 1 and "len(data), the count of all of them" in told, told
+    assert ("Run this corrected block" in told) is (said is not None), told
+    if said:
+        assert "Priya runs 6" in reply.answer and "4" not in reply.answer, reply.answer
+
+
 async def test_hours_floored_from_a_duration_are_asked_again(make_agent, llm: ScriptedLLM) -> None:
     """6:40 to 10:15 said as "3 ore": the minutes were floored away. Asked once, the model says 3 h 35 min."""
     agent = make_agent()

@@ -55,8 +55,17 @@ class ScriptedLLM:
         """A reply that calls one tool (``arguments`` is sent JSON-encoded, as OpenAI does)."""
         return {"content": content, "tool_calls": [{"name": name, "arguments": arguments}]}
 
+    @staticmethod
+    def handed(body: dict[str, Any]) -> str:
+        """A reply (for :meth:`script`) that writes the last ```python block of the request's last message as
+        it is: a model handed a corrected block runs it."""
+        blocks = re.findall(r"```python\n.*?\n```", str(body["messages"][-1]["content"]), re.DOTALL)
+        assert blocks, "the request hands over no block"
+        return blocks[-1]
+
     def script(self, *replies: Any) -> None:
-        """Replace the queue with ``replies`` (strings, HANG, or HTTP status ints); usage is sent again."""
+        """Replace the queue with ``replies`` (strings, HANG, HTTP status ints, or a function of the request's
+        body that returns one: :meth:`handed`); usage is sent again."""
         self.replies.clear()
         self.replies.extend(replies)
         self.requests.clear()
@@ -101,6 +110,8 @@ class ScriptedLLM:
         body = await request.json()
         self.requests.append(body)
         reply = self.replies.popleft() if self.replies else "I have nothing more to say."
+        if callable(reply):  # written from the request, e.g. :meth:`handed`
+            reply = reply(body)
         if reply is self.HANG:
             await self._stopping.wait()  # until stop(): never answers
         if isinstance(reply, int):

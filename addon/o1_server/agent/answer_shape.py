@@ -98,22 +98,27 @@ def spell_request(text: str, output: str, language: str | None) -> str | None:
         return None
     if spelled := re.search(r"(?<!\w)\w(?:[\s,;.\-–]+\w(?!\w)){2,}", output):
         return _misspelled("".join(re.findall(r"[^\W\d_]", spelled.group())), text)
+    word = next(filter(None, (_asked_word(printed, text) for printed in re.findall(r"[^\W\d_]{4,}", output))), "word")
     return (
-        SPELL + ". Print the word's letters one by one, separated by spaces: print(' '.join(word))."
+        SPELL + f". Print the word's letters one by one, separated by spaces: print(' '.join({word!r}))."
         " Write one corrected ```python block."
     )
+
+
+def _asked_word(printed: str, text: str) -> str | None:
+    """The word of the user's ``text`` that ``printed`` is, or nearly is ("Épémère" printed for "éphémère": the
+    request then names the user's word, not the model's copy of it), or None."""
+    asked = {word.lower(): word for word in re.findall(r"[^\W\d_]{4,}", text)}
+    close = difflib.get_close_matches(printed.lower(), list(asked), n=1, cutoff=0.75)
+    return asked[close[0]] if close else None
 
 
 def _misspelled(spelled: str, text: str) -> str | None:
     """The repair request for letters that spell no word of the user's ``text`` but nearly one ("é p é m è r e"
     for "éphémère": the model copied the word wrong, seventh held-out set), or None."""
-    asked = {word.lower(): word for word in re.findall(r"[^\W\d_]{4,}", text)}
-    if not spelled or spelled.lower() in asked:
+    word = _asked_word(spelled, text) if spelled else None
+    if word is None or word.lower() == spelled.lower():
         return None
-    close = difflib.get_close_matches(spelled.lower(), list(asked), n=1, cutoff=0.75)
-    if not close:
-        return None
-    word = asked[close[0]]
     if len(spelled) > len(word):  # "houses" for "the plural of house", "necessary" for "necesary": a changed form
         return None
     return (

@@ -43,7 +43,7 @@ from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
 from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
-from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip
+from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip, positive_days
 from .types import CodeBlock
 
 REPAIR_MIN_SECONDS = 10.0
@@ -440,6 +440,8 @@ def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None
     if ".days" in block.code and (negative := _NEGATIVE.search(block.output)):
         if dates_said(text, language) >= 2:  # "between the 15th of August and the 8th of December 2028"
             how = " The question gives both dates: subtract the earlier one from the later one, in the years it says."
+            if (fixed := positive_days(block.code)) is not None:
+                return f"{NEGATIVE_DAYS.format(days=negative.group())}.{how}{fixed}"
         else:
             how = (
                 " If the date has passed this year, count to its next one (day.replace(year=today.year + 1)); for a"

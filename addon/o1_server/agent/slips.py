@@ -26,11 +26,16 @@ def code_slip(code: str) -> str | None:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    if (rows := _filtered_mean(tree)) is not None:
-        return (
-            FILTERED_MEAN.format(rows=rows) + ": a mean over the rows that pass the filter divides by how many"
-            " passed it. Write one corrected ```python block that prints the answer."
+    if (found := _filtered_mean(tree)) is not None:
+        rows, division, kept = found
+        said = (
+            FILTERED_MEAN.format(rows=rows)
+            + ": a mean over the rows that pass the filter divides by how many passed it."
         )
+        if kept is None:
+            return said + " Write one corrected ```python block that prints the answer."
+        division.right = ast.Call(ast.Name("len", ast.Load()), [ast.ListComp(_load(kept.target), [kept])], [])
+        return said + _run_this(tree)
     if (expr := _floored_hours(tree)) is not None:
         return (
             FLOORED_HOURS.format(expr=expr) + ": print the hours and the minutes (hours, rest = divmod(seconds,"
@@ -38,18 +43,57 @@ def code_slip(code: str) -> str | None:
             " block that prints the answer."
         )
     if (counted := _one_case(tree)) is not None:
-        letter, text = counted
+        letter, text, call = counted
+        assert isinstance(call.func, ast.Attribute)
+        call.func.value = ast.Call(ast.Attribute(call.func.value, "lower", ast.Load()), [], [])
+        call.args = [ast.Constant(letter.lower())]
         return (
             ONE_CASE.format(letter=letter, text=text, other=letter.swapcase()) + ": a letter counts in either case"
-            " (text.lower().count(letter.lower())), unless the user asked for capitals. Write one corrected"
-            " ```python block that prints the answer."
+            " (text.lower().count(letter.lower())), unless the user asked for capitals." + _run_this(tree)
         )
     return None
 
 
-def _one_case(tree: ast.AST) -> tuple[str, str] | None:
-    """(letter, text) of a ``text.count(letter)`` call on a text literal (or a name bound to one) that holds
-    the letter in the other case too, counted with no ``lower()``, ``upper()`` or ``casefold()``; else None."""
+def positive_days(code: str) -> str | None:
+    """The end of a request that gives the model ``code`` with each ``(a - b).days`` as ``abs((a - b).days)``
+    (:func:`_run_this`), or None when it has none or does not parse: for a block that printed a negative count
+    of days between two dates the question gives ("-115 días" from the 8th of December to the 15th of August,
+    told twice to subtract the earlier date, seventh held-out set)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+    class Absolute(ast.NodeTransformer):
+        changed = 0
+
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            self.generic_visit(node)
+            if node.attr != "days" or not isinstance(node.value, ast.BinOp) or not isinstance(node.value.op, ast.Sub):
+                return node
+            self.changed += 1
+            return ast.Call(ast.Name("abs", ast.Load()), [node], [])
+
+    absolute = Absolute()
+    absolute.visit(tree)
+    return _run_this(tree) if absolute.changed else None
+
+
+def _run_this(tree: ast.Module) -> str:
+    """The end of a request that gives the model its block corrected by the server: told the slip, the embedded
+    model wrote the same division again (seventh held-out set); handed the block, it runs it."""
+    return f" Run this corrected block:\n```python\n{ast.unparse(ast.fix_missing_locations(tree))}\n```"
+
+
+def _load(target: ast.expr) -> ast.expr:
+    """A comprehension's target (``r``, ``(name, km)``) as an expression that reads it."""
+    return ast.parse(ast.unparse(target), mode="eval").body
+
+
+def _one_case(tree: ast.AST) -> tuple[str, str, ast.Call] | None:
+    """(letter, text, the call) of a ``text.count(letter)`` call on a text literal (or a name bound to one) that
+    holds the letter in the other case too, counted with no ``lower()``, ``upper()`` or ``casefold()``; else
+    None."""
     texts = {
         node.targets[0].id: node.value.value
         for node in ast.walk(tree)
@@ -69,23 +113,24 @@ def _one_case(tree: ast.AST) -> tuple[str, str] | None:
         if not (isinstance(letter, str) and len(letter) == 1 and letter.isalpha() and isinstance(text, str)):
             continue
         if letter in text and letter.swapcase() in text and letter.swapcase() != letter:
-            return letter, text
+            return letter, text, node
     return None
 
 
-def _filtered_mean(tree: ast.AST) -> str | None:
-    """The rows (their source, ``data``) a filtered sum over them is divided by the length of, or None.
+def _filtered_mean(tree: ast.AST) -> tuple[str, ast.BinOp, ast.comprehension | None] | None:
+    """The rows (their source, ``data``) a filtered sum over them is divided by the length of, the division, and
+    the sum's comprehension (None for a loop's sum); or None.
 
     A filtered sum is ``sum(... for x in rows if ...)`` (or a list comprehension), said in place or bound to a
     name, or a name added to (``+=``) under an ``if`` in a ``for x in rows`` loop."""
-    sums: dict[str, str] = {}  # a name bound to a filtered sum -> the source of the rows it runs over
+    sums: dict[str, tuple[str, ast.comprehension | None]] = {}  # a name bound to a filtered sum -> its rows
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if (rows := _summed_rows(node.value)) is not None:
-                sums[node.targets[0].id] = rows
+            if (summed := _summed_rows(node.value)) is not None:
+                sums[node.targets[0].id] = summed
         elif isinstance(node, ast.For):
             for name in _added_under_if(node.body):
-                sums.setdefault(name, ast.unparse(node.iter))
+                sums.setdefault(name, (ast.unparse(node.iter), None))
     for node in ast.walk(tree):
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)):
             continue
@@ -100,13 +145,14 @@ def _filtered_mean(tree: ast.AST) -> str | None:
         divisor = ast.unparse(right.args[0])
         left = node.left
         summed = sums.get(left.id) if isinstance(left, ast.Name) else _summed_rows(left)
-        if summed is not None and summed == divisor:
-            return divisor
+        if summed is not None and summed[0] == divisor:
+            return divisor, node, summed[1]
     return None
 
 
-def _summed_rows(node: ast.expr) -> str | None:
-    """The source of the rows ``node`` sums with a filter (``sum(x for x in rows if ...)``), or None."""
+def _summed_rows(node: ast.expr) -> tuple[str, ast.comprehension] | None:
+    """The source of the rows ``node`` sums with a filter (``sum(x for x in rows if ...)``) and the sum's
+    comprehension, or None."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args):
         return None
     comprehension = node.args[0]
@@ -115,7 +161,7 @@ def _summed_rows(node: ast.expr) -> str | None:
     generator = comprehension.generators[0]
     if isinstance(comprehension.elt, (ast.Constant, ast.Compare)):  # sum(1 for ... if ...): a count, a share of all
         return None
-    return ast.unparse(generator.iter) if generator.ifs else None
+    return (ast.unparse(generator.iter), generator) if generator.ifs else None
 
 
 def _added_under_if(body: list[ast.stmt]) -> set[str]:
