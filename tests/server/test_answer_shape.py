@@ -322,3 +322,27 @@ def test_a_word_printed_whole_is_asked_spelled_with_the_users_own_word() -> None
     assert told is not None and "' '.join('éphémère')" in told, told
     told = spell_request("spell it letter by letter", "Here it is", "en")
     assert told is not None and "' '.join('word')" in told, told
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "asked"),
+    [
+        ("nl", "Een rol behang is 10 meter lang en mijn muur is 2.4 meter hoog. Hoeveel hele banen haal ik uit één rol?", True),
+        ("en", "A roll is 10 metres and the wall 2.4 metres high, how many whole strips do I get from a roll?", True),
+        ("de", "Wie viele ganze Bahnen bekomme ich aus einer Rolle von 10 Metern bei 2.4 Metern Höhe?", True),
+        ("fr", "Combien de bandes entières je tire d'un rouleau de 10 mètres pour un mur de 2.4 mètres ?", True),
+        ("es", "¿Cuántas tiras enteras saco de un rollo de 10 metros si la pared mide 2.4?", True),
+        ("it", "Quante strisce intere ottengo da un rotolo di 10 metri con una parete di 2.4?", True),
+        ("en", "How many full-time staff work 37.5 hours for 300 hours a week?", False),
+        ("en", "What is the full price of 3 coats at 49.90?", False),
+    ],
+)
+def test_how_many_whole_ones_is_a_rounding_down(language: str, text: str, asked: bool) -> None:
+    """"Hoeveel hele banen haal ik uit één rol?" answered 4,17 (seventh held-out set, a dev set): a count of
+    whole ones is a floor; code with ``//``, ``int()`` or ``math.floor`` is left alone."""
+    from o1_server.agent.answer_shape import ROUND, round_request
+
+    told = round_request(text, "print(10 / 2.4)", language)
+    assert (told is not None and told.startswith(ROUND.format(way="down"))) is asked, told
+    assert round_request(text, "print(10 // 2.4)", language) is None
+    assert round_request(text, "print(int(10 / 2.4))", language) is None
