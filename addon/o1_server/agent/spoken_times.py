@@ -14,6 +14,7 @@ end the sentence or a word that may follow a time.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable
 
@@ -121,3 +122,32 @@ def after_a_morning(text: str, language: str) -> str:
             out.append(f"{text[last : match.start()]}{hour + 12}:{match.group(2)}")
             last = match.end()
     return "".join(out) + text[last:]
+
+
+def offset_facts(text: str, language: str | None) -> str | None:
+    """One line of the hours between the UTC offsets ``text`` gives ("Time facts: UTC+1 is 6 hours ahead of
+    UTC-5."), or None when it gives fewer than two different ones (translations' ``words.utc_offset``, in the
+    conversation's language and English; a bare "UTC" or "GMT" is +0). "Seven thirty pm Eastern time, which is
+    UTC minus five, what time is that in Berlin, UTC plus one" was moved by 5 hours (seventh held-out set)."""
+    lang = i18n.normalize(language)
+    offsets: dict[int, str] = {}  # minutes east of UTC -> as said
+    patterns = dict.fromkeys((*i18n.words(lang, "words.utc_offset"), *i18n.words(i18n.DEFAULT, "words.utc_offset")))
+    starts: set[int] = set()  # the language's reading first: English's reads "UTC moins 5" as a bare "UTC"
+    for pattern in patterns:
+        for match in re.finditer(pattern, text[:MAX_CHARS], re.IGNORECASE):
+            if match.start() in starts:
+                continue
+            starts.add(match.start())
+            minutes = int(match.group("h") or 0) * 60 + int(match.group("m") or 0)
+            minutes = -minutes if match.group("minus") else minutes
+            name = "UTC" if not minutes else f"UTC{'-' if minutes < 0 else '+'}{abs(minutes) // 60}"
+            offsets.setdefault(minutes, name + (f":{abs(minutes) % 60:02d}" if minutes % 60 else ""))
+    if len(offsets) < 2:
+        return None
+    ordered = sorted(offsets, reverse=True)
+    facts = []
+    for east, west in itertools.pairwise(ordered):
+        hours, minutes = divmod(east - west, 60)
+        apart = f"{hours} hour{'s' if hours != 1 else ''}" + (f" {minutes} minutes" if minutes else "")
+        facts.append(f"{offsets[east]} is {apart} ahead of {offsets[west]}")
+    return "Time facts: " + "; ".join(facts) + "."
