@@ -34,6 +34,10 @@ _ROUNDING = {  # what rounds up or down in code: "//" and divmod also in -(-a //
     "down": {"floor", "int", "//", "divmod", "trunc", "ROUND_DOWN", "ROUND_FLOOR"},
 }
 WEEKDAY = "The question asks for a day of the week, and your code printed no weekday's name"
+BELOW_ONE = "The question asks how many, and your code printed {number}, less than one"
+_MONEY_OR_SHARE = re.compile(
+    r"\s*(?:%|[€$£]|euros?|dollars?|pounds?|pence|cents?|céntimos?|centimes?|centesimi|percent)", re.I
+)
 MAX_ROWS = 50  # more lines than this are a listing, not rows a total forgot
 _ORDER_WORDS = {
     "ascending": "the smallest, oldest, earliest or cheapest first (ascending)",
@@ -57,6 +61,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
         ("rows", lambda: rows_request(text, output, language)),
         ("weekday", lambda: weekday_request(text, output, language)),
         ("round", lambda: round_request(text, code, language)),
+        ("below_one", lambda: below_one_request(text, output, language)),
     )
     return next((message for kind, make in requests if kind not in told and (message := make())), None)
 
@@ -193,6 +198,27 @@ def _weekdays(language: str) -> frozenset[str]:
 def _plain(text: str) -> str:
     """``text`` without its accents ("giovedì" and "giovedi" are one name)."""
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def below_one_request(text: str, output: str, language: str | None) -> str | None:
+    """The repair request for a block whose ``output`` holds a number between 0 and 1 that the user's ``text``
+    (as the model read it) does not, where the text asks for a count (``words.count_of``: "how many", "wie
+    viele", "combien de"), or None. Money and percents may be below one. On the dev sets every such answer was
+    wrong: a ratio the wrong way round ("how many days does a bag last": 0.025) or a unit factor misused (14000
+    steps "0.000439 miles", 40 acres "0,64 hectáreas")."""
+    if not any(re.search(p, text.lower()) for p in i18n.patterns(language, "words.count_of")):
+        return None
+    given = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
+    for match in re.finditer(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?![\w.,]\d)", output):
+        number = float(match.group(1).replace(",", "."))
+        if 0 < number < 1 and number not in given and not _MONEY_OR_SHARE.match(output, match.end()):
+            return (
+                BELOW_ONE.format(number=match.group(1)) + ": check that each division is the right way round (a"
+                " total divided by the amount per day, per item or per step) and each unit factor (multiply to go"
+                " to a smaller unit, divide to go to a larger one). Write one corrected ```python block that prints"
+                " the answer."
+            )
+    return None
 
 
 def rows_request(text: str, output: str, language: str | None) -> str | None:
