@@ -64,12 +64,13 @@ _GIVEN = re.compile(
 _SCALES = (1, 10, 100, 1000, 7, 12, 24, 52, 60, 365, 3600)  # a unit or a count the number may be coded in
 
 
-def unused_number(text: str, code: str) -> str | None:
+def unused_number(text: str, code: str, language: str | None = None) -> str | None:
     """The first number of the user's ``text`` (as the model read it, :func:`.i18n.digits`) that Python ``code``
     never uses, or None. Used: a number literal equal to it, scaled by a unit (kilos as grams: :data:`_SCALES`)
     or as a percent (10 % as 0.1 or 1.1), one less or more (an index, a range's end), or its digits in a text the
-    code does not only print (a filter's "2025", a strptime's "17:20"). 0, 1, 2 (often context: "my two kids"),
-    this year and clock times are left out; None when ``code`` does not parse."""
+    code does not only print (a filter's "2025", a strptime's "17:20"). 0, 1, 2 (often context: "my two kids";
+    not in a text with a price per item, ``words.per_item``: "2 caffè a 1.20 euro l'uno"), this year and clock
+    times are left out; None when ``code`` does not parse."""
     try:
         tree = ast.parse(code)
         values = {
@@ -88,7 +89,8 @@ def unused_number(text: str, code: str) -> str | None:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in printed
     ]
     values.update(float(places) for t in texts for places in re.findall(r"\.(\d+)[fFgGeE%]", t))  # ":.3f"
-    left_out = (0, 1, 2, datetime.date.today().year)
+    per_item = any(re.search(p, text, re.IGNORECASE) for p in i18n.patterns(language, "words.per_item"))
+    left_out = (0, 1, datetime.date.today().year) if per_item else (0, 1, 2, datetime.date.today().year)
     for match in _GIVEN.finditer(text):
         said = match.group(1)
         number = float(said.replace(",", "."))

@@ -305,7 +305,7 @@ def repair_request(
         and not changed()
     ):
         return never
-    elif last.exit_status == 0 and (slip := _number_request(text, last, told)) and not changed():
+    elif last.exit_status == 0 and (slip := _number_request(text, last, told, language)) and not changed():
         return slip
     elif (
         last.exit_status == 0
@@ -418,7 +418,7 @@ def _unused_given(text: str, block: CodeBlock, told: Collection[str], language: 
     return None
 
 
-def _number_request(text: str, block: CodeBlock, told: Collection[str]) -> str | None:
+def _number_request(text: str, block: CodeBlock, told: Collection[str], language: str | None) -> str | None:
     """The request for a Python block with a slip its structure shows (:func:`.slips.code_slip`), or one that
     computed (not only printed a sentence, :func:`canned`) without a number the question gives
     (:func:`.given.unused_number`), each once a turn; else None."""
@@ -428,7 +428,7 @@ def _number_request(text: str, block: CodeBlock, told: Collection[str]) -> str |
         return slip
     if "number" in told or not block.output.strip() or canned(block) is not None:
         return None
-    if (number := unused_number(text, block.code)) is None:
+    if (number := unused_number(text, block.code, language)) is None:
         return None
     return (
         UNUSED_NUMBER.format(number=number) + ": use every number the question gives. Write one corrected"
