@@ -1249,6 +1249,22 @@ async def test_a_number_below_zero_that_the_request_gives_no_reason_for_is_asked
     assert "a number below zero (-" in sent(llm, 1)[-1], sent(llm, 1)[-1]
 
 
+async def test_one_subtraction_below_zero_is_handed_back_swapped(make_agent, llm: ScriptedLLM) -> None:
+    """Told to subtract the smaller from the larger, the embedded model printed ``max(0, 250 * 18 - 12000)``,
+    "il me reste 0 euros" (this round's dev run): a block with one subtraction is handed back with its operands
+    swapped, and a model that runs it says 7500. A block with two subtractions is only told."""
+    agent = make_agent()
+    llm.script(code("print('Il me reste', 250 * 18 - 12000, 'euros.')"), llm.handed)
+    asked = "Et après dix-huit mensualités, il me reste combien à rembourser ?"
+    reply = await agent.ask(asked, "c-below-handed", profile="default", language="fr")
+    assert reply.retries == 1 and "7500" in reply.answer.replace(" ", "").replace("\u202f", ""), reply.answer
+    assert "12000 - 250 * 18" in sent(llm, 1)[-1]
+    from o1_server.agent.slips import swapped_subtraction
+
+    assert swapped_subtraction("h, m = 17, 20\nprint(h - 9 - 24, m)") is None
+    assert swapped_subtraction("print(12 + 3)") is None
+
+
 @pytest.mark.parametrize(
     ("language", "asked", "printed"),
     [

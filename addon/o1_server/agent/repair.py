@@ -43,7 +43,7 @@ from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
 from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
-from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip, positive_days
+from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip, positive_days, swapped_subtraction
 from .types import CodeBlock
 
 REPAIR_MIN_SECONDS = 10.0
@@ -453,12 +453,13 @@ def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None
         return f"{days}.{how} Write one corrected ```python block that prints the answer."
     if (number := below_zero(text, block.output, language)) is None:
         return None
-    return (
+    said = (
         BELOW_ZERO.format(number=number) + ". An amount left, a count, a length, a duration or a clock time is never"
         " below zero: subtract the smaller from the larger (the whole minus what is paid or used, the later time"
-        " minus the earlier), and move a clock time with datetime.timedelta. Write one corrected ```python block"
-        " that prints the answer."
+        " minus the earlier), and move a clock time with datetime.timedelta."
     )
+    fixed = swapped_subtraction(block.code) if block.language == "python" else None
+    return said + (fixed or " Write one corrected ```python block that prints the answer.")
 
 
 _DATA_ERROR = re.compile(

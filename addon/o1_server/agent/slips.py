@@ -79,6 +79,23 @@ def positive_days(code: str) -> str | None:
     return _run_this(tree) if absolute.changed else None
 
 
+def swapped_subtraction(code: str) -> str | None:
+    """The end of a request that gives the model ``code`` with the operands of its one subtraction swapped
+    (:func:`_run_this`), or None when it has no subtraction or several, or does not parse: for a block that
+    printed a number below zero the request gives no reason for ("il me reste -7500 euros" from
+    ``250 * 18 - 12000``; told to subtract the smaller from the larger, the model printed ``max(0, ...)``)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    subtractions = [n for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)]
+    if len(subtractions) != 1:
+        return None
+    found = subtractions[0]
+    found.left, found.right = found.right, found.left
+    return _run_this(tree)
+
+
 def _run_this(tree: ast.Module) -> str:
     """The end of a request that gives the model its block corrected by the server: told the slip, the embedded
     model wrote the same division again (seventh held-out set); handed the block, it runs it."""
