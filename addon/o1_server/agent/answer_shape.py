@@ -22,6 +22,7 @@ from babel.dates import get_day_names
 
 from . import i18n
 from .declines import widens
+from .slips import handed_block
 
 ORDER = "The user asked for {order}, and your code sorts the other way"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
@@ -35,6 +36,8 @@ _ROUNDING = {  # what rounds up or down in code: "//" and divmod also in -(-a //
 }
 WEEKDAY = "The question asks for a day of the week, and your code printed no weekday's name"
 BELOW_ONE = "The question asks how many, and your code printed {number}, less than one"
+COUNT_WORDS = "The user asked how many words, and your code counts the characters of {text!r}"
+COUNT_LETTERS = "The user asked how many letters, and your code also counts the spaces and signs of {text!r}"
 _MONEY_OR_SHARE = re.compile(
     r"\s*(?:%|[€$£]|euros?|dollars?|pounds?|pence|cents?|céntimos?|centimes?|centesimi|percent)", re.I
 )
@@ -62,8 +65,29 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
         ("weekday", lambda: weekday_request(text, output, language)),
         ("round", lambda: round_request(text, code, language)),
         ("below_one", lambda: below_one_request(text, output, language)),
+        ("count", lambda: count_request(text, code, language)),
     )
     return next((message for kind, make in requests if kind not in told and (message := make())), None)
+
+
+_KINDS = (
+    (ORDER, "order"),
+    (TOP, "top"),
+    (SPELL, "spell"),
+    (SPELL_COPY, "spell"),
+    (WEEKDAY, "weekday"),
+    (ROUND, "round"),
+    (ROWS, "rows"),
+    (BELOW_ONE, "below_one"),
+    (COUNT_WORDS, "count"),
+    (COUNT_LETTERS, "count"),
+)
+
+
+def shape_kind(message: str) -> str | None:
+    """The kind of a repair request :func:`shape_request` made ("order", "spell", "count"...), or None for
+    another message."""
+    return next((kind for start, kind in _KINDS if message.startswith(start.split("{", 1)[0])), None)
 
 
 def order_request(text: str, code: str, language: str | None) -> str | None:
@@ -218,6 +242,48 @@ def below_one_request(text: str, output: str, language: str | None) -> str | Non
                 " to a smaller unit, divide to go to a larger one). Write one corrected ```python block that prints"
                 " the answer."
             )
+    return None
+
+
+def count_request(text: str, code: str, language: str | None) -> str | None:
+    """The repair request, with the block corrected (:func:`.slips.handed_block`), for Python ``code`` that
+    takes ``len()`` of a text (a literal, or a name bound to one) where the user's ``text`` asks how many words
+    (``words.count_words``: the count of its ``split()``) or letters (``words.count_letters``: its letters
+    only), or None. "¿Cuántas palabras tiene la frase ...?" was answered with the characters of the text, 93."""
+    folded = text.lower()
+    words = any(re.search(p, folded) for p in i18n.patterns(language, "words.count_words"))
+    letters = not words and any(re.search(p, folded) for p in i18n.patterns(language, "words.count_letters"))
+    if not (words or letters) or not code or re.search(r"split|findall|isalpha|isalnum|re\.sub|replace", code):
+        return None
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    texts = {
+        node.targets[0].id: node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"):
+            continue
+        if len(node.args) != 1 or node.keywords:
+            continue
+        arg = node.args[0]
+        said = arg.value if isinstance(arg, ast.Constant) else texts.get(getattr(arg, "id", ""))
+        if not isinstance(said, str) or not re.search(r"[^\w]", said.strip()):
+            continue  # one word: its characters are its letters, and it is one word
+        if words:
+            node.args = [ast.Call(ast.Attribute(arg, "split", ast.Load()), [], [])]
+            return COUNT_WORDS.format(text=said) + ": count the words of its split()." + handed_block(tree)
+        node.func.id = "sum"
+        letter = ast.Call(ast.Attribute(ast.Name("c", ast.Load()), "isalpha", ast.Load()), [], [])
+        node.args = [ast.GeneratorExp(letter, [ast.comprehension(ast.Name("c", ast.Store()), arg, [], 0)])]
+        return COUNT_LETTERS.format(text=said) + ": count only its letters." + handed_block(tree)
     return None
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
-from .answer_shape import BELOW_ONE, ORDER, ROUND, ROWS, SPELL, SPELL_COPY, TOP, WEEKDAY, shape_request
+from .answer_shape import shape_kind, shape_request
 from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_in, error_hint, error_line
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
@@ -208,20 +208,8 @@ def is_soft(message: str) -> str | None:
         return "value"
     if message.startswith((NEGATIVE_DAYS.split("{", 1)[0], BELOW_ZERO.split("{", 1)[0])):
         return "days"
-    if message.startswith(ORDER.split("{", 1)[0]):
-        return "order"
-    if message.startswith(TOP.split("{", 1)[0]):
-        return "top"
-    if message.startswith((SPELL, SPELL_COPY.split("{", 1)[0])):
-        return "spell"
-    if message.startswith(WEEKDAY):
-        return "weekday"
-    if message.startswith(ROUND.split("{", 1)[0]):
-        return "round"
-    if message.startswith(ROWS):
-        return "rows"
-    if message.startswith(BELOW_ONE.split("{", 1)[0]):
-        return "below_one"
+    if kind := shape_kind(message):
+        return kind
     if message.startswith(tuple(kind.split("{", 1)[0] for kind in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE))):
         return "slip"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):

@@ -59,10 +59,9 @@ from .speech_cleaning import (
     speakable_parts,
 )
 from .speech_cleaning.numbers import ASKED_DECIMALS, GROUPED, groups_thousands
-from .spoken_times import offset_facts
 from .turn_context import turn_context
 from .types import AgentError, AgentReply, CodeBlock, TokenUsage
-from .units import unit_facts
+from .units import with_facts
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -440,9 +439,7 @@ class Session:
         ]
         gate.request = "\n".join([*earlier, text])
         asked = i18n.digits(text, self.language)  # the numbers and times as the model reads them (repairs judge it)
-        # "1 square yard = 0.836127 square meter" (pint), "UTC+1 is 6 hours ahead of UTC-5"
-        facts = [f for f in (unit_facts(asked, self.language), offset_facts(asked, self.language)) if f]
-        said = "\n".join([asked, *(f"({fact})" for fact in facts)])
+        said = with_facts(asked, self.language)  # "(Unit facts: 1 square yard = 0.836127 square meter.)"
         prompt = self.profile.message_template.replace("{text}", i18n.for_model(said, self.language))
         repairs: list[str] = []  # the repair requests sent, in order
         failed: CodeBlock | None = None  # the broken or failed block the turn ends on, unrepaired

@@ -35,7 +35,7 @@ def code_slip(code: str) -> str | None:
         if kept is None:
             return said + " Write one corrected ```python block that prints the answer."
         division.right = ast.Call(ast.Name("len", ast.Load()), [ast.ListComp(_load(kept.target), [kept])], [])
-        return said + _run_this(tree)
+        return said + handed_block(tree)
     if (expr := _floored_hours(tree)) is not None:
         return (
             FLOORED_HOURS.format(expr=expr) + ": print the hours and the minutes (hours, rest = divmod(seconds,"
@@ -49,14 +49,14 @@ def code_slip(code: str) -> str | None:
         call.args = [ast.Constant(letter.lower())]
         return (
             ONE_CASE.format(letter=letter, text=text, other=letter.swapcase()) + ": a letter counts in either case"
-            " (text.lower().count(letter.lower())), unless the user asked for capitals." + _run_this(tree)
+            " (text.lower().count(letter.lower())), unless the user asked for capitals." + handed_block(tree)
         )
     return None
 
 
 def positive_days(code: str) -> str | None:
     """The end of a request that gives the model ``code`` with each ``(a - b).days`` as ``abs((a - b).days)``
-    (:func:`_run_this`), or None when it has none or does not parse: for a block that printed a negative count
+    (:func:`handed_block`), or None when it has none or does not parse: for a block that printed a negative count
     of days between two dates the question gives ("-115 días" from the 8th of December to the 15th of August,
     told twice to subtract the earlier date, seventh held-out set)."""
     try:
@@ -76,12 +76,12 @@ def positive_days(code: str) -> str | None:
 
     absolute = Absolute()
     absolute.visit(tree)
-    return _run_this(tree) if absolute.changed else None
+    return handed_block(tree) if absolute.changed else None
 
 
 def swapped_subtraction(code: str) -> str | None:
     """The end of a request that gives the model ``code`` with the operands of its one subtraction swapped
-    (:func:`_run_this`), or None when it has no subtraction or several, or does not parse: for a block that
+    (:func:`handed_block`), or None when it has no subtraction or several, or does not parse: for a block that
     printed a number below zero the request gives no reason for ("il me reste -7500 euros" from
     ``250 * 18 - 12000``; told to subtract the smaller from the larger, the model printed ``max(0, ...)``)."""
     try:
@@ -93,10 +93,10 @@ def swapped_subtraction(code: str) -> str | None:
         return None
     found = subtractions[0]
     found.left, found.right = found.right, found.left
-    return _run_this(tree)
+    return handed_block(tree)
 
 
-def _run_this(tree: ast.Module) -> str:
+def handed_block(tree: ast.Module) -> str:
     """The end of a request that gives the model its block corrected by the server: told the slip, the embedded
     model wrote the same division again (seventh held-out set); handed the block, it runs it."""
     return f" Run this corrected block:\n```python\n{ast.unparse(ast.fix_missing_locations(tree))}\n```"

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from . import i18n
+from .spoken_times import offset_facts
 
 FUEL = "L/100km"
 """Litres per 100 km: no unit of pint's (it is the inverse of a distance per volume); told as its formula."""
@@ -63,6 +64,14 @@ def named_units(text: str, language: str | None) -> list[str]:
         counted = bool(re.search(r"\d\s*$", rest[: match.start()]))  # "26 miglia": the unit converted from
         found.append((not counted, match.start(), unit))
     return [unit for *_, unit in sorted(found)]
+
+
+def with_facts(text: str, language: str | None) -> str:
+    """``text`` (a request as the model reads it) followed by a line in parentheses for each fact it needs: the
+    factors between its units (:func:`unit_facts`) and the hours between its UTC offsets
+    (:func:`.spoken_times.offset_facts`)."""
+    facts = [fact for fact in (unit_facts(text, language), offset_facts(text, language)) if fact]
+    return "\n".join([text, *(f"({fact})" for fact in facts)])
 
 
 def unit_facts(text: str, language: str | None) -> str | None:
