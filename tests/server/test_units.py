@@ -20,9 +20,9 @@ from tests.support.scripted_llm import ScriptedLLM
          "1 mile = 160934 centimeter"),
         ("es", "Mi tío tiene una finca de cuarenta acres en Texas. ¿Cuántas hectáreas son?", "1 acre = 0.404687 hectare"),
         ("fr", "Ma voiture consomme six litres aux cent kilomètres. Ça fait combien de miles par gallon américain ?",
-         "L/100 km = 235.21 / (miles per US gallon)"),
+         "miles per US gallon = 235.21 / (L/100 km), and L/100 km = 235.21 / (miles per US gallon)"),
         ("it", "Quanti chilometri sono ventisei miglia?", "1 mile = 1.60934 kilometer"),  # the unit after a number first
-        ("de", "Wie viel sind 350 Grad Fahrenheit in Celsius?", "°F = °C × 9/5 + 32"),
+        ("de", "Wie viel sind 350 Grad Fahrenheit in Celsius?", "°F = °C × 9/5 + 32, and °C = (°F - 32) × 5/9"),
         ("nl", "Hoeveel liter is vijf gallon?", "1 gallon = 3.78541 liter"),
         ("en", "my baby weighs seven pounds, how many kilos is that", "1 pound = 0.453592 kilogram"),
         ("nl", "Ik loop 5 kilometer te voet, hoeveel mijl is dat?", "1 kilometer = 0.621371 mile"),

@@ -95,13 +95,14 @@ def unit_facts(text: str, language: str | None) -> str | None:
 def _fact(ureg: Any, first: str, second: str) -> str | None:
     """The fact between two units of pint's (or :data:`FUEL`), or None when they are of different kinds."""
     if {first, second} == {"degree_Celsius", "degree_Fahrenheit"}:
-        return "°F = °C × 9/5 + 32"
+        return "°F = °C × 9/5 + 32, and °C = (°F - 32) × 5/9"
     if FUEL in (first, second):
         other = second if first == FUEL else first
         if other != "mile / gallon":
             return None
         per_100 = 100 / ureg.Quantity(1, "mile / gallon").to("kilometer / liter").magnitude
-        return f"L/100 km = {per_100:.2f} / (miles per US gallon)"
+        # both ways: given one, the model multiplied 6 L/100 km by 235.21 / 100 (seventh held-out set, a dev set)
+        return f"miles per US gallon = {per_100:.2f} / (L/100 km), and L/100 km = {per_100:.2f} / (miles per US gallon)"
     try:
         value = ureg.Quantity(1, first).to(second).magnitude
     except Exception:  # noqa: BLE001 - pint's DimensionalityError and its offset errors: not of one kind
