@@ -195,3 +195,31 @@ async def test_a_letter_counted_in_one_case_is_asked_again(make_agent, llm: Scri
                             language="de")
     assert reply.retries == 1 and "5" in reply.answer, reply.answer
     assert "which also holds 'E'" in str(llm.requests[1]["messages"][-1]["content"])
+
+
+@pytest.mark.parametrize(
+    ("text", "src", "fixed"),
+    [
+        ("and over 46 working weeks in the year", "print('That is', 91.2 * 52, 'miles')", "91.2 * 46"),
+        ("I work 37 hours a week at 15 an hour, what do I earn a week", "print(40 * 15)", "37 * 15"),
+        ("a month of 28 days at 12 euros a day", "print(30 * 12)", "28 * 12"),
+        ("what is 46 percent of 200", "print(200 * 100)", None),  # 100 is no stand-in for 46
+        ("46 weeks at 7 days and 52 cards", "print(52 * 7)", None),  # 52 is the user's
+        ("over 46 weeks, 52 or 365 days", "print(52 * 365)", None),  # two candidates: told only
+    ],
+)
+def test_an_assumed_number_is_replaced_by_the_users(text: str, src: str, fixed: str | None) -> None:
+    """52 weeks coded where the user said 46 (seventh held-out set, a dev set): the request hands back the
+    block with the user's number; only one assumed number, not the user's own, within a factor of two."""
+    from o1_server.agent.given import replaced_default, unused_number
+
+    said = unused_number(text, src, "en")
+    handed = replaced_default(text, src, said) if said else None
+    assert (fixed is None and handed is None) or (handed is not None and fixed in handed), handed
+
+
+async def test_an_assumed_number_is_handed_back_replaced(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("print('That is', 91.2 * 52, 'miles')"), llm.handed)
+    reply = await agent.ask("and over forty six working weeks in the year", "c-weeks-handed", profile="default")
+    assert reply.retries == 1 and "4195.2" in reply.answer.replace(",", ""), reply.answer

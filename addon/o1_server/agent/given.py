@@ -18,6 +18,7 @@ from text_to_num import alpha2digit  # no stubs or py.typed
 from . import i18n
 from .error_hints import date_format
 from .named_values import tested_text
+from .slips import handed_block
 from .types import CodeBlock
 
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
@@ -99,6 +100,36 @@ def unused_number(text: str, code: str, language: str | None = None) -> str | No
         if not any(re.search(rf"(?<![\d.,]){re.escape(said)}(?![\d])", t) for t in texts):
             return said
     return None
+
+
+_DEFAULTS = frozenset({7, 12, 24, 28, 30, 31, 40, 52, 60, 100, 365, 366, 1000})
+"""Numbers a model assumes when the user gave their own (52 weeks, 365 days, a 40-hour week, 30 days)."""
+
+
+def replaced_default(text: str, code: str, said: str) -> str | None:
+    """The end of a request that hands back Python ``code`` with its one assumed number (:data:`_DEFAULTS`,
+    not in the user's ``text``, within a factor of two of it) replaced by the unused number the user ``said``
+    (:func:`.slips.handed_block`), or None when there is no such literal or several. "And over 46 working weeks"
+    was coded ``91.2 * 52``; told to use 46, the model dropped another factor (seventh held-out set)."""
+    number = float(said.replace(",", "."))
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    given = {float(n.replace(",", ".")) for n in _GIVEN.findall(text)}
+    found = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and type(node.value) in (int, float)
+        and node.value in _DEFAULTS
+        and node.value not in given
+        and number / 2 <= node.value <= number * 2
+    ]
+    if len(found) != 1:
+        return None
+    found[0].value = int(number) if number.is_integer() else number
+    return handed_block(tree)
 
 
 def _scaled(number: float, values: set[float]) -> bool:

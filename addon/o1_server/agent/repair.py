@@ -34,6 +34,7 @@ from .given import (
     month_number,
     named_month,
     one_day,
+    replaced_default,
     unused_date,
     unused_number,
     unused_time,
@@ -418,9 +419,11 @@ def _number_request(text: str, block: CodeBlock, told: Collection[str], language
         return None
     if (number := unused_number(text, block.code, language)) is None:
         return None
+    fixed = replaced_default(text, block.code, number)
     return (
-        UNUSED_NUMBER.format(number=number) + ": use every number the question gives. Write one corrected"
-        " ```python block that prints the answer."
+        UNUSED_NUMBER.format(number=number)
+        + ": use every number the question gives."
+        + (fixed or " Write one corrected ```python block that prints the answer.")
     )
 
 
