@@ -502,6 +502,17 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
         ("fr", "deux virgule cinq millions", "2500000"),
         ("fr", "deux virgule zéro cinq millions", "2050000"),
         ("fr", "2,50 euros", "2,50 euros"),
+        # A breaker's finds: a decimal typed with a dot or a leading zero is no thousands group; numbers read
+        # apart by text2num stay apart; no scale word said, no product.
+        ("de", "0.125 Liter und Pi ist 3.141", "0.125 Liter und Pi ist 3.141"),
+        ("de", "Benzin kostet 1.799 Euro pro Liter", "Benzin kostet 1.799 Euro pro Liter"),
+        ("de", "1.500.000 Einwohner", "1500000 Einwohner"),
+        ("fr", "0 125", "0 125"),
+        ("de", "3,141000000", "3,141000000"),
+        ("en", "version 1.2 1000 times", "version 1.2 1000 times"),
+        ("fr", "deux virgule cinq mille", "2500"),
+        ("es", "dos coma cinco mil euros", "2500 euros"),
+        ("nl", "twee komma vijf duizend", "2500"),
     ],
 )
 def test_number_words_become_digits(language: str, said: str, seen: str) -> None:

@@ -192,6 +192,8 @@ def digits(text: str, language: str | None) -> str:
     from .spoken_times import clock_times  # it reads this module's translations
 
     lang = normalize(language)
+    said = text
+    text = _grouped(text, lang)
     try:
         text = clock_times(text, lang, lambda said: cardinal(said, lang))
     except (ValueError, re.error) as err:  # a rewriting aid never breaks a turn
@@ -217,7 +219,7 @@ def digits(text: str, language: str | None) -> str:
         converted = _small_percent(str(pattern), converted, lang)
         converted = re.sub(str(pattern), " %", converted, flags=re.IGNORECASE)
     converted = _KEPT.sub(lambda m: kept[ord(m.group(0)) - _KEPT_FIRST], _operands(converted, lang))  # "menos un 20 %"
-    converted = _scaled(_fractions(_halves(converted, lang), lang), lang)
+    converted = _scaled(_fractions(_halves(converted, lang), lang), said, lang)
     for pattern in _lookup(lang, "words.year_pairs") or ():  # "born in 19 41" (nineteen forty one): 1941
         converted = re.sub(str(pattern), lambda m: m.group("c") + m.group("y"), converted, flags=re.IGNORECASE)
     converted = _money_numbers(converted, lang)
@@ -240,26 +242,41 @@ _SCALE = r"1000(?:000){0,3}"  # text2num's thousand, million, billion (milliard)
 _GROUPS = {"fr": r"[ \u00a0\u202f]", "en": ","}  # what writes thousands apart; the other languages use a dot
 
 
-def _scaled(text: str, language: str) -> str:
-    """Numbers whose thousands are written apart as one number ("1 500 euros" in French, "1.500,50 Euro" in
-    German: 1500, 1500.50; English keeps "1,500" as written), and a decimal before a scale as the product
-    (text2num leaves "2.5 1000000" for "two point five million", "2,5 1000000" for "zwei Komma fünf Millionen"
-    and glues "deux virgule cinq millions" into "2,5000000": each is 2500000). The model read "1.500" as 1.5
-    and "2.5 1000000" as two numbers."""
+def _grouped(text: str, language: str) -> str:
+    """The user's own text with numbers whose thousands are written apart as one number ("1 500 euros" in French,
+    "1.500,50 Euro" in German: 1500, 1500.50; English keeps "1,500" as written), before text2num reads it (its
+    "cent cent fois", 100 100, are two numbers). A dot group counts only where it cannot be a decimal: two
+    groups ("1.500.000"), a decimal comma after it, or a round group ("1.500"; "1.799 Euro pro Liter" stays).
+    No group starts with 0 ("0.125 Liter"). The model read "1.500" as 1.5."""
+    if language == DEFAULT:
+        return text
+    group = _GROUPS.get(language, r"\.")
+    decimal = "," if group != "," else r"\."
+
+    def joined(m: re.Match[str]) -> str:
+        whole = m.group("whole")
+        dotted = group == r"\." and whole.count(".") == 1 and not m.group("part") and not whole.endswith("00")
+        if dotted:  # "1.799", "3.141": a decimal typed with a dot as likely as thousands
+            return m.group(0)
+        return re.sub(r"\D", "", whole) + (f".{m.group('part')}" if m.group("part") else "")
+
+    return re.sub(
+        rf"(?<![\d.,])(?P<whole>[1-9]\d{{0,2}}(?:{group}\d{{3}})+)(?:{decimal}(?P<part>\d+))?(?![\d]|[.,]\d)",
+        joined,
+        text,
+    )
+
+
+def _scaled(text: str, said: str, language: str) -> str:
+    """A decimal before a scale as the product, where the user ``said`` a scale word (``words.scales``):
+    text2num leaves "2.5 1000000" for "two point five million", "2,5 1000000" for "zwei Komma fünf Millionen"
+    and glues "deux virgule cinq millions" into "2,5000000": each is 2500000. The model read "2.5 1000000" as
+    two numbers."""
+    if not any(re.search(p, said, re.IGNORECASE) for p in _lookup(language, "words.scales") or ()):
+        return text
     point = r"\." if language == DEFAULT else r"[.,]"
     if language != DEFAULT:
-        group = _GROUPS.get(language, r"\.")
-        decimal = "," if group != "," else r"\."
-
-        def joined(m: re.Match[str]) -> str:
-            return re.sub(r"\D", "", m.group("whole")) + (f".{m.group('part')}" if m.group("part") else "")
-
-        text = re.sub(
-            rf"(?<![\d.,])(?P<whole>\d{{1,3}}(?:{group}\d{{3}})+)(?:{decimal}(?P<part>\d+))?(?![\d]|[.,]\d)",
-            joined,
-            text,
-        )
-        text = re.sub(r"(?<![\d.,])(\d+),(\d+?)((?:000){2,4})\b", r"\1,\2 1\3", text)  # "2,5000000"
+        text = re.sub(r"(?<![\d.,])(\d+),(\d+?)((?:000){1,4})\b", r"\1,\2 1\3", text)  # "2,5000000", "2,5000"
 
     def product(m: re.Match[str]) -> str:
         value = Decimal(f"{m.group(1)}.{m.group(2)}") * int(m.group(3))
