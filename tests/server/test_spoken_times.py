@@ -200,6 +200,12 @@ def test_a_long_text_is_rewritten_in_linear_time() -> None:
         ("en", "UTC+2 and GMT+2 are the same", None),  # one offset
         ("en", "what does UTC stand for", None),
         ("en", "what is 7 minus 5 in UTCs", None),
+        # A breaker's finds: a range of times, time arithmetic, an en dash, a half hour as a decimal
+        ("en", "The maintenance window is 08:00 UTC-10:00 UTC, what is that in Berlin?", None),
+        ("en", "what is 14:00 UTC plus 3 hours, and 09:00 UTC minus 2 hours", None),
+        ("en", "Eastern is UTC–5 and Berlin is UTC+1", "Time facts: UTC+1 is 6 hours ahead of UTC-5."),
+        ("en", "India is UTC plus five and a half and New York is UTC minus four",
+         "Time facts: UTC+5:30 is 9 hours 30 minutes ahead of UTC-4."),
     ],
 )
 def test_two_utc_offsets_get_the_hours_between_them(language: str, said: str, facts: str | None) -> None:

@@ -138,7 +138,7 @@ def offset_facts(text: str, language: str | None) -> str | None:
             if match.start() in starts:
                 continue
             starts.add(match.start())
-            minutes = int(match.group("h") or 0) * 60 + int(match.group("m") or 0)
+            minutes = int(match.group("h") or 0) * 60 + (30 if match.group("half") else int(match.group("m") or 0))
             minutes = -minutes if match.group("minus") else minutes
             name = "UTC" if not minutes else f"UTC{'-' if minutes < 0 else '+'}{abs(minutes) // 60}"
             offsets.setdefault(minutes, name + (f":{abs(minutes) % 60:02d}" if minutes % 60 else ""))
