@@ -354,8 +354,8 @@ def test_how_many_whole_ones_is_a_rounding_down(language: str, text: str, asked:
         ("en", "12 kilo bags and she eats 300 grams a day, how many days does a bag last", "A bag lasts 0.025 days", True),
         ("en", "I did 14000 steps and my stride is 78 centimetres, how many miles did I walk", "You walked 0.000439 miles", True),
         ("es", "Mi tío tiene una finca de 40 acres. ¿Cuántas hectáreas son?", "40 acres son 0,64 hectáreas", True),
-        ("de", "Wie viele Tage reicht ein Sack von 12 kg bei 300 g am Tag?", "Ein Sack reicht 0,025 Tage.", True),
-        ("fr", "Combien de jours dure un sac de 12 kg à 300 g par jour ?", "Un sac dure 0.025 jours.", True),
+        ("de", "Ein Sack hat 12 kg und sie frisst 300 g am Tag. Wie viele Tage reicht er?", "Er reicht 0,025 Tage.", True),
+        ("fr", "Un sac fait 12 kg et il mange 300 g par jour. Combien de jours dure un sac ?", "Un sac dure 0.025 jours.", True),
         # money, percents, numbers the question gives, other questions, counts of one or more
         ("en", "how many euros do I save a day", "You save 0.50 euros a day", False),
         ("en", "how many of my runs were Priya's, as a share", "Priya ran 45 % of the runs, 0.45 %", False),
@@ -365,6 +365,16 @@ def test_how_many_whole_ones_is_a_rounding_down(language: str, text: str, asked:
         ("fr", "Combien de temps pour 100 m à 20 km/h ?", "0.3 minutes", False),
         ("nl", "Hoeveel kost een appel?", "Een appel kost 0,45", False),
         ("en", "how many days does a 12 kilo bag last at 300 grams a day", "A bag lasts 40 days", False),
+        # a breaker's finds: conversions to a larger unit, rates, money and percents written other ways
+        ("en", "How many hours is 30 minutes?", "30 minutes is 0.5 hours.", False),
+        ("en", "How many miles is one kilometer?", "1 kilometer is 0.621371 miles", False),
+        ("de", "Wie viele Stunden sind 30 Minuten?", "Das sind 0,5 Stunden.", False),
+        ("it", "Quante ore sono 45 minuti?", "Sono 0,75 ore.", False),
+        ("en", "How many pizzas does each person get if 4 people share 2 pizzas?", "0.5 pizzas each", False),
+        ("fr", "Combien de farine faut-il par crêpe ?", "Il faut 0,05 kg de farine.", False),
+        ("en", "how many apples can I buy", "Each apple costs $0.75.", False),
+        ("de", "Wie viele Punkte?", "0,75 EUR und 0,5 Prozent", False),
+        ("en", "how many degrees did it drop", "It dropped by -0.5 degrees.", False),
     ],
 )
 def test_a_count_printed_below_one_is_asked_again(language: str, text: str, output: str, asked: bool) -> None:

@@ -23,6 +23,7 @@ from babel.dates import get_day_names
 from . import i18n
 from .declines import widens
 from .slips import handed_block
+from .units import measured
 
 ORDER = "The user asked for {order}, and your code sorts the other way"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
@@ -36,10 +37,13 @@ _ROUNDING = {  # what rounds up or down in code: "//" and divmod also in -(-a //
 }
 WEEKDAY = "The question asks for a day of the week, and your code printed no weekday's name"
 BELOW_ONE = "The question asks how many, and your code printed {number}, less than one"
+_MONEY_BEFORE = re.compile(r"(?:[$€£]|\b(?:EUR|USD|GBP|CHF))\s*$")
 COUNT_WORDS = "The user asked how many words, and your code counts the characters of {text!r}"
 COUNT_LETTERS = "The user asked how many letters, and your code also counts the spaces and signs of {text!r}"
 _MONEY_OR_SHARE = re.compile(
-    r"\s*(?:%|[€$£]|euros?|dollars?|pounds?|pence|cents?|céntimos?|centimes?|centesimi|percent)", re.I
+    r"\s*(?:%|[€$£]|(?:euros?|dollars?|dollari|pounds?|pence|cents?|céntimos?|centimes?|centesimi|franken|francs?|"
+    r"EUR|USD|GBP|CHF|percent|prozent|pour cent|por ciento|per cento|procent)\b)",
+    re.I,
 )
 MAX_ROWS = 50  # more lines than this are a listing, not rows a total forgot
 _ORDER_WORDS = {
@@ -227,15 +231,23 @@ def _plain(text: str) -> str:
 def below_one_request(text: str, output: str, language: str | None) -> str | None:
     """The repair request for a block whose ``output`` holds a number between 0 and 1 that the user's ``text``
     (as the model read it) does not, where the text asks for a count (``words.count_of``: "how many", "wie
-    viele", "combien de"), or None. Money and percents may be below one. On the dev sets every such answer was
-    wrong: a ratio the wrong way round ("how many days does a bag last": 0.025) or a unit factor misused (14000
-    steps "0.000439 miles", 40 acres "0,64 hectáreas")."""
-    if not any(re.search(p, text.lower()) for p in i18n.patterns(language, "words.count_of")):
+    viele", "combien de") that is no conversion (a number and a unit after the question: "how many hours is 30
+    minutes", the translations' ``units`` and ``words.time_units``) and no rate (``words.rate``: "per cookie",
+    "each"), or None. Money and percents may be below one. On the dev sets every such answer was wrong: a ratio
+    the wrong way round ("how many days does a bag last": 0.025) or a unit factor misused (14000 steps
+    "0.000439 miles", 40 acres "0,64 hectáreas")."""
+    low = text.lower()
+    asked = [m for p in i18n.patterns(language, "words.count_of") if (m := re.search(p, low))]
+    if not asked:
+        return None
+    question = re.split(r"[.?!;]", low[min(m.start() for m in asked) :], maxsplit=1)[0]
+    if any(re.search(p, question) for p in i18n.patterns(language, "words.rate")) or _converts(question, language):
         return None
     given = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
-    for match in re.finditer(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?![\w.,]\d)", output):
+    for match in re.finditer(r"(?<![\w.,\-−])(\d+(?:[.,]\d+)?)(?![\w.,]\d)", output):
         number = float(match.group(1).replace(",", "."))
-        if 0 < number < 1 and number not in given and not _MONEY_OR_SHARE.match(output, match.end()):
+        money = _MONEY_BEFORE.search(output[: match.start()]) or _MONEY_OR_SHARE.match(output, match.end())
+        if 0 < number < 1 and number not in given and not money:
             return (
                 BELOW_ONE.format(number=match.group(1)) + ": check that each division is the right way round (a"
                 " total divided by the amount per day, per item or per step) and each unit factor (multiply to go"
@@ -243,6 +255,14 @@ def below_one_request(text: str, output: str, language: str | None) -> str | Non
                 " the answer."
             )
     return None
+
+
+def _converts(question: str, language: str | None) -> bool:
+    """Whether a count question ("how many hours is 30 minutes", "how many miles is one kilometer") gives an
+    amount with a unit to convert (the translations' ``units`` and ``words.time_units``)."""
+    times = "|".join(i18n.patterns(language, "words.time_units"))
+    amount = rf"(?:\d+(?:[.,]\d+)?|{'|'.join(sorted(i18n.words(language, 'words.one') or ('one',)))})\s+"
+    return bool(re.search(rf"{amount}(?:{times})\b", question, re.IGNORECASE)) or measured(question, language, amount)
 
 
 def count_request(text: str, code: str, language: str | None) -> str | None:

@@ -74,6 +74,13 @@ def with_facts(text: str, language: str | None) -> str:
     return "\n".join([text, *(f"({fact})" for fact in facts)])
 
 
+def measured(text: str, language: str | None, amount: str) -> bool:
+    """Whether ``text`` holds an amount (a regular expression, "\\d+\\s+") right before one of the words of a
+    unit of the translations' ``units`` ("500 meters", "one kilometer")."""
+    lang = i18n.normalize(language)
+    return any(re.search(amount + r"$", text[: m.start()]) for _, words in _units(lang) for m in words.finditer(text))
+
+
 def unit_facts(text: str, language: str | None) -> str | None:
     """One line of the factors between the units of one kind ``text`` names ("1 square yard = 0.836127 square
     meter; 1 acre = 0.404687 hectare"), or None when it names no two of one kind. Temperatures and litres
