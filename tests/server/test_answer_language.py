@@ -43,6 +43,15 @@ def code(src: str) -> str:
         ("Es ist 17:20", "de", False),
         ("Total is 42", "nl", False),  # too short to tell
         ("The total is 42", "nl", False),  # Dutch is not unlikely enough
+        # A breaker's finds: English names and nouns in a sentence of the language
+        ("Living Room an", "de", False),
+        ("Du hast 3 Meetings", "de", False),
+        ("Tu as 2 meetings", "fr", False),
+        ("Le meeting est à 10 h", "fr", False),
+        ("Il meeting è alle 10", "it", False),
+        ("Il podcast è in play", "it", False),
+        ("Living Room on", "es", False),
+        ("Bob is in Boston", "nl", False),
         ("Erledigt.", "de", False),
         ("There are 3 files in the folder.", "en", False),  # an English conversation
         # Found by a breaker: the user's own English data is not the model's sentence.

@@ -38,6 +38,9 @@ _IDENTIFIER: Any = None
 _LOCK = threading.Lock()
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _SHORT_WORD = re.compile(r"[^\W\d_]{2,}")
+_ENGLISH_GLUE = frozenset(
+    {"the", "is", "are", "was", "were", "it", "you", "your", "will", "has", "have", "there", "this", "that", "of", "to"}
+)  # a short English sentence holds one of these; one of names and nouns ("Office Light an") holds none
 _NAMES = re.compile(r"\S+\.\w{2,4}\b|\b\w+_\w+\b")  # file names and snake_case names say no language
 
 
@@ -63,7 +66,8 @@ def printed_in_english(text: str, language: str | None) -> bool:
     is data: the user's English entries, Home Assistant states). False for an English conversation, for fewer
     than :data:`MIN_WORDS` words (file names and numbers left out) and whenever the identifier is not at
     least :data:`MIN_PROBABILITY` sure; a sentence with fewer long words but :data:`SHORT_WORDS` of two letters
-    or more is judged by :data:`SHORT_ENGLISH` and :data:`SHORT_OWN`."""
+    or more, one of them an English function word ("is", "the"), is judged by :data:`SHORT_ENGLISH` and
+    :data:`SHORT_OWN`."""
     lang = i18n.normalize(language)
     if lang == "en" or lang not in LANGUAGES:
         return False
@@ -76,8 +80,8 @@ def printed_in_english(text: str, language: str | None) -> bool:
     words = _WORD.findall(plain)
     if len(words) < MIN_WORDS:
         short = _SHORT_WORD.findall(plain)
-        if len(short) < SHORT_WORDS:
-            return False
+        if len(short) < SHORT_WORDS or not _ENGLISH_GLUE & {word.lower() for word in short}:
+            return False  # "Living Room an", "Tu as 2 meetings": English names, the sentence is the language's
         ranked = dict(_identifier().rank(" ".join(short)))
         return (
             max(ranked, key=ranked.__getitem__) == "en" and ranked["en"] >= SHORT_ENGLISH and ranked[lang] <= SHORT_OWN
