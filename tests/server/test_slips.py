@@ -223,3 +223,30 @@ async def test_an_assumed_number_is_handed_back_replaced(make_agent, llm: Script
     llm.script(code("print('That is', 91.2 * 52, 'miles')"), llm.handed)
     reply = await agent.ask("and over forty six working weeks in the year", "c-weeks-handed", profile="default")
     assert reply.retries == 1 and "4195.2" in reply.answer.replace(",", ""), reply.answer
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        # a breaker's finds: a name bound twice, a filter that leaves out only zeros, a sign the code tests,
+        # a negated difference, a capital asked for
+        "total = sum(r['km'] for r in data if r['runner'] == 'Priya')\nprint(total)\n"
+        "total = sum(r['km'] for r in data)\nprint('mean of all runs', total / len(data))",
+        "sales = [1, 0, 3]\nprint(sum(s for s in sales if s > 0) / len(sales))",
+        "word = 'Anna'\nword = word.lower()\nprint(word.count('a'))",
+    ],
+)
+def test_what_the_slips_leave_alone(src: str) -> None:
+    assert code_slip(src) is None
+
+
+def test_what_is_told_and_not_handed() -> None:
+    from o1_server.agent.slips import positive_days
+
+    told = code_slip("print('Anna Hannah'.count('A'))")  # "capital A" may have been asked
+    assert told is not None and "Run this corrected block" not in told
+    told = code_slip("print('Anna'.count('a'))\ny = " + "+".join(["1"] * 800))  # too deep to write back
+    assert told is not None and "Run this corrected block" not in told
+    sign = "from datetime import date\nd = (date(2026, 5, 1) - date.today()).days\nif d < 0:\n    d += 365\nprint(d)"
+    assert positive_days(sign) is None
+    assert positive_days("from datetime import date\nprint(-(date(2026, 5, 1) - date(2026, 6, 1)).days)") is None

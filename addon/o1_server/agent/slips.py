@@ -44,39 +44,58 @@ def code_slip(code: str) -> str | None:
         )
     if (counted := _one_case(tree)) is not None:
         letter, text, call = counted
+        said = (
+            ONE_CASE.format(letter=letter, text=text, other=letter.swapcase()) + ": a letter counts in either case"
+            " (text.lower().count(letter.lower())), unless the user asked for capitals."
+        )
+        if letter.isupper():  # "capital A" may be what was asked: told, not handed
+            return said + " Write one corrected ```python block that prints the answer."
         assert isinstance(call.func, ast.Attribute)
         call.func.value = ast.Call(ast.Attribute(call.func.value, "lower", ast.Load()), [], [])
-        call.args = [ast.Constant(letter.lower())]
-        return (
-            ONE_CASE.format(letter=letter, text=text, other=letter.swapcase()) + ": a letter counts in either case"
-            " (text.lower().count(letter.lower())), unless the user asked for capitals." + handed_block(tree)
-        )
+        return said + handed_block(tree)
     return None
 
 
 def positive_days(code: str) -> str | None:
-    """The end of a request that gives the model ``code`` with each ``(a - b).days`` as ``abs((a - b).days)``
-    (:func:`handed_block`), or None when it has none or does not parse: for a block that printed a negative count
-    of days between two dates the question gives ("-115 días" from the 8th of December to the 15th of August,
-    told twice to subtract the earlier date, seventh held-out set)."""
+    """The end of a request that gives the model ``code`` with its one ``(a - b).days`` as ``abs((a - b).days)``
+    (:func:`handed_block`), or None when it has none or several, tests or negates it (``if d < 0``: a sign the
+    code uses), moves a date by it, or does not parse: for a block that printed a negative count of days
+    between two dates the question gives ("-115 días" from the 8th of December to the 15th of August, told
+    twice to subtract the earlier date, seventh held-out set)."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    nodes = list(ast.walk(tree))
+    if (
+        any(isinstance(n, (ast.If, ast.IfExp, ast.While, ast.Compare, ast.UnaryOp)) for n in nodes)
+        or "timedelta" in code
+    ):
+        return None
+    days = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Attribute)
+        and n.attr == "days"
+        and isinstance(n.value, ast.BinOp)
+        and isinstance(n.value.op, ast.Sub)
+    ]
+    if len(days) != 1 or not _replace(nodes, days[0], ast.Call(ast.Name("abs", ast.Load()), [days[0]], [])):
+        return None
+    return handed_block(tree)
 
-    class Absolute(ast.NodeTransformer):
-        changed = 0
 
-        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-            self.generic_visit(node)
-            if node.attr != "days" or not isinstance(node.value, ast.BinOp) or not isinstance(node.value.op, ast.Sub):
-                return node
-            self.changed += 1
-            return ast.Call(ast.Name("abs", ast.Load()), [node], [])
-
-    absolute = Absolute()
-    absolute.visit(tree)
-    return handed_block(tree) if absolute.changed else None
+def _replace(nodes: list[ast.AST], old: ast.AST, new: ast.AST) -> bool:
+    """Put ``new`` where ``old`` is, in the one of ``nodes`` that holds it; False when none does."""
+    for parent in nodes:
+        for field, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field, new)
+                return True
+            if isinstance(value, list) and any(item is old for item in value):
+                value[[id(item) for item in value].index(id(old))] = new
+                return True
+    return False
 
 
 def swapped_subtraction(code: str) -> str | None:
@@ -99,7 +118,11 @@ def swapped_subtraction(code: str) -> str | None:
 def handed_block(tree: ast.Module) -> str:
     """The end of a request that gives the model its block corrected by the server: told the slip, the embedded
     model wrote the same division again (seventh held-out set); handed the block, it runs it."""
-    return f" Run this corrected block:\n```python\n{ast.unparse(ast.fix_missing_locations(tree))}\n```"
+    try:
+        block = ast.unparse(ast.fix_missing_locations(tree))
+    except RecursionError:  # a chain of hundreds of operators: told, not handed
+        return " Write one corrected ```python block that prints the answer."
+    return f" Run this corrected block:\n```python\n{block}\n```"
 
 
 def _load(target: ast.expr) -> ast.expr:
@@ -111,12 +134,14 @@ def _one_case(tree: ast.AST) -> tuple[str, str, ast.Call] | None:
     """(letter, text, the call) of a ``text.count(letter)`` call on a text literal (or a name bound to one) that
     holds the letter in the other case too, counted with no ``lower()``, ``upper()`` or ``casefold()``; else
     None."""
+    bound = _bound_once(tree)
     texts = {
         node.targets[0].id: node.value.value
         for node in ast.walk(tree)
         if isinstance(node, ast.Assign)
         and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in bound
         and isinstance(node.value, ast.Constant)
         and isinstance(node.value.value, str)
     }
@@ -141,9 +166,10 @@ def _filtered_mean(tree: ast.AST) -> tuple[str, ast.BinOp, ast.comprehension | N
     A filtered sum is ``sum(... for x in rows if ...)`` (or a list comprehension), said in place or bound to a
     name, or a name added to (``+=``) under an ``if`` in a ``for x in rows`` loop."""
     sums: dict[str, tuple[str, ast.comprehension | None]] = {}  # a name bound to a filtered sum -> its rows
+    bound = _bound_once(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if (summed := _summed_rows(node.value)) is not None:
+            if node.targets[0].id in bound and (summed := _summed_rows(node.value)) is not None:
                 sums[node.targets[0].id] = summed
         elif isinstance(node, ast.For):
             for name in _added_under_if(node.body):
@@ -178,7 +204,31 @@ def _summed_rows(node: ast.expr) -> tuple[str, ast.comprehension] | None:
     generator = comprehension.generators[0]
     if isinstance(comprehension.elt, (ast.Constant, ast.Compare)):  # sum(1 for ... if ...): a count, a share of all
         return None
+    summed = ast.dump(comprehension.elt)
+    for test in generator.ifs:  # "if s > 0", "if s is not None": the rows left out add nothing to the sum
+        if (
+            isinstance(test, ast.Compare)
+            and ast.dump(test.left) == summed
+            and all(isinstance(c, ast.Constant) and c.value in (0, None) for c in test.comparators)
+        ):
+            return None
     return (ast.unparse(generator.iter), generator) if generator.ifs else None
+
+
+def _bound_once(tree: ast.AST) -> set[str]:
+    """The names ``tree`` binds exactly once, at its top level (not in a function, where a name is another)."""
+    counts: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    inner = {
+        n.id
+        for f in ast.walk(tree)
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))
+        for n in ast.walk(f)
+        if isinstance(n, ast.Name)
+    }
+    return {name for name, count in counts.items() if count == 1 and name not in inner}
 
 
 def _added_under_if(body: list[ast.stmt]) -> set[str]:
