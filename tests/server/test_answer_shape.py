@@ -263,6 +263,10 @@ async def test_a_date_printed_for_a_weekday_is_asked_again(
     said = "Mon anniversaire, c'est le 18 mai. En 2033, il tombera quel jour ?"
     assert weekday_request(said, "En 2033, mon anniversaire sera le 18/05", "fr") is not None
     assert weekday_request("What day of the week is the 18th of May 2033?", "Wed 18/05/2033", "en") is None
+    # a breaker's finds: short names are common words of their languages; "Sonnabend" is Saturday
+    assert weekday_request("Welcher Wochentag ist der 18.05.2033?", "So fällt der 18.05.2033.", "de") is not None
+    assert weekday_request("Op welke dag van de week valt 18 mei?", "Dat is zo: 18-05-2033", "nl") is not None
+    assert weekday_request("Welcher Wochentag ist der 18.05.2033?", "Der 18.05.2033 ist ein Sonnabend.", "de") is None
 
 
 @pytest.mark.parametrize(
@@ -335,6 +339,7 @@ def test_a_word_printed_whole_is_asked_spelled_with_the_users_own_word() -> None
         ("it", "Quante strisce intere ottengo da un rotolo di 10 metri con una parete di 2.4?", True),
         ("en", "How many full-time staff work 37.5 hours for 300 hours a week?", False),
         ("en", "What is the full price of 3 coats at 49.90?", False),
+        ("en", "How many whole pizzas do I need for 10 people if each eats 3 slices and a pizza has 8?", True),
     ],
 )
 def test_how_many_whole_ones_is_a_rounding_down(language: str, text: str, asked: bool) -> None:
@@ -342,10 +347,12 @@ def test_how_many_whole_ones_is_a_rounding_down(language: str, text: str, asked:
     whole ones is a floor; code with ``//``, ``int()`` or ``math.floor`` is left alone."""
     from o1_server.agent.answer_shape import ROUND, round_request
 
-    told = round_request(text, "print(10 / 2.4)", language)
-    assert (told is not None and told.startswith(ROUND.format(way="down"))) is asked, told
-    assert round_request(text, "print(10 // 2.4)", language) is None
-    assert round_request(text, "print(int(10 / 2.4))", language) is None
+    told = round_request(text, "print(10 / 2.4)", language, "4.166666666666667")
+    assert (told is not None and told.startswith(ROUND.format(way="to whole ones"))) is asked, told
+    assert round_request(text, "print(10 // 2.4)", language, "4.0") is None
+    assert round_request(text, "print(int(10 / 2.4))", language, "4") is None
+    assert round_request(text, "import math\nprint(math.ceil(10 / 2.4))", language, "5") is None
+    assert round_request(text, "print(4)", language, "4") is None  # whole already
 
 
 @pytest.mark.parametrize(

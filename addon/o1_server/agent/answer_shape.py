@@ -67,7 +67,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
         ("top", lambda: top_request(text, code, language)),
         ("rows", lambda: rows_request(text, output, language)),
         ("weekday", lambda: weekday_request(text, output, language)),
-        ("round", lambda: round_request(text, code, language)),
+        ("round", lambda: round_request(text, code, language, output)),
         ("below_one", lambda: below_one_request(text, output, language)),
         ("count", lambda: count_request(text, code, language)),
     )
@@ -160,11 +160,13 @@ def _misspelled(spelled: str, text: str) -> str | None:
     )
 
 
-def round_request(text: str, code: str, language: str | None) -> str | None:
+def round_request(text: str, code: str, language: str | None, output: str = "") -> str | None:
     """The repair request for a Python block (``code``; "" for another language) with no ceiling where the
     user's ``text`` asks to round up (``words.round_up``: "aufrunden", "arrondir au supérieur"), or no floor,
-    ``int()`` or ``//`` where it asks to round down (``words.round_down``), or None. "Auf den nächsten vollen
-    Euro aufrunden" was coded ``27.40 * 1.1 + 0.5`` (seventh held-out set, a dev set since)."""
+    ``int()`` or ``//`` where it asks to round down (``words.round_down``), or no rounding at all and a number
+    with decimals in its ``output`` where it asks how many whole ones (``words.whole_count``: "hoeveel hele
+    banen", 4,17 said; a floor for the ones got out of something, a ceiling for the ones needed), or None.
+    "Auf den nächsten vollen Euro aufrunden" was coded ``27.40 * 1.1 + 0.5`` (seventh held-out set, a dev set)."""
     if not code:
         return None
     folded = text.lower()
@@ -173,6 +175,14 @@ def round_request(text: str, code: str, language: str | None) -> str | None:
         if asked and not rounds & _roundings(code):
             call = "math.ceil(x)" if way == "up" else "math.floor(x)"
             return ROUND.format(way=way) + f": use {call}. Write one corrected ```python block that prints the answer."
+    whole = any(re.search(p, folded) for p in i18n.patterns(language, "words.whole_count"))
+    decimals = re.search(r"(?<![\w.,])\d+[.,]\d+(?![\w.,]\d)", output)  # "full moons" counted are whole already
+    if whole and decimals and not (_ROUNDING["up"] | _ROUNDING["down"] | {"round"}) & _roundings(code):
+        return (
+            ROUND.format(way="to whole ones") + ": use math.floor(x) for the whole ones you get out of something,"
+            " math.ceil(x) for the whole ones you need. Write one corrected ```python block that prints the"
+            " answer."
+        )
     return None
 
 
@@ -211,15 +221,16 @@ def weekday_request(text: str, output: str, language: str | None) -> str | None:
 @functools.cache
 def _weekdays(language: str) -> frozenset[str]:
     """The days of the week's names, lower case: wide in every language o1 speaks (a name in another language
-    than the conversation's is the language check's business), abbreviated only in ``language``'s (English
-    "mon" is French for "my": "mon anniversaire sera le 18/05" named no weekday)."""
-    names: set[str] = set()
+    than the conversation's is the language check's business), and English's short ones in an English
+    conversation only. Other languages' short names are common words ("mon" is French for "my", German "so",
+    Dutch "zo", Italian "mar"): with them, "mon anniversaire sera le 18/05" named a weekday."""
+    names: set[str] = {"sonnabend"}  # German, not in Babel's list
     for locale in i18n.LANGUAGES:
-        widths = ("wide", "abbreviated") if locale == language else ("wide",)
+        widths = ("wide", "abbreviated") if locale == language == i18n.DEFAULT else ("wide",)
         for width in widths:
             names.update(_plain(str(name).lower()).rstrip(".") for name in get_day_names(width, locale=locale).values())
     if language == i18n.DEFAULT:
-        names.update(("tues", "thur", "thurs"))  # English short forms Babel does not list
+        names.update(("tues", "weds", "thur", "thurs"))  # English short forms Babel does not list
     return frozenset(names)
 
 
