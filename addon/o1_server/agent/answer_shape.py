@@ -17,6 +17,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Collection
+from typing import Literal
 
 from babel.dates import get_day_names
 
@@ -226,7 +227,9 @@ def _weekdays(language: str) -> frozenset[str]:
     Dutch "zo", Italian "mar"): with them, "mon anniversaire sera le 18/05" named a weekday."""
     names: set[str] = {"sonnabend"}  # German, not in Babel's list
     for locale in i18n.LANGUAGES:
-        widths = ("wide", "abbreviated") if locale == language == i18n.DEFAULT else ("wide",)
+        widths: tuple[Literal["wide", "abbreviated"], ...] = (
+            ("wide", "abbreviated") if locale == language == i18n.DEFAULT else ("wide",)
+        )
         for width in widths:
             names.update(_plain(str(name).lower()).rstrip(".") for name in get_day_names(width, locale=locale).values())
     if language == i18n.DEFAULT:

@@ -121,7 +121,8 @@ def replaced_default(text: str, code: str, said: str) -> str | None:
         node
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant)
-        and type(node.value) in (int, float)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
         and node.value in _DEFAULTS
         and node.value not in given
         and number / 2 <= node.value <= number * 2

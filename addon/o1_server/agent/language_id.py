@@ -82,7 +82,7 @@ def printed_in_english(text: str, language: str | None) -> bool:
         short = _SHORT_WORD.findall(plain)
         if len(short) < SHORT_WORDS or not _ENGLISH_GLUE & {word.lower() for word in short}:
             return False  # "Living Room an", "Tu as 2 meetings": English names, the sentence is the language's
-        ranked = dict(_identifier().rank(" ".join(short)))
+        ranked: dict[str, float] = dict(_identifier().rank(" ".join(short)))
         return (
             max(ranked, key=ranked.__getitem__) == "en" and ranked["en"] >= SHORT_ENGLISH and ranked[lang] <= SHORT_OWN
         )

@@ -169,8 +169,8 @@ def _filtered_mean(tree: ast.AST) -> tuple[str, ast.BinOp, ast.comprehension | N
     bound = _bound_once(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in bound and (summed := _summed_rows(node.value)) is not None:
-                sums[node.targets[0].id] = summed
+            if node.targets[0].id in bound and (named := _summed_rows(node.value)) is not None:
+                sums[node.targets[0].id] = named
         elif isinstance(node, ast.For):
             for name in _added_under_if(node.body):
                 sums.setdefault(name, (ast.unparse(node.iter), None))
@@ -187,7 +187,9 @@ def _filtered_mean(tree: ast.AST) -> tuple[str, ast.BinOp, ast.comprehension | N
             continue
         divisor = ast.unparse(right.args[0])
         left = node.left
-        summed = sums.get(left.id) if isinstance(left, ast.Name) else _summed_rows(left)
+        summed: tuple[str, ast.comprehension | None] | None = (
+            sums.get(left.id) if isinstance(left, ast.Name) else _summed_rows(left)
+        )
         if summed is not None and summed[0] == divisor:
             return divisor, node, summed[1]
     return None
