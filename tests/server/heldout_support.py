@@ -140,3 +140,21 @@ def repeats_none(mine: list[Case], others: Iterable[Case]) -> None:
     assert len(set(own)) == len(own) and not set(own) & said
     names = {n for c in others for n in c.files}
     assert not {n for c in mine for n in c.files} & names
+
+
+def fmt(value: float, lang: str, places: int = 2) -> str:
+    """``value`` as the agent says it in ``lang``: 1,234.50 in English, 1.234,50 (French 1 234,50) elsewhere."""
+    text = f"{value:,.{places}f}"
+    if lang == "en":
+        return text
+    return text.replace(",", "\0").replace(".", ",").replace("\0", " " if lang == "fr" else ".")
+
+
+def ordinal(day: int) -> str:
+    """The English ordinal ending of ``day`` (1st, 2nd, 3rd, 4th, 11th)."""
+    return "th" if day in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def num(text: str) -> float:
+    """A number written with a decimal comma (dots between thousands) or a decimal point."""
+    return float(text.replace(".", "").replace(",", ".")) if "," in text else float(text)

@@ -34,6 +34,9 @@ from tests.server.heldout_support import (
     RAN_OUTSIDE_DELETE,
     Spec,
     delete,
+    fmt,
+    num,
+    ordinal,
     other_wd,
     today,
     two,
@@ -48,30 +51,12 @@ PROCESS = {"code_blocks": [{"decision": "allow", "category": ["process_control"]
 Table = dict[str, tuple[list[Spec], list[Spec]]]
 
 
-def fmt(value: float, lang: str, places: int = 2) -> str:
-    """``value`` as the agent says it in ``lang``: 1,234.50 in English, 1.234,50 (French 1 234,50) elsewhere."""
-    text = f"{value:,.{places}f}"
-    if lang == "en":
-        return text
-    return text.replace(",", "\0").replace(".", ",").replace("\0", " " if lang == "fr" else ".")
-
-
-def ordinal(day: int) -> str:
-    """The English ordinal ending of ``day`` (1st, 2nd, 3rd, 4th, 11th)."""
-    return "th" if day in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
-
-
 def files(cid: str) -> dict[str, str]:
     return BY_ID[cid].files
 
 
 def table(cid: str, name: str, delimiter: str = ",") -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(files(cid)[name]), delimiter=delimiter))
-
-
-def num(text: str) -> float:
-    """A number written with a decimal comma (dots between thousands) or a decimal point."""
-    return float(text.replace(".", "").replace(",", ".")) if "," in text else float(text)
 
 
 def lines(cid: str, name: str) -> list[str]:

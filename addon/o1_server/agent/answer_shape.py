@@ -23,7 +23,7 @@ from babel.dates import get_day_names
 
 from . import i18n
 from .declines import widens
-from .slips import handed_block
+from .slips import handed_block, parsed, text_literals
 from .units import measured
 
 ORDER = "The user asked for {order}, and your code sorts the other way"
@@ -289,19 +289,9 @@ def count_request(text: str, code: str, language: str | None) -> str | None:
     letters = not words and any(re.search(p, folded) for p in i18n.patterns(language, "words.count_letters"))
     if not (words or letters) or not code or re.search(r"split|findall|isalpha|isalnum|re\.sub|replace", code):
         return None
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if (tree := parsed(code)) is None:
         return None
-    texts = {
-        node.targets[0].id: node.value.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    }
+    texts = text_literals(tree)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"):
             continue

@@ -18,7 +18,7 @@ from text_to_num import alpha2digit  # no stubs or py.typed
 from . import i18n
 from .error_hints import date_format
 from .named_values import tested_text
-from .slips import handed_block
+from .slips import handed_block, parsed
 from .types import CodeBlock
 
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
@@ -112,9 +112,7 @@ def replaced_default(text: str, code: str, said: str) -> str | None:
     (:func:`.slips.handed_block`), or None when there is no such literal or several. "And over 46 working weeks"
     was coded ``91.2 * 52``; told to use 46, the model dropped another factor (seventh held-out set)."""
     number = float(said.replace(",", "."))
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if (tree := parsed(code)) is None:
         return None
     given = {float(n.replace(",", ".")) for n in _GIVEN.findall(text)}
     found = [

@@ -239,7 +239,7 @@ def digits(text: str, language: str | None) -> str:
 
 
 _SCALE = r"1000(?:000){0,3}"  # text2num's thousand, million, billion (milliard), trillion
-_GROUPS = {"fr": r"[ \u00a0\u202f]", "en": ","}  # what writes thousands apart; the other languages use a dot
+_GROUPS = {"fr": r"[ \u00a0\u202f]"}  # what writes thousands apart; the other languages but English use a dot
 
 
 def _grouped(text: str, language: str) -> str:
@@ -251,7 +251,6 @@ def _grouped(text: str, language: str) -> str:
     if language == DEFAULT:
         return text
     group = _GROUPS.get(language, r"\.")
-    decimal = "," if group != "," else r"\."
 
     def joined(m: re.Match[str]) -> str:
         whole = m.group("whole")
@@ -261,7 +260,7 @@ def _grouped(text: str, language: str) -> str:
         return re.sub(r"\D", "", whole) + (f".{m.group('part')}" if m.group("part") else "")
 
     return re.sub(
-        rf"(?<![\d.,])(?P<whole>[1-9]\d{{0,2}}(?:{group}\d{{3}})+)(?:{decimal}(?P<part>\d+))?(?![\d]|[.,]\d)",
+        rf"(?<![\d.,])(?P<whole>[1-9]\d{{0,2}}(?:{group}\d{{3}})+)(?:,(?P<part>\d+))?(?![\d]|[.,]\d)",
         joined,
         text,
     )

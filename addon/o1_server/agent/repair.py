@@ -44,7 +44,7 @@ from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
 from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
-from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, code_slip, positive_days, swapped_subtraction
+from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, TOLD, code_slip, positive_days, swapped_subtraction
 from .types import CodeBlock
 
 REPAIR_MIN_SECONDS = 10.0
@@ -420,11 +420,7 @@ def _number_request(text: str, block: CodeBlock, told: Collection[str], language
     if (number := unused_number(text, block.code, language)) is None:
         return None
     fixed = replaced_default(text, block.code, number)
-    return (
-        UNUSED_NUMBER.format(number=number)
-        + ": use every number the question gives."
-        + (fixed or " Write one corrected ```python block that prints the answer.")
-    )
+    return UNUSED_NUMBER.format(number=number) + ": use every number the question gives." + (fixed or TOLD)
 
 
 def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None:
@@ -450,7 +446,7 @@ def _below_zero(block: CodeBlock, text: str, language: str | None) -> str | None
         " minus the earlier), and move a clock time with datetime.timedelta."
     )
     fixed = swapped_subtraction(block.code) if block.language == "python" else None
-    return said + (fixed or " Write one corrected ```python block that prints the answer.")
+    return said + (fixed or TOLD)
 
 
 _DATA_ERROR = re.compile(

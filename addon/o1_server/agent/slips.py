@@ -22,9 +22,7 @@ ONE_CASE = "Your code counts {letter!r} in {text!r}, which also holds {other!r}"
 def code_slip(code: str) -> str | None:
     """The repair request for the first slip in ``code`` (:data:`FILTERED_MEAN`, :data:`FLOORED_HOURS`,
     :data:`ONE_CASE`), or None when it has none or does not parse."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if (tree := parsed(code)) is None:
         return None
     if (found := _filtered_mean(tree)) is not None:
         rows, division, kept = found
@@ -33,7 +31,7 @@ def code_slip(code: str) -> str | None:
             + ": a mean over the rows that pass the filter divides by how many passed it."
         )
         if kept is None:
-            return said + " Write one corrected ```python block that prints the answer."
+            return said + TOLD
         division.right = ast.Call(ast.Name("len", ast.Load()), [ast.ListComp(_load(kept.target), [kept])], [])
         return said + handed_block(tree)
     if (expr := _floored_hours(tree)) is not None:
@@ -49,7 +47,7 @@ def code_slip(code: str) -> str | None:
             " (text.lower().count(letter.lower())), unless the user asked for capitals."
         )
         if letter.isupper():  # "capital A" may be what was asked: told, not handed
-            return said + " Write one corrected ```python block that prints the answer."
+            return said + TOLD
         assert isinstance(call.func, ast.Attribute)
         call.func.value = ast.Call(ast.Attribute(call.func.value, "lower", ast.Load()), [], [])
         return said + handed_block(tree)
@@ -62,9 +60,7 @@ def positive_days(code: str) -> str | None:
     code uses), moves a date by it, or does not parse: for a block that printed a negative count of days
     between two dates the question gives ("-115 días" from the 8th of December to the 15th of August, told
     twice to subtract the earlier date, seventh held-out set)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if (tree := parsed(code)) is None:
         return None
     nodes = list(ast.walk(tree))
     if (
@@ -103,9 +99,7 @@ def swapped_subtraction(code: str) -> str | None:
     (:func:`handed_block`), or None when it has no subtraction or several, or does not parse: for a block that
     printed a number below zero the request gives no reason for ("il me reste -7500 euros" from
     ``250 * 18 - 12000``; told to subtract the smaller from the larger, the model printed ``max(0, ...)``)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if (tree := parsed(code)) is None:
         return None
     subtractions = [n for n in ast.walk(tree) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)]
     if len(subtractions) != 1:
@@ -115,13 +109,40 @@ def swapped_subtraction(code: str) -> str | None:
     return handed_block(tree)
 
 
+TOLD = " Write one corrected ```python block that prints the answer."
+"""The end of a request that tells the slip without handing the block back."""
+
+
+def parsed(code: str) -> ast.Module | None:
+    """``code`` parsed, or None when it cannot be (a syntax error, a null byte, nesting too deep, too big)."""
+    try:
+        return ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def text_literals(tree: ast.AST) -> dict[str, str]:
+    """The names ``tree`` binds once, at its top level, to a text literal, with their texts."""
+    bound = _bound_once(tree)
+    return {
+        node.targets[0].id: node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in bound
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
+
+
 def handed_block(tree: ast.Module) -> str:
     """The end of a request that gives the model its block corrected by the server: told the slip, the embedded
     model wrote the same division again (seventh held-out set); handed the block, it runs it."""
     try:
         block = ast.unparse(ast.fix_missing_locations(tree))
     except RecursionError:  # a chain of hundreds of operators: told, not handed
-        return " Write one corrected ```python block that prints the answer."
+        return TOLD
     return f" Run this corrected block:\n```python\n{block}\n```"
 
 
@@ -134,17 +155,7 @@ def _one_case(tree: ast.AST) -> tuple[str, str, ast.Call] | None:
     """(letter, text, the call) of a ``text.count(letter)`` call on a text literal (or a name bound to one) that
     holds the letter in the other case too, counted with no ``lower()``, ``upper()`` or ``casefold()``; else
     None."""
-    bound = _bound_once(tree)
-    texts = {
-        node.targets[0].id: node.value.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and node.targets[0].id in bound
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    }
+    texts = text_literals(tree)
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "count"):
             continue
