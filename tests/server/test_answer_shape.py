@@ -382,6 +382,9 @@ def test_how_many_whole_ones_is_a_rounding_down(language: str, text: str, asked:
         ("en", "how many apples can I buy", "Each apple costs $0.75.", False),
         ("de", "Wie viele Punkte?", "0,75 EUR und 0,5 Prozent", False),
         ("en", "how many degrees did it drop", "It dropped by -0.5 degrees.", False),
+        # a breaker's find: a count below one in scientific notation, as numpy and f"{x:e}" print it
+        ("en", "12 kilo bags and 300 grams a day, how many days does a bag last", "A bag lasts 2.5e-02 days", True),
+        ("en", "how many days does a bag last", "A bag lasts 4e+01 days", False),
     ],
 )
 def test_a_count_printed_below_one_is_asked_again(language: str, text: str, output: str, asked: bool) -> None:

@@ -258,7 +258,7 @@ def below_one_request(text: str, output: str, language: str | None) -> str | Non
     if any(re.search(p, question) for p in i18n.patterns(language, "words.rate")) or _converts(question, language):
         return None
     given = {float(n.replace(",", ".")) for n in re.findall(r"\d+(?:[.,]\d+)?", text)}
-    for match in re.finditer(r"(?<![\w.,\-−])(\d+(?:[.,]\d+)?)(?![\w.,]\d)", output):
+    for match in re.finditer(r"(?<![\w.,\-−])(\d+(?:[.,]\d+)?(?:[eE]-\d+)?)(?![\w.,]\d)", output):  # 2.5e-02
         number = float(match.group(1).replace(",", "."))
         money = _MONEY_BEFORE.search(output[: match.start()]) or _MONEY_OR_SHARE.match(output, match.end())
         if 0 < number < 1 and number not in given and not money:
