@@ -283,6 +283,15 @@ def test_a_yes_that_names_another_device_is_not_one() -> None:
     assert is_yes("dale, elimínalo", "es", "Voy a borrar notas.txt.")
 
 
+def test_a_yes_that_names_the_held_file_in_its_own_words() -> None:
+    """"Ja, klar, weg mit dem alten Entwurf." to the deletion of steuer_entwurf_alt.txt was no yes (eighth
+    held-out set, now a dev set): a held word with an ending ("alten") and "mit" agree; another word does not."""
+    held, code = "Ich würde jetzt steuer_entwurf_alt.txt löschen.", "import os\nos.remove('steuer_entwurf_alt.txt')"
+    assert is_yes("Ja, klar, weg mit dem alten Entwurf.", "de", held, code)
+    assert not is_yes("Ja, klar, weg mit dem neuen Entwurf.", "de", held, code)
+    assert not is_yes("Ja, mit dem Steuerberater zusammen.", "de", held, code)
+
+
 # ---------------------------------------------------------------------------------------------- number words
 @pytest.mark.parametrize(
     ("language", "said", "seen"),

@@ -108,8 +108,13 @@ def widens(rest: str, language: str) -> bool:
 
 
 def _same_word(said: str, held: str) -> bool:
-    """One word in two forms ("lösch" and "löschen", "borralo" and "borrar"): the same first five letters."""
-    return said == held or (len(said) >= 5 and said[:5] == held[:5])
+    """One word in two forms ("lösch" and "löschen", "borralo" and "borrar": the same first five letters; "alten"
+    and "alt": a word of three letters or more with an ending of at most two)."""
+    return (
+        said == held
+        or (len(said) >= 5 and said[:5] == held[:5])
+        or (len(held) >= 3 and said.startswith(held) and len(said) - len(held) <= 2)
+    )
 
 
 _DELETES = re.compile(r"\b(?:remove|unlink|rmtree|rmdir|removedirs|rm|del|delete|truncate)\b")
