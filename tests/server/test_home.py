@@ -321,10 +321,11 @@ async def served(make_agent) -> AsyncIterator[tuple[str, O1Agent]]:
 
 
 async def integration_turn(api: str, text: str, cid: str, profile: str, home: FakeHome,
-                           tools: list[str] = ()) -> list[dict]:
+                           tools: list[str] = (), language: str = "en") -> list[dict]:
     """Stream a turn with Home Assistant context and answer its tool calls, as the o1 integration does."""
-    body = {"text": text, "conversation_id": cid, "profile": profile,
-            "home": {"entities": ENTITIES, "llm_apis": ["assist"], "tools": list(tools), "area": "Hall"}}
+    body = {"text": text, "conversation_id": cid, "profile": profile, "language": language,
+            "home": {"entities": ENTITIES, "llm_apis": ["assist"], "tools": list(tools), "area": "Hall",
+                     "language": language}}
     headers = {"Authorization": f"Bearer {TOKEN}"}
     events = []
     async with aiohttp.ClientSession() as http:
@@ -370,6 +371,18 @@ async def test_unexposed_light_is_refused(served, llm: ScriptedLLM) -> None:
     (block,) = [e["block"] for e in events if e["type"] == "code"]
     assert "LookupError: I can't find garage light among the devices exposed to me." in block["output"]
     assert home.calls == [] and home.states["light.garage"]["state"] == "off"
+
+
+async def test_a_device_not_found_is_said_in_the_conversations_language(served, llm: ScriptedLLM) -> None:
+    """"Wie steht es im Spiel von Borussia Dortmund?" ended in "Der Code ist fehlgeschlagen: I can't find
+    bundesliga_borussia_dortmund among the devices exposed to me." (eighth held-out set, now a dev set)."""
+    api, _ = served
+    home = FakeHome()
+    llm.script(code("print(o1_ha.get_state('bundesliga_dortmund'))"), "Nicht gefunden.")
+    events = await integration_turn(api, "Wie geht es dem Dortmund-Licht?", "h2de", "home", home, language="de")
+    (block,) = [e["block"] for e in events if e["type"] == "code"]
+    assert "Ich finde bundesliga_dortmund nicht unter den Geräten" in block["output"], block["output"]
+    assert home.calls == []
 
 
 async def test_silent_code_answers_with_what_home_assistant_reported(served, llm: ScriptedLLM) -> None:
