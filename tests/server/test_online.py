@@ -334,3 +334,49 @@ def test_the_sun_shops_and_officeholders_are_lookups(text: str, language: str) -
 )
 def test_their_look_alikes_are_not(text: str, language: str) -> None:
     assert online_topic(text, language) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Wie steht es gerade im Spiel von Borussia Dortmund?", "de"),  # eighth held-out set, now a dev set
+        ("Wie steht's bei Bayern gegen Leverkusen?", "de"),
+        ("Hat Schalke am Wochenende gewonnen?", "de"),
+        ("Wer führt gerade in der Bundesliga?", "de"),
+        ("Gibt es heute eine Unwetterwarnung?", "de"),
+        ("who's top of the Premier League at the moment", "en"),
+        ("Is there a thunderstorm warning for tonight?", "en"),
+        ("How much is a share of Apple worth now?", "en"),
+        ("Où en est le match de l'OM ce soir ?", "fr"),
+        ("Qui a gagné le Tour de France cette année ?", "fr"),
+        ("¿Cuánto va el Madrid?", "es"),
+        ("Come sta andando la partita della Juve?", "it"),
+        ("Chi ha vinto il Giro d'Italia?", "it"),
+        ("Hoe staat het bij Ajax tegen PSV?", "nl"),
+        ("Wat is de stand van de wedstrijd van Feyenoord?", "nl"),
+        ("Heeft Max Verstappen gewonnen vandaag?", "nl"),
+        ("Wat kost benzine vandaag?", "nl"),
+    ],
+)
+def test_live_results_and_warnings_are_lookups(text: str, language: str) -> None:
+    """A game's score, a league's table, a race's winner and a weather warning, in each language: the
+    eighth held-out set's "Wie steht es gerade im Spiel" reached the model, which asked the home for it."""
+    assert online_topic(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Who's top of my quiz_team list?", "en"),
+        ("which team won the most games in league.csv", "en"),
+        ("How many shares of Apple do I have in portfolio.json?", "en"),
+        ("Wie steht es um meine Einkaufsliste?", "de"),
+        ("Welche Mannschaft hat laut ergebnisse.csv am Wochenende gewonnen?", "de"),
+        ("¿Cuánto va a costar si compro tres?", "es"),
+        ("Come sta andando il mio risparmio se metto 50 euro al mese?", "it"),
+        ("Hoe staat het met mijn boodschappenlijst?", "nl"),
+        ("Ik tank 40 liter benzine van 1,95 per liter, wat kost dat nu?", "nl"),
+    ],
+)
+def test_results_in_the_users_own_things_are_not_lookups(text: str, language: str) -> None:
+    assert online_topic(text, language) is None
