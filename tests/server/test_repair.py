@@ -784,6 +784,41 @@ async def test_the_time_request_is_sent_once_and_never_said_as_a_failure(make_ag
     assert reply.answer.startswith("You leave at") and "failed" not in reply.answer, reply.answer
 
 
+@pytest.mark.parametrize(
+    ("language", "question", "src", "said"),
+    [
+        ("es", "En Buenos Aires son las once y media de la noche. Si en Barcelona son cinco horas más, ¿qué hora "
+         "es allí?", "import datetime\nt = datetime.datetime.now() + datetime.timedelta(hours=5)\n"
+         "print('En Barcelona son las', t.strftime('%H:%M'))", "04:30"),
+        ("nl", "In New York is het zes uur vroeger dan hier. Als het daar kwart voor drie 's middags is, hoe laat "
+         "is het dan hier?", "from datetime import datetime, timedelta\nnow = datetime.now()\n"
+         "print('Het is hier', (now + timedelta(hours=6)).strftime('%H:%M'))", "20:45"),
+        ("en", "I leave at 8:45 pm and the drive is 3 hours, when do I get there",
+         "import datetime\nprint('You arrive at', (datetime.datetime.now() + datetime.timedelta(hours=3))"
+         ".strftime('%H:%M'))", "23:45"),
+    ],
+)
+async def test_a_block_that_ignores_the_questions_time_is_handed_back_with_it(
+    make_agent, llm: ScriptedLLM, language: str, question: str, src: str, said: str
+) -> None:
+    """"Si en Barcelona son cinco horas más" after "las once y media de la noche" was computed from now, told,
+    and from now again (eighth held-out set, now a dev set): the request hands back the block with the
+    question's time in place of now(), and a model that runs it says the time."""
+    agent = make_agent()
+    llm.script(code(src), llm.handed)
+    reply = await agent.ask(question, f"c-given-clock-{language}", profile="default", language=language)
+    assert reply.retries == 1 and said in reply.answer, reply.answer
+    assert "Run this corrected block" in sent(llm, 1)[-1]
+
+
+def test_a_block_with_two_clocks_is_told_not_handed() -> None:
+    from o1_server.agent.slips import given_clock
+
+    assert given_clock("import datetime\na = datetime.datetime.now()\nb = datetime.datetime.now()", 8, 0) is None
+    assert given_clock("import time\nprint(time.time())", 8, 0) is None
+    assert given_clock("import datetime\nprint(datetime.date.today())", 8, 0) is None
+
+
 def test_the_time_request_never_runs_a_block_that_changed_something_again() -> None:
     """Found by a breaker: "add call Bob to my list, after my 14:30 meeting" appended once; asking again for
     code that uses 14:30 would append it twice."""

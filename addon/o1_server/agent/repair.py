@@ -44,7 +44,16 @@ from .language_id import printed_in_english
 from .named_values import UNUSED_VALUE, unfiltered_value
 from .never_equal import NEVER_EQUAL, never_equal
 from .sandbox import scan_folder
-from .slips import FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, TOLD, code_slip, positive_days, swapped_subtraction
+from .slips import (
+    FILTERED_MEAN,
+    FLOORED_HOURS,
+    ONE_CASE,
+    TOLD,
+    code_slip,
+    given_clock,
+    positive_days,
+    swapped_subtraction,
+)
 from .types import CodeBlock
 
 REPAIR_MIN_SECONDS = 10.0
@@ -395,9 +404,11 @@ def _unused_given(text: str, block: CodeBlock, told: Collection[str], language: 
     """The request for a block that never uses a clock time or a date the question gives
     (:func:`.given.unused_time`, :func:`.given.unused_date`), each once a turn."""
     if "time" not in told and (time := unused_time(text, block)) is not None:
+        hour, minute = map(int, re.findall(r"\d+", time)[:2])
+        hour += 12 if hour < 12 and re.search(re.escape(time) + r"\s*p\.?\s?m\b", text, re.IGNORECASE) else 0
         return (
             UNUSED_TIME.format(time=time) + ": start from that time (datetime.datetime.strptime), not from "
-            "datetime.datetime.now(). Write one corrected ```python block that prints the answer."
+            "datetime.datetime.now()." + (given_clock(block.code, hour, minute) or TOLD)
         )
     if "date" not in told and (day := unused_date(text, block, language)) is not None:
         return (

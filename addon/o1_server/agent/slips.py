@@ -94,6 +94,36 @@ def _replace(nodes: list[ast.AST], old: ast.AST, new: ast.AST) -> bool:
     return False
 
 
+def given_clock(code: str, hour: int, minute: int) -> str | None:
+    """The end of a request that gives the model ``code`` with its one ``datetime.now()`` (or
+    ``datetime.datetime.now()``) as ``strptime("HH:MM", "%H:%M")`` of the time the question gives
+    (:func:`handed_block`), or None when it has none or several, or does not parse: "Si en Barcelona son cinco
+    horas más" after "las 23:30" in Buenos Aires was computed from now, and told so, from now again (eighth
+    held-out set, now a dev set)."""
+    if (tree := parsed(code)) is None:
+        return None
+    nodes = list(ast.walk(tree))
+    calls = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "now"
+        and not n.args
+        and ast.unparse(n.func.value) in ("datetime", "datetime.datetime", "dt", "dt.datetime")
+    ]
+    if len(calls) != 1:
+        return None
+    call = calls[0]
+    assert isinstance(call.func, ast.Attribute)
+    given = ast.Call(
+        ast.Attribute(call.func.value, "strptime", ast.Load()),
+        [ast.Constant(f"{hour:02d}:{minute:02d}"), ast.Constant("%H:%M")],
+        [],
+    )
+    return handed_block(tree) if _replace(nodes, call, given) else None
+
+
 def swapped_subtraction(code: str) -> str | None:
     """The end of a request that gives the model ``code`` with the operands of its one subtraction swapped
     (:func:`handed_block`), or None when it has no subtraction or several, or does not parse: for a block that
