@@ -250,3 +250,45 @@ def test_what_is_told_and_not_handed() -> None:
     sign = "from datetime import date\nd = (date(2026, 5, 1) - date.today()).days\nif d < 0:\n    d += 365\nprint(d)"
     assert positive_days(sign) is None
     assert positive_days("from datetime import date\nprint(-(date(2026, 5, 1) - date(2026, 6, 1)).days)") is None
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "src", "fixed"),
+    [
+        ("it", "Il parrucchiere costa 32.50 euro e voglio lasciare il 10 per cento di mancia. Quanto pago in tutto?",
+         "costo = 32.50\nmancia = 10 / 100\nprint('Pago', costo * (1 - mancia), 'euro')", "costo * (1 + mancia)"),
+        ("nl", "De rekening is 167.50 euro voor 5. En als we 10 procent fooi geven, wat wordt dan het totaal?",
+         "print('Totaal', 167.50 * 0.9, 'euro')", "167.5 * 1.1"),
+        ("en", "The bill is 80 dollars, add a 15 percent tip", "bill = 80\ntip = 0.15\nprint(bill - bill * tip)",
+         "bill + bill * tip"),
+        ("de", "Das Taxi kostet 27.40 Euro, ich gebe 10 Prozent Trinkgeld. Wie viel zahle ich?",
+         "print(27.40 - 27.40 * 10 / 100)", "27.4 + 27.4 * 10 / 100"),
+        # added already, a discount beside the tip, several percents, a subtraction of something else
+        ("en", "The bill is 80 dollars, add a 15 percent tip", "print(80 * 1.15)", None),
+        ("en", "80 dollars with a 10 percent discount and a 15 percent tip", "print(80 * 0.9 * 1.15)", None),
+        ("en", "80 dollars and a 15 percent tip split by 4, minus the 5 I paid", "print(80 * 1.15 / 4 - 5)", None),
+        ("fr", "L'addition fait 60 euros, combien de pourboire à 10 pour cent ?", "print(60 * 0.1)", None),
+        ("en", "How much is 80 minus 15 percent?", "print(80 * 0.85)", None),  # no tip: a plain discount
+    ],
+)
+def test_a_tip_taken_off_is_handed_back_added(language: str, text: str, src: str, fixed: str | None) -> None:
+    """"Il dieci per cento di mancia. Quanto pago in tutto?" coded ``32.50 * (1 - 0.1)``, "tien procent fooi"
+    coded ``* 0.9`` (eighth held-out set, now a dev set): the block comes back with the percent added."""
+    from o1_server.agent.given import ADDED_PERCENT, taken_off
+
+    told = taken_off(text, src, language)
+    if fixed is None:
+        assert told is None, told
+        return
+    assert told is not None and told.startswith(ADDED_PERCENT.split("{", 1)[0]), told
+    assert "Run this corrected block" in told and fixed in told, told
+
+
+async def test_a_tip_taken_off_is_said_added(make_agent, llm: ScriptedLLM) -> None:
+    agent = make_agent()
+    llm.script(code("costo = 32.50\nmancia = 10 / 100\nprint('Pago', costo * (1 - mancia), 'euro')"), llm.handed)
+    reply = await agent.ask(
+        "Il parrucchiere costa trentadue euro e cinquanta e voglio lasciare il dieci per cento di mancia. Quanto "
+        "pago in tutto?", "c-tip-it", profile="default", language="it"
+    )
+    assert reply.retries == 1 and "35,75" in reply.answer, reply.answer

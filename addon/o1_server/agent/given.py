@@ -18,7 +18,7 @@ from text_to_num import alpha2digit  # no stubs or py.typed
 from . import i18n
 from .error_hints import date_format
 from .named_values import tested_text
-from .slips import handed_block, parsed
+from .slips import TOLD, added_percent, handed_block, parsed, percent_off
 from .types import CodeBlock
 
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
@@ -42,6 +42,33 @@ _BELOW = re.compile(
     re.I,
 )  # not a date's "-05", a range's "3-5", "UTC-5" or a temperature
 _MINUS = re.compile(r"(?<![\w.,:/])[-−]\s?\d")  # "-5", "− 3" in the request
+
+
+ADDED_PERCENT = "The user adds {percent} % on top ({word}), and your code takes it off"
+"""The start of the request for a block that took a tip or a surcharge off the amount instead of adding it
+(:func:`taken_off`)."""
+_PERCENT = re.compile(
+    r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s*(?:%|per ?cent|percent|prozent|pour ?cent|por ?ciento|procent)", re.I
+)
+
+
+def taken_off(text: str, code: str, language: str | None) -> str | None:
+    """The request for Python ``code`` that takes off the percent the user's ``text`` adds (a tip, a service
+    charge: ``words.added_on``; none when the text also takes something off, ``words.taken_off``: a discount),
+    with the block corrected where the server can (:func:`.slips.added_percent`), else None. "Dieci per cento di
+    mancia. Quanto pago in tutto?" was coded ``32.50 * (1 - 0.1)``, and "tien procent fooi" ``* 0.9`` (eighth
+    held-out set, now a dev set)."""
+    low = text.lower()
+    added = [m.group() for p in i18n.patterns(language, "words.added_on") if (m := re.search(p, low))]
+    percents = {float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(text)}
+    if not added or len(percents) != 1 or any(re.search(p, low) for p in i18n.patterns(language, "words.taken_off")):
+        return None
+    (percent,) = percents
+    if (tree := parsed(code)) is None or not percent_off(tree, percent):
+        return None
+    said = ADDED_PERCENT.format(percent=f"{percent:g}", word=added[0])
+    said += f": a {added[0]} makes the total larger (amount * (1 + {percent / 100:g}))."
+    return said + (added_percent(code, percent) or TOLD)
 
 
 def below_zero(text: str, output: str, language: str | None) -> str | None:

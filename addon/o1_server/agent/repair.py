@@ -24,6 +24,7 @@ from .error_hints import DATE_LIKE, DATE_TEXT, TEXT_OPERAND, date_format, dates_
 from .folder_prompt import DATA_CLOSE, DATA_OPEN, data_field, head, sample
 from .gate import INVALID
 from .given import (
+    ADDED_PERCENT,
     BELOW_ZERO,
     UNUSED_DATE,
     UNUSED_MONTH,
@@ -35,6 +36,7 @@ from .given import (
     named_month,
     one_day,
     replaced_default,
+    taken_off,
     unused_date,
     unused_number,
     unused_time,
@@ -220,7 +222,7 @@ def is_soft(message: str) -> str | None:
         return "days"
     if kind := shape_kind(message):
         return kind
-    if message.startswith(tuple(kind.split("{", 1)[0] for kind in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE))):
+    if message.startswith(tuple(k.split("{", 1)[0] for k in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, ADDED_PERCENT))):
         return "slip"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"
@@ -424,7 +426,7 @@ def _number_request(text: str, block: CodeBlock, told: Collection[str], language
     (:func:`.given.unused_number`), each once a turn; else None."""
     if block.language != "python":
         return None
-    if "slip" not in told and (slip := code_slip(block.code)) is not None:
+    if "slip" not in told and (slip := code_slip(block.code) or taken_off(text, block.code, language)) is not None:
         return slip
     if "number" in told or not block.output.strip() or canned(block) is not None:
         return None

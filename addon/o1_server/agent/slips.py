@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import math
 
 FILTERED_MEAN = "Your code divides the sum of the rows its filter kept by len({rows}), the count of all of them"
 FLOORED_HOURS = "Your code floors a duration to whole hours ({expr}) and drops its minutes"
@@ -122,6 +123,43 @@ def given_clock(code: str, hour: int, minute: int) -> str | None:
         [],
     )
     return handed_block(tree) if _replace(nodes, call, given) else None
+
+
+def percent_off(tree: ast.AST, percent: float) -> list[ast.AST]:
+    """The places ``tree`` takes ``percent`` off an amount: a factor ``1 - percent/100`` (0.9 for 10), a
+    subtraction from 1 (``1 - p``), of the rate or the percent (``a - 0.1``, ``a - a * 10 / 100``) or of a
+    product (``a - a * p``)."""
+    rate = percent / 100
+    found: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and type(node.value) is float and math.isclose(node.value, 1 - rate):
+            found.append(node)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            right = [m.value for m in ast.walk(node.right) if isinstance(m, ast.Constant)]
+            if (
+                (isinstance(node.left, ast.Constant) and node.left.value == 1)
+                or rate in right
+                or percent in right
+                or (isinstance(node.right, ast.BinOp) and isinstance(node.right.op, (ast.Mult, ast.Div)))
+            ):
+                found.append(node)
+    return found
+
+
+def added_percent(code: str, percent: float) -> str | None:
+    """The end of a request that gives the model ``code`` with the one place it takes ``percent`` off
+    (:func:`percent_off`) made an addition (:func:`handed_block`), or None when there is none or several, or it
+    does not parse. "Dieci per cento di mancia" was coded ``costo * (1 - 0.1)`` (eighth held-out set, now a dev
+    set)."""
+    if (tree := parsed(code)) is None or len(found := percent_off(tree, percent)) != 1:
+        return None
+    node = found[0]
+    if isinstance(node, ast.Constant):
+        node.value = round(1 + percent / 100, 10)
+    else:
+        assert isinstance(node, ast.BinOp)
+        node.op = ast.Add()
+    return handed_block(tree)
 
 
 def swapped_subtraction(code: str) -> str | None:
