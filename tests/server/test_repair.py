@@ -124,11 +124,63 @@ async def test_a_decimal_comma_is_read_by_the_server_without_asking_the_model(
     assert [b.exit_status for b in reply.code_blocks] == [1, 0]
 
 
+HEIZUNG = "Datum;Art;Betrag\n15.01.2024;Heizöl;1.284,60\n03.03.2024;Kaminkehrer;78,50\n10.10.2024;Heizöl;1.117,35\n"
+
+
+@pytest.mark.parametrize(
+    ("reader", "data", "said"),
+    [
+        # 78,50 beside them is a decimal comma alone; the model's own comma swap made "1.284.60" (eighth held-out set, now a dev set: told three times)
+        ("float(row[2].replace(',', '.'))", HEIZUNG, "2401,95"),
+        ("float(row[2])", HEIZUNG, "2401,95"),
+        ("float(row[2])", HEIZUNG.replace("1.284,60", "1,284.60").replace("1.117,35", "1,117.35"), "2401,95"),
+    ],
+)
+async def test_thousands_grouped_are_read_by_the_server(
+    make_agent, llm: ScriptedLLM, tmp_path: Path, reader: str, data: str, said: str
+) -> None:
+    """float('1.284,60'), or float('1.284.60') after the model swapped the comma: the block runs once more with
+    its float() calls reading the thousands group and the decimal comma, no LLM request, the right sum said."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-grouped", {"heizkosten.csv": data})
+    src = (
+        "import csv\nwith open('heizkosten.csv', newline='') as f:\n    rows = list(csv.reader(f, delimiter=';'))[1:]\n"
+        f"total = sum({reader} for row in rows if row[1] == 'Heizöl')\nprint('Heizöl:', round(total, 2), 'Euro')"
+    )
+    llm.script(code(src), "This reply must never be requested.")
+    reply = await agent.ask("Wie viel für Heizöl?", "c-grouped", profile="default", language="de")
+    assert said in reply.answer and len(llm.requests) == 1, reply.answer
+    assert [b.exit_status for b in reply.code_blocks] == [1, 0]
+
+
+@pytest.mark.parametrize(
+    ("error", "grouping"),
+    [
+        ("ValueError: could not convert string to float: '1.284,60'", "dot"),
+        ("ValueError: could not convert string to float: '1.284.60'", "dot"),
+        ("ValueError: could not convert string to float: '12.345.678,9'", "dot"),
+        ("ValueError: could not convert string to float: '1,284.60'", "comma"),
+        ("ValueError: could not convert string to float: '1,284,600'", "comma"),
+        ("ValueError: could not convert string to float: '1,284'", None),  # maybe a decimal comma: the model's
+        ("ValueError: could not convert string to float: '18,4'", None),  # a decimal comma alone
+        ("ValueError: could not convert string to float: '1.2.3.4'", None),  # a version, not a number
+        ("ValueError: could not convert string to float: 'n/a'", None),
+        ("TypeError: could not convert string to float: '1.284,60'", None),
+    ],
+)
+def test_which_thousands_separator_failed(error: str, grouping: str | None) -> None:
+    from o1_server.agent.decimal_commas import failed_on_grouping, with_decimal_commas
+
+    assert failed_on_grouping(f"Traceback (most recent call last):\n{error}") == grouping
+    fixed = with_decimal_commas("print(float(x.replace(',', '.')))", "dot")
+    assert fixed == "print(float(str(x).replace('.', '').replace(',', '.')))", fixed
+    assert with_decimal_commas("print(float(x))", "comma") == "print(float(str(x).replace(',', '')))"
+
+
 @pytest.mark.parametrize(
     "data",
     [
         "week;gas\n05.01.2026;1,234\n",  # three digits after the comma: maybe an English thousands group
-        "week;gas\n05.01.2026;1.018,40\n",  # grouped thousands: still fails, the model is asked
     ],
 )
 async def test_a_comma_that_may_group_thousands_goes_to_the_model(

@@ -3,7 +3,8 @@
 Files from German, French, Spanish, Dutch or Italian spreadsheets write "18,4"; told the fix, the embedded model
 applied it to one call of two and failed again until its repairs ran out. Like a missing import, the fix is the
 server's: the gate runs the completed block once more as a block of its own (decided, audited, run like any
-other). Only a value with one or two digits after its comma counts ("1,234" may be an English thousands group).
+other). Only a value with one or two digits after its comma counts ("1,234" may be an English thousands group);
+a number with its thousands grouped ("1.284,60", "1,284.60") is read without its group separator.
 Rules and measurements: docs/architecture.md ("Repair"), benchmarks/README.md ("Eleventh round").
 """
 
@@ -16,6 +17,13 @@ from .error_hints import error_line
 from .missing_imports import bound_names
 
 _FAILED = re.compile(r"could not convert string to float: '\s*-?\d+,\d{1,2}\s*'")
+_GROUPED = {
+    "dot": re.compile(r"could not convert string to float: '\s*-?\d{1,3}(?:\.\d{3})+[.,]\d{1,2}\s*'"),
+    "comma": re.compile(r"could not convert string to float: '\s*-?\d{1,3}(?:(?:,\d{3})+\.\d{1,2}|(?:,\d{3}){2,})\s*'"),
+}
+"""A number with its thousands grouped: "1.284,60" from a German file (or "1.284.60" once the model swapped its
+comma for a dot: eighth held-out set, now a dev set), "1,284.60" or "1,284,600" from an English one ("1,234"
+alone may be a decimal comma: the model is asked)."""
 
 
 def failed_on_decimal_comma(output: str) -> bool:
@@ -24,11 +32,23 @@ def failed_on_decimal_comma(output: str) -> bool:
     return error.startswith("ValueError:") and _FAILED.search(error) is not None
 
 
-class _Reading(ast.NodeTransformer):
-    """``float(x)`` -> ``float(str(x).replace(',', '.'))`` for every call with one argument that is not a literal."""
+def failed_on_grouping(output: str) -> str | None:
+    """The thousands separator (``"dot"`` or ``"comma"``) of the number whose ``float()`` made the last error in
+    a block's output, or None when it is another error."""
+    error = error_line("python", output)
+    if not error.startswith("ValueError:"):
+        return None
+    return next((kind for kind, pattern in _GROUPED.items() if pattern.search(error)), None)
 
-    def __init__(self) -> None:
+
+class _Reading(ast.NodeTransformer):
+    """``float(x)`` -> ``float(str(x).replace(',', '.'))`` for every call with one argument that is not a literal;
+    with ``grouping`` "dot" ``float(str(x).replace('.', '').replace(',', '.'))`` (the argument's own swaps of a
+    comma undone), with "comma" ``float(str(x).replace(',', ''))``."""
+
+    def __init__(self, grouping: str | None = None) -> None:
         self.changed = 0
+        self.grouping = grouping
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -41,20 +61,40 @@ class _Reading(ast.NodeTransformer):
         ):
             return node
         self.changed += 1
-        text = ast.Call(ast.Name("str", ast.Load()), [node.args[0]], [])
-        swapped = ast.Call(ast.Attribute(text, "replace", ast.Load()), [ast.Constant(","), ast.Constant(".")], [])
-        return ast.copy_location(ast.Call(node.func, [swapped], []), node)
+        value = node.args[0]
+        while self.grouping and _swap(value) is not None:  # row[2].replace(',', '.'): read the text as written
+            value = _swap(value)  # type: ignore[assignment]
+        text: ast.expr = ast.Call(ast.Name("str", ast.Load()), [value], [])
+        steps = {None: [(",", ".")], "dot": [(".", ""), (",", ".")], "comma": [(",", "")]}[self.grouping]
+        for old, new in steps:
+            text = ast.Call(ast.Attribute(text, "replace", ast.Load()), [ast.Constant(old), ast.Constant(new)], [])
+        return ast.copy_location(ast.Call(node.func, [text], []), node)
 
 
-def with_decimal_commas(code: str) -> str | None:
-    """``code`` with its ``float()`` calls reading a decimal comma, or None when it has none to change, does not
-    parse, or binds the name ``float`` itself."""
+def _swap(node: ast.expr) -> ast.expr | None:
+    """The text a ``x.replace(',', '.')`` (or ``str(x)``) call reads, or None for another expression."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and len(node.args) == 1:
+        return node.args[0]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "replace"
+        and [a.value for a in node.args if isinstance(a, ast.Constant)] in ([",", "."], [".", ""], [",", ""])
+    ):
+        return node.func.value
+    return None
+
+
+def with_decimal_commas(code: str, grouping: str | None = None) -> str | None:
+    """``code`` with its ``float()`` calls reading a decimal comma (and thousands grouped with a ``grouping``
+    "dot" or "comma", :func:`failed_on_grouping`), or None when it has none to change, does not parse, or binds
+    the name ``float`` itself."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return None
     if "float" in bound_names(tree):
         return None
-    reading = _Reading()
+    reading = _Reading(grouping)
     tree = reading.visit(tree)
     return ast.unparse(ast.fix_missing_locations(tree)) if reading.changed else None

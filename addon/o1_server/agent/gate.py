@@ -29,7 +29,7 @@ from pyflakes.messages import UndefinedName  # type: ignore[import-not-found,imp
 from . import i18n, policy
 from .audit import AuditError, AuditLog
 from .carried import merged, reported, with_carried
-from .decimal_commas import failed_on_decimal_comma, with_decimal_commas
+from .decimal_commas import failed_on_decimal_comma, failed_on_grouping, with_decimal_commas
 from .home import guard as home_guard
 from .missing_imports import PreludeNames, add_missing_imports
 from .misspelled import close_name, with_names_spelled
@@ -278,7 +278,9 @@ class Gate:
         Returns it when it ran (its output is what the model sees), else None."""
         if block.language != "python" or block.reason == CONFIRMED or self.turn.cancelled.is_set():
             return None
-        completed = with_decimal_commas(block.code) if failed_on_decimal_comma(block.output) else None
+        grouping = failed_on_grouping(block.output)
+        failed = grouping is not None or failed_on_decimal_comma(block.output)
+        completed = with_decimal_commas(block.code, grouping) if failed else None
         if completed is None:
             return None
         self.extra_blocks += 1  # it stands for the block it completes: not one more of the turn's
