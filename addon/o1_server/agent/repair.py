@@ -50,6 +50,7 @@ from .slips import (
     FILTERED_MEAN,
     FLOORED_HOURS,
     ONE_CASE,
+    TEXT_ORDER,
     TOLD,
     code_slip,
     given_clock,
@@ -190,6 +191,9 @@ def uncomputed(said: str, asked: str, language: str | None) -> bool:
     return all(_plain(n) in given for n in _NUMBER.findall(said))
 
 
+_SLIPS = (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, TEXT_ORDER, ADDED_PERCENT)
+
+
 def is_soft(message: str) -> str | None:
     """The kind of a repair request that is not about a failure ("nudge", "compute", "time", "language",
     "canned", "listing", "unmatched", "names", "days", "slip", "order", "top"...), or None for one that is (the block
@@ -222,7 +226,9 @@ def is_soft(message: str) -> str | None:
         return "days"
     if kind := shape_kind(message):
         return kind
-    if message.startswith(tuple(k.split("{", 1)[0] for k in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, ADDED_PERCENT))):
+    if message.startswith(
+        tuple(k.split("{", 1)[0] for k in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, TEXT_ORDER, ADDED_PERCENT))
+    ):
         return "slip"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"
@@ -305,7 +311,7 @@ def repair_request(
         and not changed()
     ):
         return never
-    elif last.exit_status == 0 and (slip := _number_request(text, last, told, language)) and not changed():
+    elif last.exit_status == 0 and (slip := _number_request(text, last, told, language, folder)) and not changed():
         return slip
     elif (
         last.exit_status == 0
@@ -420,13 +426,15 @@ def _unused_given(text: str, block: CodeBlock, told: Collection[str], language: 
     return None
 
 
-def _number_request(text: str, block: CodeBlock, told: Collection[str], language: str | None) -> str | None:
+def _number_request(
+    text: str, block: CodeBlock, told: Collection[str], language: str | None, folder: Path | None = None
+) -> str | None:
     """The request for a Python block with a slip its structure shows (:func:`.slips.code_slip`), or one that
     computed (not only printed a sentence, :func:`canned`) without a number the question gives
     (:func:`.given.unused_number`), each once a turn; else None."""
     if block.language != "python":
         return None
-    if "slip" not in told and (slip := code_slip(block.code) or taken_off(text, block.code, language)) is not None:
+    if "slip" not in told and (slip := code_slip(block.code, folder) or taken_off(text, block.code, language)):
         return slip
     if "number" in told or not block.output.strip() or canned(block) is not None:
         return None

@@ -1,11 +1,9 @@
 """Arithmetic slips a Python block's own structure shows, whatever the question was.
 
-- A mean over the rows a filter kept, divided by the count of all rows: ``sum(r['km'] for r in data if
-  r['runner'] == 'Priya') / len(data)`` (seventh held-out set, now a dev set: Priya's average was a third of it).
-- Hours floor-divided out of a duration with the minutes dropped: ``(end - start).seconds // 3600`` said "3
-  ore" for 6:40 to 10:15 (the same set).
-- A letter counted in one case in a word that holds it in both: ``"Erdbeermarmelade".count("e")`` said 4 for
-  "wie oft kommt der Buchstabe e vor" (the same set).
+- A mean over the filtered rows divided by the count of all rows (seventh held-out set, now a dev set).
+- Hours floor-divided out of a duration, its minutes dropped: ``(end - start).seconds // 3600`` (the same set).
+- A letter counted in one case in a word that holds it in both: ``"Erdbeermarmelade".count("e")`` (the same set).
+- A CSV file's cells ordered as texts: ``max(row[1] for row in rows)`` took '96' over '412' (the eighth set).
 
 :func:`code_slip` names the first one in a block that ran; :func:`.repair.repair_request` sends it once a turn.
 """
@@ -13,16 +11,21 @@
 from __future__ import annotations
 
 import ast
+import csv
 import math
+import re
+from pathlib import Path
 
 FILTERED_MEAN = "Your code divides the sum of the rows its filter kept by len({rows}), the count of all of them"
 FLOORED_HOURS = "Your code floors a duration to whole hours ({expr}) and drops its minutes"
 ONE_CASE = "Your code counts {letter!r} in {text!r}, which also holds {other!r}"
+TEXT_ORDER = "Your code orders texts read from a CSV file with {call}(), as words: '96' comes after '412'"
 
 
-def code_slip(code: str) -> str | None:
+def code_slip(code: str, folder: Path | None = None) -> str | None:
     """The repair request for the first slip in ``code`` (:data:`FILTERED_MEAN`, :data:`FLOORED_HOURS`,
-    :data:`ONE_CASE`), or None when it has none or does not parse."""
+    :data:`TEXT_ORDER` of a CSV file in ``folder``, :data:`ONE_CASE`), or None when it has none or does not
+    parse."""
     if (tree := parsed(code)) is None:
         return None
     if (found := _filtered_mean(tree)) is not None:
@@ -40,6 +43,10 @@ def code_slip(code: str) -> str | None:
             FLOORED_HOURS.format(expr=expr) + ": print the hours and the minutes (hours, rest = divmod(seconds,"
             " 3600), then rest // 60), unless the question asks for whole hours. Write one corrected ```python"
             " block that prints the answer."
+        )
+    if folder is not None and (extreme := _compared_as_text(tree, folder)) is not None:
+        return (
+            TEXT_ORDER.format(call=extreme) + ": numbers read from a file are texts until float()." + handed_block(tree)
         )
     if (counted := _one_case(tree)) is not None:
         letter, text, call = counted
@@ -93,6 +100,71 @@ def _replace(nodes: list[ast.AST], old: ast.AST, new: ast.AST) -> bool:
                 value[[id(item) for item in value].index(id(old))] = new
                 return True
     return False
+
+
+def _compared_as_text(tree: ast.Module, folder: Path) -> str | None:
+    """The name of the first ``max``, ``min`` or ``sorted`` call of ``tree`` whose values are cells of a CSV
+    file in ``folder`` that hold numbers, as they are (``max(row[1] for row in rows)``, ``key=lambda r:
+    r['kwh']``), after making them numbers in ``tree`` (``key=lambda v: float(v)``, ``float(r['kwh'])``), or
+    None. "In welke maand het meest opgewekt" took the largest kWh as a text, 96 of 412 (eighth held-out set, now
+    a dev set)."""
+    tables = [_table(folder, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and _is_csv(n.value)]
+    if not (tables := [t for t in tables if t]):
+        return None
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in _ORDERS):
+            continue
+        key = next((k for k in call.keywords if k.arg == "key"), None)
+        if key is None and len(call.args) == 1 and isinstance(call.args[0], (ast.GeneratorExp, ast.ListComp)):
+            cell = call.args[0].elt
+            if isinstance(cell, ast.Subscript) and _numbers(tables, cell.slice):
+                value = ast.arguments([], [ast.arg("v")], None, [], [], None, [])
+                body = ast.Call(ast.Name("float", ast.Load()), [ast.Name("v", ast.Load())], [])
+                call.keywords.append(ast.keyword("key", ast.Lambda(value, body)))
+                return call.func.id
+        elif (
+            key is not None
+            and isinstance(key.value, ast.Lambda)
+            and isinstance(key.value.body, ast.Subscript)
+            and _numbers(tables, key.value.body.slice)
+        ):
+            key.value.body = ast.Call(ast.Name("float", ast.Load()), [key.value.body], [])
+            return call.func.id
+    return None
+
+
+def _is_csv(value: object) -> bool:
+    return isinstance(value, str) and value.lower().endswith(".csv") and "/" not in value and len(value) < 200
+
+
+def _table(folder: Path, name: str) -> list[list[str]]:
+    """The rows of the CSV file ``name`` in ``folder`` (its first 64 KiB; ``;`` or ``,`` apart), [] when none."""
+    try:
+        with (folder / name).open(encoding="utf-8", errors="replace", newline="") as f:
+            text = f.read(65536)
+    except OSError:
+        return []
+    lines = text.splitlines()
+    delimiter = ";" if lines and lines[0].count(";") > lines[0].count(",") else ","
+    return [row for row in csv.reader(lines, delimiter=delimiter) if row]
+
+
+def _numbers(tables: list[list[list[str]]], index: ast.expr) -> bool:
+    """Whether the column ``index`` (a position or a header's name) of one of ``tables`` holds numbers in every
+    row after its header ("1.284,60" and "96" are numbers; "mei" is not)."""
+    if not isinstance(index, ast.Constant) or not isinstance(index.value, (int, str)) or isinstance(index.value, bool):
+        return False
+    for rows in tables:
+        header, body = rows[0], rows[1:]
+        column = header.index(index.value) if isinstance(index.value, str) and index.value in header else index.value
+        if not isinstance(column, int) or not body or not all(len(r) > column for r in body):
+            continue
+        if all(re.fullmatch(r"\s*-?\d+(?:[.,]\d+)*\s*", r[column]) for r in body):
+            return True
+    return False
+
+
+_ORDERS = frozenset({"max", "min", "sorted"})
 
 
 def given_clock(code: str, hour: int, minute: int) -> str | None:
