@@ -26,6 +26,11 @@ from tests.support.scripted_llm import ScriptedLLM
         ("nl", "Hoeveel liter is vijf gallon?", "1 gallon = 3.78541 liter"),
         ("en", "my baby weighs seven pounds, how many kilos is that", "1 pound = 0.453592 kilogram"),
         ("nl", "Ik loop 5 kilometer te voet, hoeveel mijl is dat?", "1 kilometer = 0.621371 mile"),
+        # the eighth held-out set's (now a dev set): 32 PSI coded 32 * 0.145, the factor the other way round
+        ("fr", "La notice du vélo dit de gonfler les pneus à trente-deux PSI. Ça fait combien en bars ?",
+         "1 psi = 0.0689476 bar"),
+        ("de", "Ein Riegel hat 250 kcal, wie viel kJ sind das?", "1 kilocalorie = 4.184 kilojoule"),
+        ("en", "my tyres need thirty five psi, how many kPa is that", "1 psi = 6.89476 kilopascal"),
     ],
 )
 def test_two_units_of_one_kind_get_their_factor(language: str, said: str, fact: str) -> None:
@@ -44,6 +49,8 @@ def test_two_units_of_one_kind_get_their_factor(language: str, said: str, fact: 
         ("nl", "Hoeveel gram is 3 ons?"),  # a Dutch ons is 100 g, no ounce
         ("en", "Cheese costs 12 pounds a kilo, how much for 300 grams?"),  # pounds of money
         ("de", "Ich gehe 3 km zu Fuß, wie viele Meter sind das?"),  # on foot, no foot
+        ("it", "Al bar prendo 2 caffè a 1.20 euro, quanto spendo?"),  # a café, no pressure
+        ("en", "a chocolate bar has 230 calories, how many do 3 have?"),  # one unit of each kind
     ],
 )
 def test_no_fact_without_two_units_to_convert(language: str, said: str) -> None:
