@@ -435,3 +435,42 @@ async def test_the_characters_of_a_text_counted_for_its_words_are_handed_back(
     reply = await agent.ask(text, f"c-count-{language}", profile="default", language=language)
     assert reply.retries == 1 and said in reply.answer, reply.answer
     assert "Run this corrected block" in str(llm.requests[1]["messages"][-1]["content"])
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "output", "word"),
+    [
+        ("es", "¿Cómo se dice la palabra caramelo al revés?", "El reverso de caramelo es melacón", "caramelo"),
+        ("en", "spell the word rhubarb backwards", "b r a h u b r", "rhubarb"),
+        ("en", "reverse the word rhubarb", "rhubarb", "rhubarb"),
+        ("it", "Come si scrive al contrario la parola cavallo?", "cavallo", "cavallo"),
+        ("de", "Wie heißt das Wort Regenschirm rückwärts?", "Regenschirm", "Regenschirm"),
+        ("fr", "Écris le mot «bonjour» à l'envers", "bonjour", "bonjour"),
+        ("nl", "Wat is het woord fiets achterstevoren?", "fiets", "fiets"),
+        # printed backwards already (letters alone compared), an order, no word named
+        ("es", "¿Cómo se dice la palabra caramelo al revés?", "Caramelo al revés es olemarac.", None),
+        ("en", "spell the word rhubarb backwards", "B-R-A-B-U-H-R", None),
+        ("en", "sort the word list in reverse order", "done", None),
+        ("en", "list the files in reverse alphabetical order", "c, b, a", None),
+        ("en", "count backwards from ten", "10 9 8", None),
+    ],
+)
+def test_a_word_asked_for_backwards_is_handed_reversed(
+    language: str, text: str, output: str, word: str | None
+) -> None:
+    from o1_server.agent.answer_shape import REVERSE, reverse_request
+
+    told = reverse_request(text, output, language)
+    if word is None:
+        assert told is None, told
+        return
+    assert told is not None and told.startswith(REVERSE.split("{", 1)[0]) and f"print({word!r}[::-1])" in told
+
+
+async def test_a_word_backwards_is_said_reversed(make_agent, llm: ScriptedLLM) -> None:
+    """"¿Cómo se dice la palabra caramelo al revés?" printed "melacón" twice (eighth held-out set, now a dev
+    set): handed the line that reverses it, the model runs it and "olemarac" is said."""
+    agent = make_agent()
+    llm.script(code("print('El reverso de caramelo es melacón')"), llm.handed)
+    reply = await agent.ask("¿Cómo se dice la palabra caramelo al revés?", "c-reves", profile="default", language="es")
+    assert reply.retries == 1 and "olemarac" in reply.answer, reply.answer

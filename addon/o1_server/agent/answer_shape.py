@@ -31,6 +31,7 @@ TOP = "The user asked for the top {count}, and your code keeps only the one larg
 SPELL = "The user asked to spell a word letter by letter, and your code printed it whole"
 ROWS = "The question asks for one total, and your code printed the same sentence once per row"
 SPELL_COPY = "The user's word is {word}, and your code spelled {spelled}"
+REVERSE = "The user asked for {word!r} backwards ({reversed!r}), and your code did not print it"
 ROUND = "The user asked to round {way}, and your code never does"
 _ROUNDING = {  # what rounds up or down in code: "//" and divmod also in -(-a // b), (a + b - 1) // b, q + (r > 0)
     "up": {"ceil", "//", "divmod", "ROUND_UP", "ROUND_CEILING"},
@@ -65,6 +66,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
     requests: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("order", lambda: order_request(text, code, language)),
         ("spell", lambda: spell_request(text, output, language)),
+        ("reverse", lambda: reverse_request(text, output, language)),
         ("top", lambda: top_request(text, code, language)),
         ("rows", lambda: rows_request(text, output, language)),
         ("weekday", lambda: weekday_request(text, output, language)),
@@ -80,6 +82,7 @@ _KINDS = (
     (TOP, "top"),
     (SPELL, "spell"),
     (SPELL_COPY, "spell"),
+    (REVERSE, "reverse"),
     (WEEKDAY, "weekday"),
     (ROUND, "round"),
     (ROWS, "rows"),
@@ -137,6 +140,27 @@ def spell_request(text: str, output: str, language: str | None) -> str | None:
         SPELL + f". Print the word's letters one by one, separated by spaces: print(' '.join({word!r}))."
         " Write one corrected ```python block."
     )
+
+
+def reverse_request(text: str, output: str, language: str | None) -> str | None:
+    """The repair request for a block whose ``output`` lacks the word the user's ``text`` asks for backwards
+    (``words.reverse``: "backwards", "al revés", "rückwärts"; the word after one of ``words.word_noun``, "the
+    word", "la palabra", or in quotes), letters alone compared, or None; none for an order ("in reverse order").
+    "¿Cómo se dice la palabra caramelo al revés?" was printed "melacón" twice (eighth held-out set, now a dev
+    set): the request hands the one line that prints it."""
+    folded = text.lower()
+    if not any(re.search(p, folded) for p in i18n.patterns(language, "words.reverse")) or asked_order(text, language):
+        return None
+    nouns = "|".join(i18n.patterns(language, "words.word_noun"))
+    named = re.search(rf"(?:{nouns})\s+[«\"'“„]?([^\W\d_]{{2,}})", text, re.IGNORECASE) if nouns else None
+    quoted = re.search(r"[«\"'“„]([^\W\d_]{2,})[»\"'”“]", text)
+    if (found := quoted or named) is None:
+        return None
+    word = found.group(1)
+    letters = "".join(re.findall(r"[^\W\d_]", output)).lower()
+    if word[::-1].lower() in letters:
+        return None
+    return REVERSE.format(word=word, reversed=word[::-1]) + f". Run this block:\n```python\nprint({word!r}[::-1])\n```"
 
 
 def _asked_word(printed: str, text: str) -> str | None:
