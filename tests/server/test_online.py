@@ -356,6 +356,8 @@ def test_their_look_alikes_are_not(text: str, language: str) -> None:
         ("Wat is de stand van de wedstrijd van Feyenoord?", "nl"),
         ("Heeft Max Verstappen gewonnen vandaag?", "nl"),
         ("Wat kost benzine vandaag?", "nl"),
+        ("Hoeveel file staat er op dit moment op de snelweg bij Utrecht?", "nl"),  # a traffic jam, no file
+        ("Staat er file op de A12?", "nl"),
     ],
 )
 def test_live_results_and_warnings_are_lookups(text: str, language: str) -> None:
@@ -376,6 +378,7 @@ def test_live_results_and_warnings_are_lookups(text: str, language: str) -> None
         ("Come sta andando il mio risparmio se metto 50 euro al mese?", "it"),
         ("Hoe staat het met mijn boodschappenlijst?", "nl"),
         ("Ik tank 40 liter benzine van 1,95 per liter, wat kost dat nu?", "nl"),
+        ("Hoeveel files zijn er in de map?", "nl"),
     ],
 )
 def test_results_in_the_users_own_things_are_not_lookups(text: str, language: str) -> None:

@@ -41,9 +41,11 @@ def _defines(language: str) -> tuple[re.Pattern[str], ...]:
 
 @functools.cache
 def _not_if(language: str) -> frozenset[str]:
-    return frozenset(
-        w.lower() for w in i18n.words(language, "online.not_if") + i18n.words(i18n.DEFAULT, "online.not_if")
-    )
+    """``online.not_if`` of ``language`` and of English, without the English words the language uses otherwise
+    (``online.false_friends``: Dutch "file" is a traffic jam)."""
+    friends = {w.lower() for w in i18n.words(language, "online.false_friends")} if language != i18n.DEFAULT else set()
+    english = {w.lower() for w in i18n.words(i18n.DEFAULT, "online.not_if")} - friends
+    return frozenset({w.lower() for w in i18n.words(language, "online.not_if")} | english)
 
 
 def online_topic(text: str, language: str | None, names: Iterable[str] = (), follow_up: bool = False) -> str | None:
