@@ -43,7 +43,8 @@ def _defines(language: str) -> tuple[re.Pattern[str], ...]:
 def _not_if(language: str) -> frozenset[str]:
     """``online.not_if`` of ``language`` and of English, without the English words the language uses otherwise
     (``online.false_friends``: Dutch "file" is a traffic jam)."""
-    friends = {w.lower() for w in i18n.words(language, "online.false_friends")} if language != i18n.DEFAULT else set()
+    own = i18n.has(language, "online.false_friends")
+    friends = {w.lower() for w in i18n.words(language, "online.false_friends")} if own else set()
     english = {w.lower() for w in i18n.words(i18n.DEFAULT, "online.not_if")} - friends
     return frozenset({w.lower() for w in i18n.words(language, "online.not_if")} | english)
 
