@@ -474,3 +474,47 @@ async def test_a_word_backwards_is_said_reversed(make_agent, llm: ScriptedLLM) -
     llm.script(code("print('El reverso de caramelo es melacón')"), llm.handed)
     reply = await agent.ask("¿Cómo se dice la palabra caramelo al revés?", "c-reves", profile="default", language="es")
     assert reply.retries == 1 and "olemarac" in reply.answer, reply.answer
+
+
+READ_LINES = "with open('family_birthdays.txt') as f:\n    for line in f:\n        print(line.strip())"
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "src", "asked"),
+    [
+        ("en", "read out the birthdays in family_birthdays.txt in the order they come round in the year", READ_LINES,
+         True),
+        ("en", "read me the names in alphabetical order", READ_LINES, True),
+        ("it", "Mettimi in ordine alfabetico le cose di lista_spesa.txt", READ_LINES, True),
+        ("de", "Sortiere die Liste alphabetisch", READ_LINES, True),
+        ("fr", "Range les étapes de la plus courte à la plus longue", READ_LINES, True),
+        ("es", "Ordena la lista por fecha", READ_LINES, True),
+        ("nl", "Zet de groenten op alfabetische volgorde", READ_LINES, True),
+        # sorted, picked by value, no order asked, "in order to"
+        ("en", "read me the names in alphabetical order", "print(sorted(open('n.txt').read().split()))", False),
+        ("en", "who scored most, in order", "import json\nd = json.load(open('s.json'))\nprint(max(d, key=d.get))",
+         False),
+        ("en", "I need the list in order to plan", READ_LINES, False),
+        ("en", "read me the list", READ_LINES, False),
+        ("it", "Voglio ordinare una pizza", READ_LINES, False),
+    ],
+)
+def test_an_order_asked_and_never_sorted_is_asked_again(language: str, text: str, src: str, asked: bool) -> None:
+    """"read out the birthdays ... in the order they come round in the year" printed the file as it was (eighth
+    held-out set, now a dev set): code that never sorts for an asked order is asked once more."""
+    from o1_server.agent.answer_shape import UNSORTED, unsorted_request
+
+    told = unsorted_request(text, src, "Auntie Joan - 23 September", language)
+    assert (told is not None and told.startswith(UNSORTED)) is asked, told
+
+
+async def test_names_never_sorted_are_said_in_order_after_one_request(
+    make_agent, llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    agent = make_agent()
+    conversation_files(tmp_path, "c-unsorted", {"team.txt": "Zoe\nAmir\nLuca\n"})
+    unsorted = "print(', '.join(open('team.txt').read().split()))"
+    llm.script(code(unsorted), code(unsorted.replace("', '.join(", "', '.join(sorted(") + ")"))
+    reply = await agent.ask("read me the names in team.txt in alphabetical order", "c-unsorted", profile="default")
+    assert reply.retries == 1 and "Amir, Luca, Zoe" in reply.answer, reply.answer
+    assert "never sorts them" in str(llm.requests[1]["messages"][-1]["content"])

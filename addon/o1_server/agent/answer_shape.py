@@ -27,6 +27,7 @@ from .slips import handed_block, parsed, text_literals
 from .units import measured
 
 ORDER = "The user asked for {order}, and your code sorts the other way"
+UNSORTED = "The user asked for the items in an order, and your code never sorts them"
 TOP = "The user asked for the top {count}, and your code keeps only the one largest or smallest value"
 SPELL = "The user asked to spell a word letter by letter, and your code printed it whole"
 ROWS = "The question asks for one total, and your code printed the same sentence once per row"
@@ -65,6 +66,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
     is not in ``told`` (asked once per turn each), or None."""
     requests: tuple[tuple[str, Callable[[], str | None]], ...] = (
         ("order", lambda: order_request(text, code, language)),
+        ("unsorted", lambda: unsorted_request(text, code, output, language)),
         ("spell", lambda: spell_request(text, output, language)),
         ("reverse", lambda: reverse_request(text, output, language)),
         ("top", lambda: top_request(text, code, language)),
@@ -80,6 +82,7 @@ def shape_request(text: str, code: str, output: str, language: str | None, told:
 _KINDS = (
     (ORDER, "order"),
     (TOP, "top"),
+    (UNSORTED, "unsorted"),
     (SPELL, "spell"),
     (SPELL_COPY, "spell"),
     (REVERSE, "reverse"),
@@ -109,6 +112,28 @@ def order_request(text: str, code: str, language: str | None) -> str | None:
         ORDER.format(order=_ORDER_WORDS[asked])
         + f". Sort {how}, keep everything else your code does, and print the answer."
         " Write one corrected ```python block."
+    )
+
+
+def unsorted_request(text: str, code: str, output: str, language: str | None) -> str | None:
+    """The repair request for a Python block ``code`` that printed (``output``) without sorting or picking by
+    value (no ``sorted``, ``.sort``, ``max``, ``reversed``, ``most_common``...) where the user's ``text`` asks for
+    an order (``words.ascending``, ``words.descending``, ``words.sort_asked``: "in alphabetical order", "in the
+    order they come round in the year"), or None. "read out the birthdays ... in the order they come round in
+    the year" printed the file's lines as they were (eighth held-out set, now a dev set)."""
+    if not code or not output.strip() or (tree := parsed(code)) is None:
+        return None
+    folded = text.lower()
+    keys = ("words.sort_asked", *(f"words.{key}" for key in _ORDER_WORDS))
+    if not any(re.search(p, folded) for key in keys for p in i18n.patterns(language, key)):
+        return None
+    called = {n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "") for n in ast.walk(tree)
+              if isinstance(n, ast.Call)}  # fmt: skip
+    if called & (_SORTS | _OTHER_ORDERS | _EXTREMES) or "[::-1]" in code:
+        return None
+    return (
+        UNSORTED + ": sort them as asked (sorted(items, key=...): a name alphabetically, a number as a number, a"
+        " date in the year by (month, day)) and print them in that order. Write one corrected ```python block."
     )
 
 
