@@ -1449,3 +1449,37 @@ async def test_a_date_the_question_gives_is_the_one_the_code_must_start_from(
     llm.script(code(given), "This reply must never be requested.")
     again = await agent.ask(asked, f"c-date-used-{language}", profile="default", language=language)
     assert again.retries == 0 and len(llm.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "src", "said"),
+    [
+        ("nl", "Mijn zoon wordt op vijf maart tweeduizend eenendertig achttien. Op welke dag van de week is dat?",
+         "from datetime import datetime\ndate_str = '5 maart 2031 18'\n"
+         "d = datetime.strptime(date_str, '%d %B %Y %H')\nprint('Dat is', d.strftime('%A'))", "woensdag"),
+        ("de", "Welcher Wochentag ist der 3. Oktober 2027?",
+         "import datetime\nd = datetime.datetime.strptime('3. Oktober 2027', '%d. %B %Y')\nprint(d.weekday())", "6"),
+        ("es", "¿Qué día de la semana cae el 5 de marzo de 2031?",
+         "import datetime\nprint(datetime.datetime.strptime('5 de marzo de 2031', '%d de %B de %Y').weekday())", "2"),
+    ],
+)
+async def test_a_date_in_another_languages_words_is_handed_back_built(
+    make_agent, llm: ScriptedLLM, language: str, question: str, src: str, said: str
+) -> None:
+    """strptime("5 maart 2031 18", "%d %B %Y %H") failed three times on the Dutch month (eighth held-out set,
+    now a dev set): the request hands back the block with datetime(2031, 3, 5) in its place."""
+    agent = make_agent()
+    llm.script(code(src), llm.handed)
+    reply = await agent.ask(question, f"c-built-{language}", profile="default", language=language)
+    assert reply.retries >= 1 and said in reply.answer, reply.answer  # then a weekday's name may be asked for
+    assert "Run this corrected block" in sent(llm, 1)[-1]
+
+
+def test_a_date_is_built_only_from_one_written_date() -> None:
+    from o1_server.agent.given import built_date
+
+    assert built_date("import datetime\nprint(datetime.datetime.strptime('14:30', '%H:%M'))") is None
+    assert built_date("import datetime\nprint(datetime.datetime.strptime('31 februari 2030', '%d %B %Y'))") is None
+    two = "import datetime\na = datetime.datetime.strptime('5 maart 2031', '%d %B %Y')\n"
+    assert built_date(two + "b = datetime.datetime.strptime('6 maart 2031', '%d %B %Y')") is None
+    assert built_date("x = (") is None

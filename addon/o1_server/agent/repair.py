@@ -31,6 +31,7 @@ from .given import (
     UNUSED_NUMBER,
     UNUSED_TIME,
     below_zero,
+    built_date,
     dates_said,
     month_number,
     named_month,
@@ -405,6 +406,8 @@ def repair_request(
             # "zeig mir ~/.bash_history", code opening ".bash_history": the path as the user said it is for the
             # policy to decide (a refusal that names the rule), not for the model to move into the folder.
             hint += f" The user named {named[0]}: use that path exactly as written."
+    if "does not match format" in error and last.language == "python" and (built := built_date(last.code)):
+        return f"Your code failed: {error.rstrip('.')}.{built}"
     return f"Your code failed: {error.rstrip('.')}.{hint} Write one corrected {fence} block that prints the answer."
 
 
