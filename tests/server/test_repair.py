@@ -1163,7 +1163,14 @@ async def test_a_month_filtered_as_one_day_is_asked_again(make_agent, llm: Scrip
      ("au premier trimestre", "fr", (1, 2, 3)), ("nel quarto trimestre", "it", (10, 11, 12)),
      ("in het tweede kwartaal", "nl", (4, 5, 6)), ("spent in Q3", "fr", (7, 8, 9)),
      ("the last quarter", "en", (10, 11, 12)), ("a quarter of an hour", "en", None),
-     ("un quarto d'ora", "it", None), ("im Mai, nicht im ersten Quartal", "de", (5,))],
+     ("un quarto d'ora", "it", None), ("im Mai, nicht im ersten Quartal", "de", (5,)),
+     # a range of months (eighth held-out set, now a dev set: "from January to March" summed every month)
+     ("how much did the electricity cost from January to March", "en", (1, 2, 3)),
+     ("from March to May", "en", (3, 4, 5)), ("von Januar bis März", "de", (1, 2, 3)),
+     ("zwischen März und Mai", "de", (3, 4, 5)), ("de janvier à mars", "fr", (1, 2, 3)),
+     ("de enero a marzo", "es", (1, 2, 3)), ("da gennaio a marzo", "it", (1, 2, 3)),
+     ("van januari tot maart", "nl", (1, 2, 3)), ("in March and May", "en", (3,)),
+     ("from March to January", "en", (3,))],
 )
 def test_a_quarter_of_the_year_is_its_three_months(text: str, language: str, months: tuple[int, ...] | None) -> None:
     from o1_server.agent.given import named_month, uses_months
@@ -1483,3 +1490,23 @@ def test_a_date_is_built_only_from_one_written_date() -> None:
     two = "import datetime\na = datetime.datetime.strptime('5 maart 2031', '%d %B %Y')\n"
     assert built_date(two + "b = datetime.datetime.strptime('6 maart 2031', '%d %B %Y')") is None
     assert built_date("x = (") is None
+
+
+BILLS = "month,kwh,cost\n2025-01,412,118.40\n2025-02,389,111.73\n2025-03,344,98.62\n2025-04,301,86.33\n"
+BILLS_SUM = (
+    "import csv\nwith open('energy_bills.csv', newline='') as f:\n    rows = list(csv.DictReader(f))\n"
+    "print('Total:', round(sum(float(r['cost']) for r in rows{test}), 2), 'pounds')"
+)
+
+
+async def test_a_range_of_months_summed_whole_is_asked_again(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
+    """"how much did the electricity cost us from January to March" summed every month of a file dated
+    "2025-01" (eighth held-out set, now a dev set): a range names its months, a year's month is a date."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-range", {"energy_bills.csv": BILLS})
+    llm.script(code(BILLS_SUM.format(test="")), code(BILLS_SUM.format(test=" if int(r['month'][5:7]) <= 3")))
+    reply = await agent.ask("how much did the electricity cost us from January to March, it's in energy_bills.csv",
+                            "c-range", profile="default")
+    assert reply.retries == 1 and "328.75" in reply.answer, reply.answer
+    repair = sent(llm, 1)[-1]
+    assert "asks about January to March" in repair and ".month in (1, 2, 3)" in repair and "'%Y-%m'" in repair

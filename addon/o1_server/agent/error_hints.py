@@ -37,7 +37,8 @@ _DATE_FORMATS = (
     "%Y-%m-%d %H:%M:%S",
     "%Y-%m-%d %H:%M",
     "%d.%m.%Y %H:%M",
-)  # the shapes dates are written in, tried in order ("03/04/2020" is read day first)
+    "%Y-%m",
+)  # the shapes dates are written in, tried in order ("03/04/2020" is read day first; "2025-01" a month)
 
 
 def date_format(value: str) -> str | None:
@@ -58,8 +59,8 @@ DATE_TEXT = (
 )
 DATE_LIKE = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?|\d{1,2}[./]\d{1,2}[./]\d{4}|\d{4}/\d{2}/\d{2}"
-    r"|[A-Z][a-z]{2,8} \d{1,2},? \d{4}|\d{1,2} [A-Z][a-z]{2,8} \d{4}"
-)  # candidates for date_format: ISO dates and times, day.month.year, "July 30, 1951", "30 July 1951"
+    r"|[A-Z][a-z]{2,8} \d{1,2},? \d{4}|\d{1,2} [A-Z][a-z]{2,8} \d{4}|(?<![\d.-])\d{4}-[01]\d(?![\d-])"
+)  # candidates for date_format: ISO dates and times, day.month.year, "July 30, 1951", "30 July 1951", "2025-01"
 TEXT_OPERAND = re.compile(
     r"unsupported operand type\(s\) for [^:']{1,6}: '(?:str' and '[\w.]+|[\w.]+' and 'str)'"
     r"|not supported between instances of '(?:str' and '[\w.]+|[\w.]+' and 'str)'"

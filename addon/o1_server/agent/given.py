@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import datetime
 import functools
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -316,27 +317,45 @@ def unused_date(text: str, block: CodeBlock, language: str | None) -> str | None
 @functools.cache
 def _month_pattern(language: str) -> re.Pattern[str]:
     """A month's name said on its own in ``language`` or English ("in November", "im Mai", "en février"): not
-    next to a day's number (a date: :func:`unused_date`), and English "may" only after in/of/for (the verb)."""
+    next to a day's number (a date: :func:`unused_date`), and English "may" only after in/of/for/to/until/through
+    (else the verb)."""
     names = {
         str(name) for lang in dict.fromkeys((language, "en")) for name in get_month_names("wide", locale=lang).values()
     }
     month = "|".join(sorted((re.escape(n) for n in names if n.lower() != "may"), key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])(?:{month}|(?:(?<=\bin\s)|(?<=\bof\s)|(?<=\bfor\s))may)(?!\w)", re.IGNORECASE)
+    may = "(?:" + "|".join(rf"(?<=\b{w}\s)" for w in ("in", "of", "for", "to", "until", "through")) + ")may"
+    return re.compile(rf"(?<![\w.])(?:{month}|{may})(?!\w)", re.IGNORECASE)
+
+
+_RANGE = re.compile(
+    r"\s*(?:-|–|to|through|thru|till|until|up to|bis|bis (?:einschließlich|zum)|à|au|jusqu'à|jusqu'en|a|al|hasta|"
+    r"fino a|tot|tot en met|t/m)\s*",
+    re.IGNORECASE,
+)  # "January to March", "Januar bis März", "de janvier à mars", "de enero a marzo", "da gennaio a marzo"
+_AND = re.compile(r"\s*(?:and|und|et|y|e|en)\s*", re.IGNORECASE)
+_BETWEEN = re.compile(r"\b(?:between|zwischen|entre|tra|fra|tussen)\s*$", re.IGNORECASE)
 
 
 def named_month(text: str, language: str | None) -> tuple[str, tuple[int, ...]] | None:
     """The first month the user's ``text`` names on its own, as said and as its number (("November", (11,))),
-    or else the first quarter of a year it names, with its three months (("primer trimestre", (1, 2, 3)):
-    translations' ``words.year_quarters`` of ``language`` and English), or None. A month in a date ("the 3rd of
+    or the months of a range it names ("from January to March", "zwischen März und Mai": (1, 2, 3)), or else
+    the first quarter of a year it names, with its three months (("primer trimestre", (1, 2, 3)): translations'
+    ``words.year_quarters`` of ``language`` and English), or None. A month in a date ("the 3rd of
     November", "März 9") is not on its own."""
     lang = i18n.normalize(language)
     said = _day_digits(text, lang)
     dates = [m.span() for m in _date_pattern(lang).finditer(said)]
-    for match in _month_pattern(lang).finditer(said):
-        if any(start <= match.start() < end for start, end in dates):
-            continue
-        if (number := month_number(match.group(0))) is not None:
-            return match.group(0), (number,)
+    alone = [
+        (m, number)
+        for m in _month_pattern(lang).finditer(said)
+        if not any(start <= m.start() < end for start, end in dates) and (number := month_number(m.group(0)))
+    ]
+    for (first, one), (last, other) in itertools.pairwise(alone):
+        between, before = said[first.end() : last.start()], said[: first.start()]
+        if one < other and (_RANGE.fullmatch(between) or (_AND.fullmatch(between) and _BETWEEN.search(before))):
+            return said[first.start() : last.end()], tuple(range(one, other + 1))  # "from January to March"
+    if alone:
+        return alone[0][0].group(0), (alone[0][1],)
     for each in dict.fromkeys((lang, "en")):
         for quarter, pattern in enumerate(i18n.words(each, "words.year_quarters")):
             if found := re.search(pattern, text, re.IGNORECASE):
@@ -362,7 +381,7 @@ def _month_part(text: str, number: int) -> bool:
     m = rf"0?{number}"
     return bool(
         re.fullmatch(rf"\d{{4}}[-/.]{m}[-/.]?|[-/.]?{m}[-/.]\d{{4}}|[-/.]?{m}[-/.]?", text.strip())
-        and not date_format(text)
+        and date_format(text) in (None, "%Y-%m")  # a year's month is the month
     )
 
 
