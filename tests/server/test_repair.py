@@ -1017,6 +1017,36 @@ async def test_a_filter_that_matched_nothing_is_told_how_the_file_writes_its_dat
     assert "03.03.2026;Lebensmittel;64,20" in repair
 
 
+LUCE = "periodo;kwh;importo\ngen-feb 2024;412;118,36\nmar-apr 2024;365;104,92\ngen-feb 2025;420;121,90\n"
+LUCE_SUM = (
+    "import csv\nwith open('spese.csv', newline='') as f:\n    reader = csv.reader(f, delimiter=';')\n    next(reader)\n"
+    "    total = sum(float(row[2].replace(',', '.')) for row in reader if {test})\nprint('Totale per la luce:', total)"
+)
+
+
+@pytest.mark.parametrize(
+    ("test", "kept", "said"),
+    [
+        ("row[0] == 'luce'", "for row in reader)", "345,18"),
+        ("row[0] == 'luce' and row[0].endswith('2024')", "for row in reader if row[0].endswith('2024'))", "223,28"),
+        ("'luce' in row[0] and row[0].endswith('2024')", "for row in reader if row[0].endswith('2024'))", "223,28"),
+    ],
+)
+async def test_a_filter_on_a_text_the_file_lacks_is_handed_back_without_it(
+    make_agent, llm: ScriptedLLM, tmp_path: Path, test: str, kept: str, said: str
+) -> None:
+    """``row[0] == 'luce'`` over a file with no 'luce' printed 0, and told to drop the test the model kept it
+    (eighth held-out set, now a dev set): the block comes back without that one test, the rest of the filter
+    kept."""
+    agent = make_agent()
+    conversation_files(tmp_path, "c-luce", {"spese.csv": LUCE})
+    llm.script(code(LUCE_SUM.format(test=test)), llm.handed)
+    reply = await agent.ask("Quanto abbiamo speso per la luce? spese.csv", "c-luce", profile="default", language="it")
+    repair = sent(llm, 1)[-1]
+    assert "no line of spese.csv holds 'luce'" in repair and "Run this corrected block" in repair and kept in repair
+    assert reply.retries >= 1 and said in reply.answer, reply.answer
+
+
 async def test_a_filter_on_text_the_file_holds_is_not_repaired(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
     """A 0 from a filter on a text the file holds is the answer (no April food in March's file)."""
     agent = make_agent()

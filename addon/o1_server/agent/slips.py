@@ -234,6 +234,41 @@ def added_percent(code: str, percent: float) -> str | None:
     return handed_block(tree)
 
 
+def without_test(code: str, literal: str) -> str | None:
+    """The end of a request that gives the model ``code`` without its one test of a value against the text
+    ``literal`` (``row[0] == 'luce'``, ``'luce' in row[0]``: out of an ``and``, a comprehension's ``if`` or an
+    ``if`` statement's test), or None when it has none or several, or does not parse. Told that no line of
+    spese_corrente.csv holds 'luce' and to drop the test, the model kept it and printed 0 again (eighth
+    held-out set, now a dev set)."""
+    if (tree := parsed(code)) is None:
+        return None
+    nodes = list(ast.walk(tree))
+    tests = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Compare)
+        and len(n.ops) == 1
+        and isinstance(n.ops[0], (ast.Eq, ast.In))
+        and any(isinstance(side, ast.Constant) and side.value == literal for side in (n.left, *n.comparators))
+    ]
+    if len(tests) != 1:
+        return None
+    test = tests[0]
+    for node in nodes:
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) and test in node.values:
+            node.values.remove(test)
+            if len(node.values) == 1:
+                _replace(nodes, node, node.values[0])
+            return handed_block(tree)
+        if isinstance(node, ast.comprehension) and test in node.ifs:
+            node.ifs.remove(test)
+            return handed_block(tree)
+        if isinstance(node, ast.If) and node.test is test and not node.orelse:
+            node.test = ast.Constant(True)
+            return handed_block(tree)
+    return None
+
+
 def swapped_subtraction(code: str) -> str | None:
     """The end of a request that gives the model ``code`` with the operands of its one subtraction swapped
     (:func:`handed_block`), or None when it has no subtraction or several, or does not parse: for a block that
