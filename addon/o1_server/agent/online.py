@@ -41,12 +41,12 @@ def _defines(language: str) -> tuple[re.Pattern[str], ...]:
 
 @functools.cache
 def _not_if(language: str) -> frozenset[str]:
-    """``online.not_if`` of ``language`` and of English, without the English words the language uses otherwise
-    (``online.false_friends``: Dutch "file" is a traffic jam)."""
-    own = i18n.has(language, "online.false_friends")
-    friends = {w.lower() for w in i18n.words(language, "online.false_friends")} if own else set()
-    english = {w.lower() for w in i18n.words(i18n.DEFAULT, "online.not_if")} - friends
-    return frozenset({w.lower() for w in i18n.words(language, "online.not_if")} | english)
+    """``online.not_if`` of ``language`` and of English, without the English words the language marks with "!"
+    as its own (Dutch "!file": a traffic jam)."""
+    own = {w.lower() for w in i18n.words(language, "online.not_if")}
+    english = {w.lower() for w in i18n.words(i18n.DEFAULT, "online.not_if")}
+    friends = {w[1:] for w in own if w.startswith("!")}
+    return frozenset(w for w in own | english if not w.startswith("!") and w not in friends)
 
 
 def online_topic(text: str, language: str | None, names: Iterable[str] = (), follow_up: bool = False) -> str | None:

@@ -284,7 +284,7 @@ class HomeBroker(HistoryOps):
         raise HomeError("not_found", self._not_found(name))
 
     def _not_found(self, name: str) -> str:
-        """"I can't find {name} among the devices exposed to me." in the conversation's language (the home
+        """ "I can't find {name} among the devices exposed to me." in the conversation's language (the home
         context's, else the turn's: ``home.not_found``)."""
         return i18n.t(self.context.language or i18n.current(), "home.not_found", name=name)
 
