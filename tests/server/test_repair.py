@@ -461,6 +461,10 @@ async def test_a_sentence_that_restates_the_numbers_given_is_asked_to_compute(ma
     assert not uncomputed("Noted: the meeting is at 15:00.", "Remind me that the meeting is at 15:00", "en")
     assert not uncomputed("Paris is the capital of France.", "What is the capital of France?", "en")
     assert not uncomputed("It is 9.50 each.", "38 euros for 4 of us, what does each pay?", "en")
+    # "Packung" is no action ("pack"): the given price said back is still no result (eighth held-out set)
+    asked = "Eine Packung Windeln hat 44 Stück und kostet 12.32 Euro. Was kostet eine Windel?"
+    assert uncomputed("Eine Windel kostet 12.32 Euro.", asked, "de")
+    assert not uncomputed("Ich habe es gespeichert.", "Speicher bitte 12 Eier auf der Liste, ja?", "de")
 
 
 async def test_a_files_lines_printed_from_memory_are_read_instead(make_agent, llm: ScriptedLLM, tmp_path: Path) -> None:
