@@ -172,9 +172,34 @@ def test_which_thousands_separator_failed(error: str, grouping: str | None) -> N
     from o1_server.agent.decimal_commas import failed_on_grouping, with_decimal_commas
 
     assert failed_on_grouping(f"Traceback (most recent call last):\n{error}") == grouping
-    fixed = with_decimal_commas("print(float(x.replace(',', '.')))", "dot")
-    assert fixed == "print(float(str(x).replace('.', '').replace(',', '.')))", fixed
-    assert with_decimal_commas("print(float(x))", "comma") == "print(float(str(x).replace(',', '')))"
+
+
+@pytest.mark.parametrize(
+    ("src", "grouping", "printed"),
+    [
+        # the file's text read with its last separator as the decimal point, whichever way it groups
+        ("for x in ['1.284,60', '78,50']:\n    print(float(x.replace(',', '.')))", "dot", "1284.6\n78.5"),
+        ("for x in ['1,284.60', '78.50']:\n    print(float(x.replace(',', '.')))", "dot", "1284.6\n78.5"),
+        ("rows = [['a', '12.345.678,9']]\nfor r in rows:\n    v = r[1]\n    print(float(v))", "dot", "12345678.9"),
+        ("for x in ['1,284,600']:\n    print(float(x))", "comma", "1284600.0"),
+        # a breaker's find: a number the code computed is no cell (float(total) had become ten times bigger)
+        ("rows = [['1.284,60'], ['312,50']]\ntotal = sum(float(r[0]) for r in rows)\nprint(round(float(total) / 2, 2))",
+         "dot", "798.55"),
+        ("vat = float(f'{0.19:.2f}')\nprint(float(['1.000,00'][0]) * vat)", "dot", "190.0"),
+    ],
+)
+def test_thousands_grouped_are_read_from_cells_only(src: str, grouping: str, printed: str) -> None:
+    import contextlib
+    import io
+
+    from o1_server.agent.decimal_commas import with_decimal_commas
+
+    fixed = with_decimal_commas(src, grouping)
+    assert fixed is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(fixed, "<fixed>", "exec"), {})  # noqa: S102 - the test's own literal code, no model's
+    assert out.getvalue().strip() == printed, fixed
 
 
 @pytest.mark.parametrize(

@@ -42,13 +42,17 @@ def failed_on_grouping(output: str) -> str | None:
 
 
 class _Reading(ast.NodeTransformer):
-    """``float(x)`` -> ``float(str(x).replace(',', '.'))`` for every call with one argument that is not a literal;
-    with ``grouping`` "dot" ``float(str(x).replace('.', '').replace(',', '.'))`` (the argument's own swaps of a
-    comma undone), with "comma" ``float(str(x).replace(',', ''))``."""
+    """``float(x)`` -> ``float(str(x).replace(',', '.'))`` for every call with one argument that is not a literal.
+    With a ``grouping`` only a cell's text is read (``float(row[2])``, ``float(v.strip())``, a loop's name; not a
+    number the code computed, ``float(total)``), the argument's own swaps of a comma undone: "dot" keeps the last
+    of its separators as the decimal point (``(lambda s: float(s.replace('.', '', s.count('.') - 1)))(str(x)
+    .replace(',', '.'))``: "1.284,60" and "1,284.60" are 1284.6), "comma" drops the commas (``float(str(x)
+    .replace(',', ''))``)."""
 
-    def __init__(self, grouping: str | None = None) -> None:
+    def __init__(self, grouping: str | None = None, computed: frozenset[str] = frozenset()) -> None:
         self.changed = 0
         self.grouping = grouping
+        self.computed = computed  # names the code assigns: numbers it made, not cells it read
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -60,15 +64,31 @@ class _Reading(ast.NodeTransformer):
             and not isinstance(node.args[0], (ast.Constant, ast.Starred))
         ):
             return node
-        self.changed += 1
         value = node.args[0]
         while self.grouping and _swap(value) is not None:  # row[2].replace(',', '.'): read the text as written
             value = _swap(value)  # type: ignore[assignment]
+        if self.grouping and not _cell(value, self.computed):
+            return node
+        self.changed += 1
         text: ast.expr = ast.Call(ast.Name("str", ast.Load()), [value], [])
-        steps = {None: [(",", ".")], "dot": [(".", ""), (",", ".")], "comma": [(",", "")]}[self.grouping]
-        for old, new in steps:
-            text = ast.Call(ast.Attribute(text, "replace", ast.Load()), [ast.Constant(old), ast.Constant(new)], [])
-        return ast.copy_location(ast.Call(node.func, [text], []), node)
+        if self.grouping == "dot":
+            swapped = _replaced(text, ",", ".")
+            last = "(lambda s: float(s.replace('.', '', s.count('.') - 1)))"
+            return ast.copy_location(ast.Call(ast.parse(last, mode="eval").body, [swapped], []), node)
+        old, new = (",", ".") if self.grouping is None else (",", "")
+        return ast.copy_location(ast.Call(node.func, [_replaced(text, old, new)], []), node)
+
+
+def _replaced(text: ast.expr, old: str, new: str) -> ast.expr:
+    return ast.Call(ast.Attribute(text, "replace", ast.Load()), [ast.Constant(old), ast.Constant(new)], [])
+
+
+def _cell(node: ast.expr, computed: frozenset[str]) -> bool:
+    """Whether ``node`` reads a cell's text: a subscript (``row[2]``, ``r['Betrag']``), a method called on one
+    (``v.strip()``), or a name the code does not assign (a loop's)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return _cell(node.func.value, computed)
+    return isinstance(node, ast.Subscript) or (isinstance(node, ast.Name) and node.id not in computed)
 
 
 def _swap(node: ast.expr) -> ast.expr | None:
@@ -95,6 +115,14 @@ def with_decimal_commas(code: str, grouping: str | None = None) -> str | None:
         return None
     if "float" in bound_names(tree):
         return None
-    reading = _Reading(grouping)
+    computed = frozenset(  # names bound to what the code made (total = sum(...)), not to a cell (v = row[2])
+        t.id
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        and (isinstance(n, ast.AugAssign) or n.value is None or not _cell(n.value, frozenset({"*"})))
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Name)
+    )
+    reading = _Reading(grouping, computed)
     tree = reading.visit(tree)
     return ast.unparse(ast.fix_missing_locations(tree)) if reading.changed else None
