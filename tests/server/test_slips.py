@@ -269,6 +269,13 @@ def test_what_is_told_and_not_handed() -> None:
         ("en", "80 dollars and a 15 percent tip split by 4, minus the 5 I paid", "print(80 * 1.15 / 4 - 5)", None),
         ("fr", "L'addition fait 60 euros, combien de pourboire à 10 pour cent ?", "print(60 * 0.1)", None),
         ("en", "How much is 80 minus 15 percent?", "print(80 * 0.85)", None),  # no tip: a plain discount
+        # a breaker's finds: money left after paying, a tip included, a price cut, Spanish "sale" ("comes to")
+        ("en", "I have 100 euros. Dinner costs 80 and I add a 15% tip. How much money do I have left?",
+         "left = 100 - 80 * 1.15\nprint(round(left, 2))", None),
+        ("en", "Give me a tip: if I cut my 90 euro heating bill by 20%, what do I pay?", "print(90 * 0.8)", None),
+        ("en", "The bill is 88 including a 10% tip. How much was the tip?", "print(88 - 88 / 1.1)", None),
+        ("it", "Il servizio clienti dice che la bolletta di 80 euro scende del 20%", "print(80 * 0.8)", None),
+        ("es", "La cena sale a 80 euros y dejo un 10% de propina, ¿cuánto pago?", "print(80 * 0.9)", "80 * 1.1"),
     ],
 )
 def test_a_tip_taken_off_is_handed_back_added(language: str, text: str, src: str, fixed: str | None) -> None:

@@ -199,22 +199,20 @@ def given_clock(code: str, hour: int, minute: int) -> str | None:
 
 def percent_off(tree: ast.AST, percent: float) -> list[ast.AST]:
     """The places ``tree`` takes ``percent`` off an amount: a factor ``1 - percent/100`` (0.9 for 10), a
-    subtraction from 1 (``1 - p``), of the rate or the percent (``a - 0.1``, ``a - a * 10 / 100``) or of a
-    product (``a - a * p``)."""
+    subtraction from 1 (``1 - p``), or a subtraction of a product or quotient of the amount itself (``a - a *
+    p``, ``a - a * 10 / 100``); not ``100 - 80 * 1.15`` (money left after paying) nor ``x - 10``."""
     rate = percent / 100
     found: list[ast.AST] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and type(node.value) is float and math.isclose(node.value, 1 - rate):
             found.append(node)
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
-            right = [m.value for m in ast.walk(node.right) if isinstance(m, ast.Constant)]
-            if (
-                (isinstance(node.left, ast.Constant) and node.left.value == 1)
-                or rate in right
-                or percent in right
-                or (isinstance(node.right, ast.BinOp) and isinstance(node.right.op, (ast.Mult, ast.Div)))
-            ):
+            if isinstance(node.left, ast.Constant) and node.left.value == 1:
                 found.append(node)
+            elif isinstance(node.right, ast.BinOp) and isinstance(node.right.op, (ast.Mult, ast.Div)):
+                amount = ast.dump(node.left)
+                if any(ast.dump(part) == amount for part in ast.walk(node.right)):
+                    found.append(node)
     return found
 
 
