@@ -892,6 +892,35 @@ async def test_a_block_that_ignores_the_questions_time_is_handed_back_with_it(
     assert "Run this corrected block" in sent(llm, 1)[-1]
 
 
+@pytest.mark.parametrize(
+    ("language", "text", "src", "handed"),
+    [
+        ("es", "Salgo a las 8:45 de la tarde y el viaje dura 3 horas, ¿a qué hora llego?",
+         "import datetime\nprint(datetime.datetime.now() + datetime.timedelta(hours=3))", "hour=20, minute=45"),
+        ("de", "Ich fahre um 8:45 abends los, drei Stunden Fahrt. Wann komme ich an?",
+         "import datetime\nprint(datetime.datetime.now() + datetime.timedelta(hours=3))", "hour=20, minute=45"),
+        ("en", "I get up at 6:15, what time is it 50 hours later?",
+         "import datetime\nprint(datetime.datetime.now() + datetime.timedelta(hours=50))", "hour=6, minute=15"),
+        # a breaker's finds: a time counted to or from, a code that sets its own hour
+        ("en", "How many minutes until 17:45?", "import datetime\nn = datetime.datetime.now()\n"
+         "print((n.replace(hour=17, minute=0) - n).seconds // 60)", None),
+        ("en", "How long since 07:30 this morning?", "import datetime\nprint(datetime.datetime.now())", None),
+    ],
+)
+def test_the_questions_time_is_handed_unless_it_is_counted_to(
+    language: str, text: str, src: str, handed: str | None
+) -> None:
+    from o1_server.agent import i18n
+    from o1_server.agent.given import handed_clock, unused_time
+    from o1_server.agent.types import CodeBlock
+
+    said = i18n.digits(text, language)
+    time = unused_time(said, CodeBlock("python", src))
+    assert time is not None, said
+    end = handed_clock(said, time, src, language)
+    assert (handed in end) if handed else ("Run this corrected block" not in end), end
+
+
 def test_a_block_with_two_clocks_is_told_not_handed() -> None:
     from o1_server.agent.slips import given_clock
 

@@ -19,7 +19,7 @@ from text_to_num import alpha2digit  # no stubs or py.typed
 from . import i18n
 from .error_hints import date_format
 from .named_values import tested_text
-from .slips import TOLD, added_percent, handed_block, parsed, percent_off, text_literals
+from .slips import TOLD, added_percent, given_clock, handed_block, parsed, percent_off, text_literals
 from .types import CodeBlock
 
 UNUSED_TIME = "The question gives the time {time}, and your code does not use it"
@@ -242,6 +242,22 @@ def built_date(code: str) -> str | None:
         f" The date is {year}-{month:02d}-{day:02d}: build it with datetime(year, month, day), strptime reads"
         " English month names only." + handed_block(tree)
     )
+
+
+def handed_clock(text: str, time: str, code: str, language: str | None) -> str:
+    """The end of the request for Python ``code`` that ignored the clock ``time`` ("8:45", "16h11") of the
+    user's ``text``: the block handed back starting from it (:func:`.slips.given_clock`; an evening time,
+    ``words.evening``: "8:45 pm", "de la tarde", as 20:45), or told only (:data:`.slips.TOLD`) where the time is
+    an end the question counts to or from (``words.until_since``: "until 17:45", "since 7:30") or the code sets
+    an hour itself."""
+    hour, minute = map(int, re.findall(r"\d+", time)[:2])
+    evening = "|".join(i18n.patterns(language, "words.evening"))
+    if hour < 12 and re.search(rf"{re.escape(time)}\s*(?:{evening})", text, re.IGNORECASE):
+        hour += 12
+    counted = any(re.search(p, text, re.IGNORECASE) for p in i18n.patterns(language, "words.until_since"))
+    if counted or re.search(r"\bhour\s*=", code):
+        return TOLD
+    return given_clock(code, hour, minute) or TOLD
 
 
 def month_number(word: str) -> int | None:

@@ -33,6 +33,7 @@ from .given import (
     below_zero,
     built_date,
     dates_said,
+    handed_clock,
     month_number,
     named_month,
     one_day,
@@ -54,7 +55,6 @@ from .slips import (
     TEXT_ORDER,
     TOLD,
     code_slip,
-    given_clock,
     positive_days,
     swapped_subtraction,
     without_test,
@@ -416,11 +416,9 @@ def _unused_given(text: str, block: CodeBlock, told: Collection[str], language: 
     """The request for a block that never uses a clock time or a date the question gives
     (:func:`.given.unused_time`, :func:`.given.unused_date`), each once a turn."""
     if "time" not in told and (time := unused_time(text, block)) is not None:
-        hour, minute = map(int, re.findall(r"\d+", time)[:2])
-        hour += 12 if hour < 12 and re.search(re.escape(time) + r"\s*p\.?\s?m\b", text, re.IGNORECASE) else 0
         return (
             UNUSED_TIME.format(time=time) + ": start from that time (datetime.datetime.strptime), not from "
-            "datetime.datetime.now()." + (given_clock(block.code, hour, minute) or TOLD)
+            "datetime.datetime.now()." + handed_clock(text, time, block.code, language)
         )
     if "date" not in told and (day := unused_date(text, block, language)) is not None:
         return (

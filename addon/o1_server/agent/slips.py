@@ -169,7 +169,8 @@ _ORDERS = frozenset({"max", "min", "sorted"})
 
 def given_clock(code: str, hour: int, minute: int) -> str | None:
     """The end of a request that gives the model ``code`` with its one ``datetime.now()`` (or
-    ``datetime.datetime.now()``) as ``strptime("HH:MM", "%H:%M")`` of the time the question gives
+    ``datetime.datetime.now()``) set to the time the question gives (``now().replace(hour=H, minute=M, second=0,
+    microsecond=0)``: today's date kept)
     (:func:`handed_block`), or None when it has none or several, or does not parse: "Si en Barcelona son cinco
     horas más" after "las 23:30" in Buenos Aires was computed from now, and told so, from now again (eighth
     held-out set, now a dev set)."""
@@ -189,10 +190,9 @@ def given_clock(code: str, hour: int, minute: int) -> str | None:
         return None
     call = calls[0]
     assert isinstance(call.func, ast.Attribute)
+    fields = {"hour": hour, "minute": minute, "second": 0, "microsecond": 0}
     given = ast.Call(
-        ast.Attribute(call.func.value, "strptime", ast.Load()),
-        [ast.Constant(f"{hour:02d}:{minute:02d}"), ast.Constant("%H:%M")],
-        [],
+        ast.Attribute(call, "replace", ast.Load()), [], [ast.keyword(k, ast.Constant(v)) for k, v in fields.items()]
     )
     return handed_block(tree) if _replace(nodes, call, given) else None
 
