@@ -453,6 +453,15 @@ async def test_the_characters_of_a_text_counted_for_its_words_are_handed_back(
         ("en", "sort the word list in reverse order", "done", None),
         ("en", "list the files in reverse alphabetical order", "c, b, a", None),
         ("en", "count backwards from ten", "10 9 8", None),
+        # a breaker's finds: a preposition after the noun, a list or an order, an elision taken for a quote
+        ("en", "Say the name of my cat backwards, it's Tiger", "regiT", None),
+        ("es", "Escribe el nombre de mi perro al revés: Rocky", "Rocky", None),
+        ("nl", "de naam van mijn hond achterstevoren", "Rex", None),
+        ("de", "Wie lautet das Wort rückwärts: Erdbeere?", "Erdbeere", None),
+        ("de", "Lies mir die Liste „Einkauf“ in umgekehrter Reihenfolge vor", "Milch, Brot", None),
+        ("en", "Read my 'todo' list backwards", "c, b, a", None),
+        ("fr", "la date d'aujourd'hui à l'envers", "8 décembre", None),
+        ("it", "il nome dell'utente al contrario", "Mario", None),
     ],
 )
 def test_a_word_asked_for_backwards_is_handed_reversed(
@@ -497,6 +506,19 @@ READ_LINES = "with open('family_birthdays.txt') as f:\n    for line in f:\n     
         ("en", "I need the list in order to plan", READ_LINES, False),
         ("en", "read me the list", READ_LINES, False),
         ("it", "Voglio ordinare una pizza", READ_LINES, False),
+        # a breaker's finds: the file's own order, "sort of", "in working order", a computer, sorts done otherwise
+        ("en", "Read my shopping list in the order I wrote it", READ_LINES, False),
+        ("de", "Lies mir die Schritte der Reihe nach vor", READ_LINES, False),
+        ("fr", "Lis-moi la liste dans l'ordre où je l'ai écrite", READ_LINES, False),
+        ("nl", "Lees de lijst op volgorde van invoer voor", READ_LINES, False),
+        ("en", "What sort of files are in my folder?", READ_LINES, False),
+        ("en", "Is the printer in working order?", READ_LINES, False),
+        ("es", "¿Cuánto espacio libre queda en el ordenador?", READ_LINES, False),
+        ("it", "Ordina una pizza margherita", READ_LINES, False),
+        ("fr", "Quels fichiers ai-je triés hier ?", READ_LINES, False),
+        ("en", "list the sales in date order", "import pandas as pd\nprint(pd.read_csv('s.csv').sort_index())", False),
+        ("en", "names in alphabetical order", "import sqlite3\nprint(sqlite3.connect('d.db').execute("
+         "'SELECT n FROM t ORDER BY n').fetchall())", False),
     ],
 )
 def test_an_order_asked_and_never_sorted_is_asked_again(language: str, text: str, src: str, asked: bool) -> None:
