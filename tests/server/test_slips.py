@@ -322,12 +322,17 @@ READ_SOLAR = "import csv\nwith open('zon.csv', newline='') as f:\n    data = lis
         ("import json\nrows = json.load(open('zon.json'))\nprint(max(r['kwh'] for r in rows))", None),
         (READ_SOLAR + "print(sorted(row[0] for row in data)[0])", None),  # month names: ordered as words
         (READ_SOLAR.replace("zon.csv", "elders.csv") + "print(max(row[1] for row in data))", None),  # no such file
+        # a breaker's finds: a header row kept, dates, a name with a null byte
+        ("import csv\ndata = list(csv.reader(open('zon.csv')))\nprint(max(row[1] for row in data))", None),
+        (READ_SOLAR.replace("zon.csv", "data.csv") + "print(max(row[0] for row in data))", None),
+        (READ_SOLAR + "x = 'a\\x00.csv'\nprint(max(row[1] for row in data))", "key=lambda v: float(v)"),
     ],
 )
 def test_a_csv_files_cells_ordered_as_texts_are_made_numbers(src: str, fixed: str | None, tmp_path: Path) -> None:
     from o1_server.agent.slips import TEXT_ORDER
 
     (tmp_path / "zon.csv").write_text(SOLAR)
+    (tmp_path / "data.csv").write_text("Datum;Betrag\n01.05.2024;12,50\n03.06.2024;8,00\n")
     assert code_slip(src) is None  # no folder to read the cells in
     told = code_slip(src, tmp_path)
     if fixed is None:
@@ -345,3 +350,17 @@ async def test_the_largest_number_of_a_csv_file_is_said(make_agent, llm: Scripte
     llm.script(code(src + "print('Het meest in', month, 'met', top, 'kWh')"), llm.handed)
     reply = await agent.ask("In welke maand het meest opgewekt?", "c-solar", profile="default", language="nl")
     assert reply.retries == 1 and "mei" in reply.answer and "412" in reply.answer, reply.answer
+
+
+def test_a_pipe_or_a_link_out_of_the_folder_is_never_read(tmp_path: Path) -> None:
+    """Found by a breaker: a named pipe ``pipe.csv`` named in the code blocked the server in open(), and a link
+    was followed out of the folder."""
+    import os
+
+    box, outside = tmp_path / "box", tmp_path / "outside.csv"
+    box.mkdir()
+    os.mkfifo(box / "pipe.csv")
+    outside.write_text(SOLAR)
+    (box / "link.csv").symlink_to(outside)
+    for name in ("pipe.csv", "link.csv"):
+        assert code_slip(READ_SOLAR.replace("zon.csv", name) + "print(max(row[1] for row in data))", box) is None
