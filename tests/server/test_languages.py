@@ -290,6 +290,8 @@ def test_a_yes_that_names_the_held_file_in_its_own_words() -> None:
     assert is_yes("Ja, klar, weg mit dem alten Entwurf.", "de", held, code)
     assert not is_yes("Ja, klar, weg mit dem neuen Entwurf.", "de", held, code)
     assert not is_yes("Ja, mit dem Steuerberater zusammen.", "de", held, code)
+    assert not is_yes("Ja, weg mit dem Steuerbescheid", "de", held, code)  # a breaker's: another word's start
+    assert not is_yes("Ja, lösch die Sicherungskopie", "de", held, code)
 
 
 # ---------------------------------------------------------------------------------------------- number words

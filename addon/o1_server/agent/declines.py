@@ -108,11 +108,12 @@ def widens(rest: str, language: str) -> bool:
 
 
 def _same_word(said: str, held: str) -> bool:
-    """One word in two forms ("lösch" and "löschen", "borralo" and "borrar": the same first five letters; "alten"
-    and "alt": a word of three letters or more with an ending of at most two)."""
+    """One word in two forms ("lösch" and "löschen", "borralo" and "borrar": the same first five letters and
+    lengths at most two apart, not "Steuerbescheid" and "steuer"; "alten" and "alt": a word of three letters or
+    more with an ending of at most two)."""
     return (
         said == held
-        or (len(said) >= 5 and said[:5] == held[:5])
+        or (len(said) >= 5 and said[:5] == held[:5] and abs(len(said) - len(held)) <= 2)
         or (len(held) >= 3 and said.startswith(held) and len(said) - len(held) <= 2)
     )
 
