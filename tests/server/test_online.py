@@ -393,3 +393,38 @@ def test_live_results_and_warnings_are_lookups(text: str, language: str) -> None
 )
 def test_results_in_the_users_own_things_are_not_lookups(text: str, language: str) -> None:
     assert online_topic(text, language) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "names", "asked"),
+    [
+        ("Fahr den Rechner jetzt bitte komplett herunter.", "de", (), True),  # eighth held-out set, a dev set now
+        ("Starte den Rechner neu", "de", (), True),
+        ("shut down the computer", "en", (), True),
+        ("reboot", "en", (), True),
+        ("Éteins l'ordinateur", "fr", (), True),
+        ("Apaga el ordenador", "es", (), True),
+        ("Spegni il computer", "it", (), True),
+        ("Zet de computer uit", "nl", (), True),
+        # the home's own PC switch, a light, a timer, a question about files
+        ("turn off the PC", "en", ("Gaming PC",), False),
+        ("Turn off the kitchen light", "en", (), False),
+        ("restart the timer", "en", (), False),
+        ("How many files are on my computer?", "en", (), False),
+    ],
+)
+def test_a_shutdown_of_the_computer_is_found(text: str, language: str, names: tuple[str, ...], asked: bool) -> None:
+    from o1_server.agent.online import system_request
+
+    assert system_request(text, language, names) is asked
+
+
+async def test_a_shutdown_is_refused_with_the_rule_and_nothing_runs(make_agent, llm: ScriptedLLM) -> None:
+    """"Fahr den Rechner jetzt bitte komplett herunter." was answered "Rechner wurde komplett heruntergeladen."
+    by a block that printed it: the default profile denies controlling programs, so o1 says that rule itself."""
+    agent = make_agent()
+    llm.script("This reply must never be requested.")
+    reply = await agent.ask("Fahr den Rechner jetzt bitte komplett herunter.", "c-off", profile="default",
+                            language="de")
+    assert reply.answer.startswith("Das führe ich nicht aus") and "Programmen" in reply.answer, reply.answer
+    assert reply.code_blocks == [] and llm.requests == []

@@ -75,6 +75,21 @@ def online_topic(text: str, language: str | None, names: Iterable[str] = (), fol
     return found.group(0)
 
 
+def system_request(text: str, language: str | None, names: Iterable[str] = ()) -> bool:
+    """Whether ``text`` asks to shut down, restart or put to sleep the computer o1 runs on (``words.power_off``
+    of ``language`` and English: "Fahr den Rechner herunter", "reboot the server"), and names no file, no number
+    and no word of ``names`` (the home's device names: "turn off the PC" may be a switch Home Assistant
+    exposes). The model had printed "Rechner wurde komplett heruntergeladen." and done nothing
+    (eighth held-out set, now a dev set)."""
+    low = " ".join(text.lower().replace("\u2019", "'").split())
+    if _NUMBER.search(low) or _FILE.search(low):
+        return False
+    if not any(re.search(p, low) for p in i18n.patterns(language, "words.power_off")):
+        return False
+    stems = {w for name in names for w in re.findall(r"[^\W\d_]{2,}", name.lower())}
+    return not any(w in stems for w in _WORD.findall(low))
+
+
 _ADDRESS = re.compile(r"uses the address '([^']+)'")  # the classifier's reason for a literal URL or host
 _LOOKUP_CATEGORIES = frozenset({"network", "read_only", "writes_files", "unparseable"})
 _LOCAL_SUFFIXES = (

@@ -25,7 +25,7 @@ from .folder_prompt import folder_prompt, named_in
 from .gate import INVALID, Gate, Turn, record
 from .home import Capability, HomeGateway, HomeTurn, prompt_for
 from .language_id import printed_in_english
-from .online import online_topic
+from .online import online_topic, system_request
 from .profiles import Profile, usable_folders
 from .repair import (
     NUDGE,
@@ -215,11 +215,9 @@ class Session:
         return {"O1_HA_SOCKET": str(self._capability.path)}
 
     def _open_home(self, home: HomeTurn | None, emit: Emit | None, instructions: str = "", asked: str = "") -> None:
-        """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home.
-
-        Turns Home Assistant answered itself since the last one ("prefer handling commands locally") join the
-        conversation's memory first, so the model knows what was already done.
-        """
+        """Open the turn's Home Assistant capability (profiles with access) and tell the LLM about the home. Turns
+        Home Assistant answered itself since the last one ("prefer handling commands locally") join the
+        conversation's memory first, so the model knows what was already done."""
         if home is not None and home.context is not None and home.context.local_turns:
             for user, answer in home.context.local_turns:
                 self.backend.messages.append({"role": "user", "type": "message", "content": user})
@@ -385,27 +383,30 @@ class Session:
         return AgentReply(self.conversation_id, self.profile.name, said, [], continue_conversation=bool(self.more))
 
     def _respond(self, text: str, channel: str) -> AgentReply:
-        """A new request: the honest answer to a lookup this profile cannot make, else the model's turn."""
-        return self._cant_look_up(text) if self._needs_internet(text) else self._chat(text, channel)
+        """A new request: what o1 says itself to one this profile cannot do (:meth:`_cannot`), else the model's."""
+        said = self._cannot(text)
+        return self._said_only(text, said) if said else self._chat(text, channel)
 
-    def _needs_internet(self, text: str) -> bool:
-        """Whether ``text`` asks what only the internet knows and this profile has none (see :mod:`.online`);
-        a weather device Home Assistant exposes keeps "the weather" for the home, and a word of an exposed
-        device's name or area ("the temperature outside": the sensor "Outside temperature") keeps the request."""
-        if self.profile.internet:
-            return False
-        broker = self._capability.broker if self._capability is not None else None
-        entities = broker.context.entities if broker is not None else ()
-        if any(e.domain == "weather" for e in entities):
-            return False
+    def _cannot(self, text: str) -> str | None:
+        """This profile's refusal of controlling programs for a request to shut down or restart the computer
+        (:func:`.online.system_request`), or "I can't look that up" for one only the internet can answer when
+        the profile has none (:func:`.online.online_topic`; a weather device Home Assistant exposes keeps "the
+        weather" for the home, a word of an exposed device's name or area keeps the request); else None."""
+        entities = broker.context.entities if (broker := self._broker()) is not None else ()
         home = [word for e in entities for word in (*e.names, *e.areas, e.entity_id.partition(".")[2])]
+        if self.profile.policy.get("process_control") == "deny" and system_request(text, self.language, home):
+            denied = i18n.t(self.language, "category.process_control.denied")
+            return i18n.t(self.language, "refuse.policy", rules=denied)
+        if self.profile.internet or any(e.domain == "weather" for e in entities):
+            return None
         follow_up = any(m.get("role") == "user" for m in self.backend.messages)
-        return online_topic(text, self.language, [*self._start_files, *home], follow_up) is not None
+        found = online_topic(text, self.language, [*self._start_files, *home], follow_up)
+        return i18n.t(self.language, "online.cant") if found is not None else None
 
-    def _cant_look_up(self, text: str) -> AgentReply:
-        """The honest answer to a request only the internet can answer: no model, no code; it joins the
-        conversation's memory so that a follow-up knows it was asked."""
-        said = self._finish(self._answer(live=False), i18n.t(self.language, "online.cant"))
+    def _said_only(self, text: str, said: str) -> AgentReply:
+        """What o1 ``said`` itself to ``text``: no model, no code; it joins the conversation's memory so that a
+        follow-up knows it was asked."""
+        said = self._finish(self._answer(live=False), said)
         self.backend.messages.append({"role": "user", "type": "message", "content": text})
         self.backend.messages.append({"role": "assistant", "type": "message", "content": said})
         return AgentReply(self.conversation_id, self.profile.name, said, [])
