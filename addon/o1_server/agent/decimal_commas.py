@@ -119,7 +119,7 @@ def with_decimal_commas(code: str, grouping: str | None = None) -> str | None:
         t.id
         for n in ast.walk(tree)
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-        and (isinstance(n, ast.AugAssign) or n.value is None or not _cell(n.value, frozenset({"*"})))
+        and (isinstance(n, ast.AugAssign) or n.value is None or not _cell(n.value, frozenset()))
         for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
         if isinstance(t, ast.Name)
     )

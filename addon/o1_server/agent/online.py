@@ -69,10 +69,7 @@ def online_topic(text: str, language: str | None, names: Iterable[str] = (), fol
     words = set(_WORD.findall(low))
     if words & _not_if(lang) or any(p.search(low) for p in _defines(lang)):
         return None
-    stems = {w for name in names for w in re.findall(r"[^\W\d_]{4,}", name.lower())}
-    if any(len(w) >= 4 and w in stems for w in words):
-        return None
-    return found.group(0)
+    return None if _names_a(words, names, 4) else found.group(0)
 
 
 def system_request(text: str, language: str | None, names: Iterable[str] = ()) -> bool:
@@ -86,8 +83,14 @@ def system_request(text: str, language: str | None, names: Iterable[str] = ()) -
         return False
     if not any(re.search(p, low) for p in i18n.patterns(language, "words.power_off")):
         return False
-    stems = {w for name in names for w in re.findall(r"[^\W\d_]{2,}", name.lower())}
-    return not any(w in stems for w in _WORD.findall(low))
+    return not _names_a(set(_WORD.findall(low)), names, 2)
+
+
+def _names_a(words: set[str], names: Iterable[str], shortest: int) -> bool:
+    """Whether one of ``words`` (lower case) of ``shortest`` letters or more is a word of one of ``names`` (the
+    folder's file names, the home's device names)."""
+    stems = {w for name in names for w in re.findall(rf"[^\W\d_]{{{shortest},}}", name.lower())}
+    return any(len(w) >= shortest and w in stems for w in words)
 
 
 _ADDRESS = re.compile(r"uses the address '([^']+)'")  # the classifier's reason for a literal URL or host

@@ -228,9 +228,7 @@ def is_soft(message: str) -> str | None:
         return "days"
     if kind := shape_kind(message):
         return kind
-    if message.startswith(
-        tuple(k.split("{", 1)[0] for k in (FILTERED_MEAN, FLOORED_HOURS, ONE_CASE, TEXT_ORDER, ADDED_PERCENT))
-    ):
+    if message.startswith(tuple(k.split("{", 1)[0] for k in _SLIPS)):
         return "slip"
     if message.startswith(NEVER_EQUAL.split("{", 1)[0]):
         return "never"

@@ -286,7 +286,11 @@ class HomeBroker(HistoryOps):
     def _not_found(self, name: str) -> str:
         """ "I can't find {name} among the devices exposed to me." in the conversation's language (the home
         context's, else the turn's: ``home.not_found``)."""
-        return i18n.t(self.context.language or i18n.current(), "home.not_found", name=name)
+        return i18n.t(self._language(), "home.not_found", name=name)
+
+    def _language(self) -> str | None:
+        """The conversation's language: the home context's, else the turn's."""
+        return self.context.language or i18n.current()
 
     def _exposed(self, entity_id: Any) -> Entity:
         """The exposed entity with this id (or spoken name); denied when it exists but is not exposed."""
@@ -477,7 +481,7 @@ class HomeBroker(HistoryOps):
         locks = [e for e in found if e.domain == "lock"] if base in ("HassTurnOff", "HassToggle") else []
         covers = [e for e in found if e.domain == "cover" and device_class(e) in GUARDED_COVERS]
         covers = covers if base != "HassTurnOff" else []
-        said = self.context.language or i18n.current()
+        said = self._language()
         words = " and ".join(
             ([i18n.t(said, "home.unlock", name=" and ".join(e.name for e in locks))] if locks else [])
             + ([i18n.t(said, "home.open", name=" and ".join(e.name for e in covers))] if covers else [])
